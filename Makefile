@@ -1,0 +1,45 @@
+# The two commands: `make run` and `make test`. Both set themselves up on a fresh machine.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
+
+.PHONY: run test lint bench bench-peers clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -U pip setuptools wheel
+
+# Re-install when the project's declared dependencies change.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(PIP) install -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(PIP) install -e '.[dev]'
+	touch $@
+
+$(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
+	$(PIP) install -e '.[dev,bench]'
+	touch $@
+
+## make run: play Connect Four in the terminal against the engine (1 s per move)
+run: $(VENV)/.installed
+	$(BIN)/gamesearch play connect4 --first human --second id --time 1
+
+## make test: lint, type-check and the whole test suite
+test: $(VENV)/.installed-dev
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/pytest -n 2 --durations=10
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
+
+## make bench: the peer benchmark (installs open_spiel, easyAI, aima3)
+bench: $(VENV)/.installed-bench
+	$(BIN)/python benchmarks/peers.py
+
+clean:
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,163 @@
+"""Agents: anything that picks a move — a search configuration, a random player, a person.
+
+An agent is named by a spec, as on the command line: ``human``, ``random``, ``random:seed=3``,
+or any search spec (``minimax``, ``alphabeta:depth=6``, ``id:time=1,tt=1M``; see
+:func:`gamesearch.search.parse_spec`). A search agent with no limit in its spec gets the time
+per move the caller gives it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import GameError, IllegalMoveError, InvalidLimitError, UnknownNameError
+from .game import CHANCE, Game
+from .search import ALGORITHMS, Limit, SearchResult, make_searcher, parse_spec
+from .search.common import Callback
+
+
+class QuitGame(Exception):
+    """A human asked to stop playing."""
+
+
+class Agent:
+    """Base class: ``choose`` returns a legal action of ``game`` in ``state``."""
+
+    name: str = "agent"
+
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        raise NotImplementedError
+
+    def reset(self) -> None:
+        """Forget everything about the previous game."""
+
+
+@dataclass
+class RandomAgent(Agent):
+    seed: int | None = None
+    name: str = "random"
+    rng: random.Random = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        return self.rng.choice(list(game.actions(state)))
+
+
+class SearchAgent(Agent):
+    """Picks the move a search algorithm recommends; keeps its tables between moves."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        spec: str,
+        default_time: float | None = 1.0,
+        callback: Callback | None = None,
+    ) -> None:
+        algorithm, options, limit = parse_spec(spec)
+        if algorithm not in ALGORITHMS:
+            raise UnknownNameError("agent", spec, [*ALGORITHMS, "human", "random"])
+        if limit.unlimited and default_time is not None:
+            limit = Limit(time=default_time)
+        self.name = spec
+        self.limit = limit
+        self.searcher = make_searcher(game, algorithm, **options)
+        self.callback = callback
+        self.last: SearchResult | None = None
+
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        self.last = self.searcher.search(state, self.limit, self.callback)
+        return self.last.action
+
+
+class HumanAgent(Agent):
+    """Asks a person for a move in the game's notation; refuses illegal ones and asks again."""
+
+    name = "human"
+
+    def __init__(
+        self, read: Callable[[str], str] = input, write: Callable[[str], None] = print
+    ) -> None:
+        self.read = read
+        self.write = write
+
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        while True:
+            try:
+                text = self.read("your move (q to quit): ")
+            except EOFError:
+                raise QuitGame from None
+            text = text.strip()
+            if text.lower() in ("q", "quit", "exit"):
+                raise QuitGame
+            if not text:
+                continue
+            try:
+                return game.parse_action(state, text)
+            except IllegalMoveError as exc:
+                self.write(str(exc))
+
+
+def make_agent(
+    game: Game[Any, Any],
+    spec: str,
+    default_time: float | None = 1.0,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+    callback: Callback | None = None,
+) -> Agent:
+    """Build an agent from its spec (``human``, ``random[:seed=N]`` or a search spec)."""
+    name, _, rest = spec.strip().partition(":")
+    name = name.lower()
+    if name == "human":
+        return HumanAgent(read, write)
+    if name == "random":
+        seed = None
+        for part in filter(None, rest.split(",")):
+            key, _, val = part.partition("=")
+            if key.strip() != "seed" or not val.strip().lstrip("-").isdigit():
+                raise InvalidLimitError(f"random agent option {part!r}: only seed=N is allowed")
+            seed = int(val)
+        return RandomAgent(seed)
+    return SearchAgent(game, spec, default_time, callback)
+
+
+AGENT_KINDS = {
+    "human": "a person at the keyboard, typing moves in the game's notation",
+    "random": "uniformly random legal moves (random:seed=N for a repeatable one)",
+}
+
+
+def play_game(
+    game: Game[Any, Any],
+    agents: list[Agent],
+    state: Any = None,
+    rng: random.Random | None = None,
+    on_move: Callable[[Any, Any, int], None] | None = None,
+    max_moves: int = 100_000,
+) -> tuple[Any, list[Any]]:
+    """Play one game to the end; chance outcomes drawn from ``rng``. Returns (state, moves)."""
+    if len(agents) != game.num_players:
+        raise GameError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
+    rng = rng or random.Random()
+    state = game.initial_state() if state is None else state
+    moves: list[Any] = []
+    while not game.is_terminal(state) and len(moves) < max_moves:
+        player = game.to_move(state)
+        if player == CHANCE:
+            outcomes = game.chance_outcomes(state)
+            action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            action = agents[player].choose(game, state)
+            if action not in list(game.actions(state)):
+                raise IllegalMoveError(action, game.legal_action_strings(state),
+                                       reason=f"played by {agents[player].name}")
+        if on_move is not None:
+            on_move(state, action, player)
+        state = game.result(state, action)
+        moves.append(action)
+    return state, moves

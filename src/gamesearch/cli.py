@@ -1,0 +1,375 @@
+"""The ``gamesearch`` command line: list, play, analyze, solve, trace.
+
+Every bad input — an unknown game or agent, a malformed position, an illegal move, a
+negative limit — ends with a one-line message and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any, TextIO
+
+from . import __version__
+from .agents import AGENT_KINDS, QuitGame, make_agent, play_game
+from .errors import GameError, InvalidLimitError
+from .game import CHANCE, Game
+from .games import GAMES, get_game
+from .search import ALGORITHMS, Limit, SearchResult, make_searcher, parse_spec
+from .search.trace import pruned_leaves, render_dot, render_text, trace
+
+
+class CliError(GameError):
+    """Bad command-line input."""
+
+
+def _game(name: str) -> Game[Any, Any]:
+    return get_game(name)
+
+
+def _state(game: Game[Any, Any], position: str | None) -> Any:
+    if position is None:
+        return game.initial_state()
+    return game.parse_state(position)
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, tuple | list):
+        return "(" + ", ".join(_value_text(v) for v in value) + ")"
+    if isinstance(value, float):
+        return f"{value:.3f}".rstrip("0").rstrip(".") if not value.is_integer() else str(int(value))
+    return str(value)
+
+
+def default_algorithm(game: Game[Any, Any]) -> str:
+    gt = game.game_type
+    if gt.chance:
+        return "expectiminimax"
+    if gt.num_players > 2 or not gt.zero_sum:
+        return "maxn"
+    return "id"
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_json_value(v) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+# ----- list -----------------------------------------------------------------------------
+def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
+    if args.json:
+        out.write(json.dumps({
+            "games": {n: d for n, (_, d) in GAMES.items()},
+            "algorithms": {n: a.summary for n, a in ALGORITHMS.items()},
+            "agents": AGENT_KINDS,
+        }) + "\n")
+        return 0
+    out.write("games:\n")
+    for name, (_, desc) in GAMES.items():
+        out.write(f"  {name:<28} {desc}\n")
+    out.write("algorithms (also agents: name or name:depth=D,time=S,nodes=N,tt=1M,...):\n")
+    for name, info in ALGORITHMS.items():
+        out.write(f"  {name:<28} {info.summary}\n")
+    out.write("other agents:\n")
+    for name, desc in AGENT_KINDS.items():
+        out.write(f"  {name:<28} {desc}\n")
+    return 0
+
+
+# ----- play -----------------------------------------------------------------------------
+def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    game = _game(args.game)
+    state = _state(game, args.position)
+    if args.time is not None and not args.time > 0:
+        raise InvalidLimitError(f"--time {args.time}: must be a positive number of seconds")
+    specs = list(args.agent or [])
+    if not specs:
+        specs = [args.first, args.second] + ["id"] * max(0, game.num_players - 2)
+    if len(specs) != game.num_players:
+        raise CliError(f"{game.name} has {game.num_players} players; got {len(specs)} agents")
+
+    def write(text: str) -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    agents = [make_agent(game, s, args.time, read=input, write=write) for s in specs]
+    rng = random.Random(args.seed)
+    write(game.render(state))
+
+    def on_move(s: Any, action: Any, player: int) -> None:
+        who = "chance" if player == CHANCE else f"{specs[player]} (player {player + 1})"
+        line = f"{who} plays {game.format_action(s, action)}"
+        agent = agents[player] if player != CHANCE else None
+        last = getattr(agent, "last", None)
+        if isinstance(last, SearchResult):
+            line += (f"   [value {_value_text(last.value)}, depth {last.depth}, "
+                     f"{last.nodes} nodes, {last.seconds:.2f} s]")
+        write(line)
+        write(game.render(game.result(s, action)))
+
+    try:
+        final, _ = play_game(game, agents, state, rng, on_move)
+    except QuitGame:
+        write("bye")
+        return 0
+    returns = game.returns(final)
+    best = max(returns)
+    winners = [i for i, r in enumerate(returns) if r == best]
+    if len(winners) == len(returns):
+        write("game over: draw")
+    else:
+        write("game over: " + ", ".join(f"player {w + 1} ({specs[w]})" for w in winners) + " wins")
+    return 0
+
+
+# ----- analyze --------------------------------------------------------------------------
+def _limit(args: argparse.Namespace) -> Limit | None:
+    given = [x for x in (args.depth, args.time, args.nodes) if x is not None]
+    if len(given) > 1:
+        raise CliError("give at most one of --depth, --time, --nodes")
+    if not given:
+        return None
+    return Limit(depth=args.depth, time=args.time, nodes=args.nodes)
+
+
+def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
+    game = _game(args.game)
+    state = _state(game, args.position)
+    spec = args.algorithm or default_algorithm(game)
+    name, options, spec_limit = parse_spec(spec)
+    limit = _limit(args) or (spec_limit if not spec_limit.unlimited else Limit(time=1.0))
+    searcher = make_searcher(game, name, **options)
+    def fmt(action: Any) -> str:
+        return game.format_action(state, action)
+    progress = sys.stderr
+
+    def fmt_pv(pv: Sequence[Any]) -> str:
+        s, words = state, []
+        for a in pv:
+            words.append(game.format_action(s, a))
+            s = game.result(s, a)
+        return " ".join(words)
+
+    def callback(r: SearchResult) -> None:
+        if not args.json or progress.isatty():
+            progress.write(
+                f"depth {r.depth:>3}  value {_value_text(r.value):>9}  nodes {r.nodes:>10}  "
+                f"{r.seconds:7.3f} s  {r.nps:>10.0f} n/s  pv {fmt_pv(r.pv)}\n"
+            )
+            progress.flush()
+
+    result = searcher.search(state, limit, callback)
+    data = {
+        "game": game.name,
+        "position": game.format_state(state),
+        "algorithm": spec,
+        **result.as_dict(fmt),
+    }
+    data["value"] = _json_value(result.value)
+    data["pv"] = fmt_pv(result.pv).split()
+    if "root_values" in data:
+        data["root_values"] = {fmt(a): _json_value(v) for a, v in data["root_values"]}
+    if args.json:
+        out.write(json.dumps(data) + "\n")
+    else:
+        out.write(
+            f"{game.name} {data['position']!r}: best move {data['move']}, value "
+            f"{_value_text(result.value)} ({spec}, depth {result.depth}, {result.nodes} nodes, "
+            f"{result.seconds:.3f} s, {result.nps:.0f} nodes/s)\n  pv: {' '.join(data['pv'])}\n"
+        )
+        if "root_values" in data:
+            out.write("  values of the moves: " + ", ".join(
+                f"{a}: {_value_text(v)}" for a, v in data["root_values"].items()) + "\n")
+    return 0
+
+
+# ----- solve ----------------------------------------------------------------------------
+def _solve_lines(args: argparse.Namespace) -> Iterable[tuple[str, str]]:
+    if args.position is not None:
+        yield "position", args.position
+        return
+    if args.file is not None:
+        try:
+            handle: TextIO = (
+                sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
+            )
+        except OSError as exc:
+            raise CliError(f"cannot read {args.file!r}: {exc.strerror}") from None
+        with handle:
+            for i, line in enumerate(handle, 1):
+                text = line.strip()
+                if text and not text.startswith("#"):
+                    yield f"line {i}", text.split()[0]
+        return
+    yield "position", ""
+
+
+def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
+    game = _game(args.game)
+    errors = 0
+    solver = getattr(game, "solve", None)
+    for where, text in _solve_lines(args):
+        try:
+            state = game.parse_state(text) if (text or args.position is not None) else (
+                game.initial_state())
+            if solver is not None:
+                data = solver(state, weak=args.weak)
+            else:
+                if args.weak:
+                    raise CliError(f"--weak is only available for games with a solver hook; "
+                                   f"{game.name} has none")
+                searcher = make_searcher(game, default_algorithm(game))
+                r = searcher.search(state, Limit())
+                data = {"value": _json_value(r.value),
+                        "move": game.format_action(state, r.action),
+                        "nodes": r.nodes, "seconds": round(r.seconds, 6)}
+        except GameError as exc:
+            errors += 1
+            sys.stderr.write(f"gamesearch: {where}: {exc}\n")
+            continue
+        record = {"position": game.format_state(state), **data}
+        if args.json:
+            out.write(json.dumps(record) + "\n")
+        else:
+            position = record["position"] or "(start)"
+            out.write(f"{position:<44} value {_value_text(record['value']):>6}"
+                      f"  move {record['move']}  {record['nodes']} nodes  "
+                      f"{record['seconds']:.4f} s\n")
+        out.flush()
+    return 2 if errors else 0
+
+
+# ----- trace ----------------------------------------------------------------------------
+def cmd_trace(args: argparse.Namespace, out: TextIO) -> int:
+    game = _game(args.game)
+    state = _state(game, args.position)
+    count = sum(1 for _ in _limited_walk(game, state, 5000))
+    if count >= 5000:
+        raise CliError(f"{game.name}: the tree from this position is too big to trace "
+                       "(more than 5000 nodes); trace the explicit trees, e.g. fig6.2")
+    algorithm = args.algorithm or default_algorithm(game)
+    if algorithm == "id":
+        algorithm = "alphabeta"
+    root, result = trace(game, state, algorithm)
+    if args.dot:
+        out.write(render_dot(root, game) + "\n")
+        return 0
+    out.write(f"{algorithm} on {game.name}: value {_value_text(result.value)}, best move "
+              f"{game.format_action(state, result.action)}, {result.nodes} nodes\n")
+    out.write(render_text(root, game) + "\n")
+    pruned = pruned_leaves(root)
+    out.write(f"pruned leaves: {', '.join(pruned) if pruned else 'none'}\n")
+    return 0
+
+
+def _limited_walk(game: Game[Any, Any], state: Any, limit: int) -> Iterable[Any]:
+    stack, seen = [state], 0
+    while stack and seen < limit:
+        s = stack.pop()
+        seen += 1
+        yield s
+        if game.is_terminal(s):
+            continue
+        if game.to_move(s) == CHANCE:
+            stack.extend(game.result(s, o) for o, _ in game.chance_outcomes(s))
+        else:
+            stack.extend(game.result(s, a) for a in game.actions(s))
+
+
+# ----- parser ---------------------------------------------------------------------------
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # exit 2 with a one-line message (argparse's way)
+        self.print_usage(sys.stderr)
+        self.exit(2, f"gamesearch: error: {message}\n")
+
+
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not v > 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: must be a positive number of seconds")
+    return v
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be at least 1")
+    return v
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="gamesearch", description="Adversarial game search: play, analyze, solve.")
+    p.add_argument("--version", action="version", version=f"gamesearch {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    s = sub.add_parser("list", help="games, algorithms and agents, one line each")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_list)
+
+    s = sub.add_parser("play", help="play a game in the terminal")
+    s.add_argument("game")
+    s.add_argument("--first", default="human", help="agent of player 1 (default human)")
+    s.add_argument("--second", default="id", help="agent of player 2 (default id)")
+    s.add_argument("--agent", action="append", help="agents in player order (n-player games)")
+    s.add_argument("--time", type=_positive_float, default=1.0, help="seconds per engine move")
+    s.add_argument("--position", help="start position in the game's notation")
+    s.add_argument("--seed", type=int, default=None, help="seed for dice and random agents")
+    s.set_defaults(func=cmd_play)
+
+    s = sub.add_parser("analyze", help="search one position and report the best move")
+    s.add_argument("game")
+    s.add_argument("--position")
+    s.add_argument("--algorithm", help="algorithm spec, e.g. alphabeta or id:tt=4M")
+    s.add_argument("--depth", type=_positive_int)
+    s.add_argument("--time", type=_positive_float)
+    s.add_argument("--nodes", type=_positive_int)
+    s.add_argument("--json", action="store_true", help="one JSON object")
+    s.set_defaults(func=cmd_analyze)
+
+    s = sub.add_parser("solve", help="exact game-theoretic value of positions")
+    s.add_argument("game")
+    g = s.add_mutually_exclusive_group()
+    g.add_argument("--position")
+    g.add_argument("--file", help="one position per line (- for standard input)")
+    s.add_argument("--weak", action="store_true", help="only win/draw/loss (where supported)")
+    s.add_argument("--json", action="store_true", help="one JSON object per position")
+    s.set_defaults(func=cmd_solve)
+
+    s = sub.add_parser("trace", help="show the tree a search visited (explicit trees)")
+    s.add_argument("game")
+    s.add_argument("--algorithm", help="minimax, alphabeta, negamax, maxn, expectiminimax, ...")
+    s.add_argument("--position")
+    s.add_argument("--dot", action="store_true", help="Graphviz DOT instead of text")
+    s.set_defaults(func=cmd_trace)
+    return p
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args, out))
+    except GameError as exc:
+        sys.stderr.write(f"gamesearch: error: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("gamesearch: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,195 @@
+"""The game model: one protocol for every game the textbook covers.
+
+Follows the formal definition of AIMA 4th ed. §6.1 (S0, TO-MOVE, ACTIONS, RESULT,
+IS-TERMINAL, UTILITY) and what the chapter adds later: chance nodes (§6.5), several players
+(§6.2.2, max^n) and hidden information (§6.6). A game is a stateless object of rules; a state
+is an immutable value (an int, a tuple, a frozen dataclass) that the rules act on.
+
+Conventions, written down once:
+
+* Players are numbered ``0 .. num_players-1``; ``to_move`` returns :data:`CHANCE` at a chance
+  node, whose outcomes and probabilities come from :meth:`Game.chance_outcomes`.
+* :meth:`Game.returns` gives the utility of a terminal state for every player.
+  A two-player zero-sum game may override :meth:`Game.utility` for speed.
+* :meth:`Game.evaluate` is a heuristic on the same scale as the utilities, strictly inside
+  ``(-max_utility, max_utility)`` so that a real win always dominates it.
+* ``actions`` lists legal actions in a stable order: search breaks ties in favour of the
+  first action in this order.
+
+Optional hooks (search uses them when a game supplies them; the defaults say "absent"):
+``evaluate``, ``key`` (transposition tables), ``noisy_actions``/``is_quiet`` (quiescence),
+``order_actions`` (move ordering), ``information_set``/``sample_state`` (hidden information),
+and the notations ``parse_action``/``format_action``/``parse_state``/``format_state``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from .errors import IllegalMoveError, InvalidPositionError
+
+#: ``to_move`` returns this at a chance node.
+CHANCE = -1
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+@dataclass(frozen=True)
+class GameType:
+    """Flags that let an algorithm refuse a game it cannot handle, with a clear error."""
+
+    num_players: int = 2
+    chance: bool = False
+    perfect_information: bool = True
+    zero_sum: bool = True
+
+
+class Game(Generic[S, A]):
+    """Base class of every game. Subclasses implement the six textbook functions.
+
+    The defaults of the optional hooks describe a game that does not supply them; search
+    algorithms test for hooks with the ``has_*`` properties rather than by catching errors.
+    """
+
+    name: str = "game"
+    description: str = ""
+    num_players: int = 2
+    game_type: GameType = GameType()
+    #: Largest absolute utility; wins of this size are discounted by distance in search.
+    max_utility: float = 1.0
+    #: What ``parse_state`` accepts, for error messages ("columns 1-7 as a digit string").
+    state_notation: str = ""
+
+    # ----- the textbook's six functions -----------------------------------------------
+    def initial_state(self) -> S:
+        raise NotImplementedError
+
+    def to_move(self, state: S) -> int:
+        raise NotImplementedError
+
+    def actions(self, state: S) -> Sequence[A]:
+        raise NotImplementedError
+
+    def result(self, state: S, action: A) -> S:
+        raise NotImplementedError
+
+    def is_terminal(self, state: S) -> bool:
+        raise NotImplementedError
+
+    def returns(self, state: S) -> Sequence[float]:
+        """Utility of a terminal state for every player (a vector of ``num_players``)."""
+        raise NotImplementedError
+
+    def utility(self, state: S, player: int) -> float:
+        """Utility of a terminal state for ``player``; games may override it for speed."""
+        return self.returns(state)[player]
+
+    def terminal_utility(self, state: S, player: int) -> float | None:
+        """``utility(state, player)`` if ``state`` is terminal, else ``None``.
+
+        The search's hot loops call this one function instead of IS-TERMINAL then UTILITY;
+        a game may override it with a fused, faster test. It must agree with the two.
+        """
+        if self.is_terminal(state):
+            return self.utility(state, player)
+        return None
+
+    # ----- chance --------------------------------------------------------------------
+    def chance_outcomes(self, state: S) -> Sequence[tuple[A, float]]:
+        """``(outcome, probability)`` pairs at a chance node; probabilities sum to 1."""
+        raise NotImplementedError(f"{self.name} has no chance nodes")
+
+    # ----- optional hooks ------------------------------------------------------------
+    def evaluate(self, state: S, player: int) -> float:
+        """Heuristic value of a non-terminal state for ``player`` (same scale as utility)."""
+        return 0.0
+
+    has_evaluate: bool = False
+
+    def key(self, state: S) -> Hashable:
+        """A hashable key identifying the position, for transposition tables."""
+        return state
+
+    has_key: bool = True
+
+    def noisy_actions(self, state: S) -> Sequence[A]:
+        """Actions that quiescence search must still try at the horizon (captures...)."""
+        return ()
+
+    has_noisy_actions: bool = False
+
+    def order_actions(self, state: S, actions: Sequence[A]) -> Sequence[A]:
+        """Game knowledge for move ordering: the actions, most promising first."""
+        return actions
+
+    has_order_actions: bool = False
+
+    def information_set(self, state: S, player: int) -> Hashable:
+        """What ``player`` knows of ``state`` (identity for perfect-information games)."""
+        return state
+
+    def sample_state(self, state: S, player: int, rng: random.Random) -> S:
+        """A state consistent with what ``player`` knows, drawn at random (hidden info)."""
+        return state
+
+    # ----- notation ------------------------------------------------------------------
+    def format_action(self, state: S, action: A) -> str:
+        return str(action)
+
+    def parse_action(self, state: S, text: str) -> A:
+        """Read an action in the game's notation; raise :class:`IllegalMoveError` if bad."""
+        text = text.strip()
+        for a in self.actions(state):
+            if self.format_action(state, a) == text:
+                return a
+        raise IllegalMoveError(text, self.legal_action_strings(state))
+
+    def format_state(self, state: S) -> str:
+        """The position in the game's own notation (the inverse of ``parse_state``)."""
+        return repr(state)
+
+    def parse_state(self, text: str) -> S:
+        raise InvalidPositionError(f"{self.name}: positions cannot be parsed from text")
+
+    def render(self, state: S) -> str:
+        """A human picture of the position for the terminal."""
+        return self.format_state(state)
+
+    # ----- conveniences built on the above -------------------------------------------
+    def legal_action_strings(self, state: S) -> list[str]:
+        if self.is_terminal(state):
+            return []
+        return [self.format_action(state, a) for a in self.actions(state)]
+
+    def play(self, state: S, action_text: str) -> S:
+        """Apply a move written in the game's notation, checking that it is legal."""
+        if self.is_terminal(state):
+            raise IllegalMoveError(action_text, [], reason="the game is over")
+        return self.result(state, self.parse_action(state, action_text))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+def winner_returns(num_players: int, winner: int | None, win: float = 1.0) -> tuple[float, ...]:
+    """Returns vector of a zero-sum game: ``win`` for the winner, ``-win`` split over losers."""
+    if winner is None:
+        return (0.0,) * num_players
+    lose = -win / (num_players - 1)
+    return tuple(win if p == winner else lose for p in range(num_players))
+
+
+def random_playout(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
+    """Play uniformly random moves (chance by its probabilities) to the end; return the state."""
+    while not game.is_terminal(state):
+        if game.to_move(state) == CHANCE:
+            outcomes = game.chance_outcomes(state)
+            action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+        else:
+            action = rng.choice(list(game.actions(state)))
+        state = game.result(state, action)
+    return state

@@ -1,0 +1,91 @@
+"""Alpha-beta search — AIMA 4th ed. Figure 6.7, with the depth cut-off of §6.3.
+
+MAX-VALUE and MIN-VALUE exactly as in the figure: ``v`` starts at -∞ (+∞), the best child so
+far updates ``v`` and then ``α`` (``β``), and the node returns as soon as ``v >= β``
+(``v <= α``). It is fail-soft (the returned ``v`` may lie outside the window) and returns the
+same root value and move as :mod:`minimax` while skipping what cannot matter (Fig 6.5).
+
+Departures, as in :mod:`gamesearch.search.minimax`: MAX/MIN is read from TO-MOVE, a depth
+cut-off with EVAL (H-MINIMAX), distance-discounted wins, and a recorded principal variation.
+Counts on tic-tac-toe from the empty board (root + every generated child):
+18,297 with squares in order 0..8 and ±1 utilities (``discount=False``); 20,866 with
+distance-discounted wins; 7,275 with centre-corners-edges order and ±1 utilities.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from .base import Searcher
+from .common import DISCOUNT_FRACTION, INF, Iteration
+from .minimax import pv_list
+
+
+class AlphaBeta(Searcher):
+    name: ClassVar[str] = "alphabeta"
+    summary: ClassVar[str] = "alpha-beta search, AIMA Fig 6.7 (fail-soft, depth cut-off)"
+
+    def iteration(self, state: Any, depth: int | None) -> Iteration:
+        game = self.game
+        terminal_utility, to_move, actions = game.terminal_utility, game.to_move, game.actions
+        result, evaluate = game.result, game.evaluate
+        me = to_move(state)
+        maxu = game.max_utility
+        step = maxu / DISCOUNT_FRACTION if self.discount else 0.0
+        clock = self.clock
+        base_nodes = self.nodes
+        nodes = cutoffs = 0
+        next_check = clock.next_check - base_nodes
+        horizon = False
+        lines: list[Any] = [None] * 512
+
+        def value(s: Any, alpha: float, beta: float, d: int, ply: int) -> float:
+            nonlocal nodes, next_check, horizon, cutoffs
+            nodes += 1
+            if nodes >= next_check:
+                next_check = clock.check(base_nodes + nodes) - base_nodes
+            u = terminal_utility(s, me)
+            if u is not None:
+                lines[ply] = None
+                if u >= maxu:
+                    return u - ply * step
+                if u <= -maxu:
+                    return u + ply * step
+                return u
+            if d == 0:
+                horizon = True
+                lines[ply] = None
+                return evaluate(s, me)
+            if to_move(s) == me:  # MAX-VALUE
+                v = -INF
+                for a in actions(s):
+                    v2 = value(result(s, a), alpha, beta, d - 1, ply + 1)
+                    if v2 > v:
+                        v = v2
+                        lines[ply] = (a, lines[ply + 1])
+                        if v > alpha:
+                            alpha = v
+                    if v >= beta:
+                        cutoffs += 1
+                        return v
+                return v
+            v = INF  # MIN-VALUE
+            for a in actions(s):
+                v2 = value(result(s, a), alpha, beta, d - 1, ply + 1)
+                if v2 < v:
+                    v = v2
+                    lines[ply] = (a, lines[ply + 1])
+                    if v < beta:
+                        beta = v
+                if v <= alpha:
+                    cutoffs += 1
+                    return v
+            return v
+
+        try:
+            v = value(state, -INF, INF, -1 if depth is None else depth, 0)
+        finally:
+            self.nodes += nodes
+            self.cutoffs += cutoffs
+        pv = pv_list(lines[0])
+        return Iteration(value=v, action=pv[0], pv=pv, hit_horizon=horizon)

@@ -1,0 +1,148 @@
+"""The driver every algorithm shares: limits, iterative deepening, statistics, callbacks.
+
+An algorithm subclasses :class:`Searcher` and implements :meth:`Searcher.iteration`, one
+depth-limited search (``depth=None``: to the end of the game). The driver runs it once, or —
+under a time or node budget — at depths 1, 2, 3, ... (iterative deepening, AIMA 4e §6.3 and
+the COMP 3200 lecture's time-limited alpha-beta) and returns the deepest *completed*
+iteration, so a move is always ready and the clock is never overrun by more than one check
+interval.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..errors import GameError, InvalidLimitError, UnsupportedGameError
+from ..game import CHANCE, Game
+from .common import (
+    Callback,
+    Clock,
+    Iteration,
+    Limit,
+    NoClock,
+    SearchResult,
+    SearchTimeout,
+)
+
+MAX_DEPTH = 200
+
+
+class Searcher:
+    """Base class of the search algorithms. Options are keyword arguments of ``__init__``."""
+
+    name: ClassVar[str] = "searcher"
+    summary: ClassVar[str] = ""
+    #: What the algorithm can handle; checked against ``game.game_type``.
+    two_player_only: ClassVar[bool] = True
+    handles_chance: ClassVar[bool] = False
+    #: Run iterative deepening even under a plain depth limit (engines with ordering/TT).
+    always_iterate: ClassVar[bool] = False
+
+    def __init__(self, game: Game[Any, Any], *, discount: bool = True) -> None:
+        gt = game.game_type
+        if self.two_player_only and (gt.num_players != 2 or not gt.zero_sum):
+            raise UnsupportedGameError(
+                f"{self.name} needs a two-player zero-sum game; {game.name} has "
+                f"{gt.num_players} players{'' if gt.zero_sum else ' and is not zero-sum'}"
+                " (use maxn or paranoid)"
+            )
+        if gt.chance and not self.handles_chance:
+            raise UnsupportedGameError(
+                f"{self.name} cannot search {game.name}: it has chance nodes (use expectiminimax)"
+            )
+        if not gt.perfect_information and not self.handles_chance:
+            raise UnsupportedGameError(
+                f"{self.name} cannot search {game.name}: it has hidden information "
+                "(use a sampling agent)"
+            )
+        self.game = game
+        #: the name the result reports (the registry sets it to "id", "pvs", ...)
+        self.label = self.name
+        self.discount = discount
+        self.clock: Clock = NoClock()
+        self.nodes = 0
+        self.tt_hits = 0
+        self.cutoffs = 0
+        self.seldepth = 0
+
+    # -- to implement ----------------------------------------------------------------
+    def iteration(self, state: Any, depth: int | None) -> Iteration:
+        """One search to ``depth`` plies (``None``: to the end). Adds to ``self.nodes``."""
+        raise NotImplementedError
+
+    def partial_iteration(self) -> Iteration | None:
+        """After a timeout: a sound result of the unfinished iteration, if there is one."""
+        return None
+
+    def new_search(self) -> None:
+        """Reset per-search statistics (tables that persist are kept)."""
+        self.nodes = self.tt_hits = self.cutoffs = self.seldepth = 0
+
+    # -- the driver --------------------------------------------------------------------
+    def search(
+        self, state: Any, limit: Limit | None = None, callback: Callback | None = None
+    ) -> SearchResult:
+        limit = limit or Limit()
+        if not isinstance(limit, Limit):
+            raise InvalidLimitError(f"limit {limit!r}: expected a gamesearch Limit")
+        game = self.game
+        if game.is_terminal(state):
+            raise GameError(f"{game.name}: the position is terminal; there is no move to search")
+        if game.to_move(state) == CHANCE:
+            raise GameError(f"{game.name}: the position is a chance node; roll first")
+        self.new_search()
+        self.clock = clock = Clock(limit) if limit.budgeted else NoClock()
+        iterate = limit.budgeted or self.always_iterate
+        if iterate:
+            depths: range | list[int | None] = range(1, (limit.depth or MAX_DEPTH) + 1)
+        else:
+            depths = [limit.depth]
+        best: Iteration | None = None
+        best_depth = 0
+        per_depth: list[int] = []
+        completed = True
+        for depth in depths:
+            before = self.nodes
+            try:
+                it = self.iteration(state, depth)
+            except SearchTimeout:
+                per_depth.append(self.nodes - before)
+                completed = False
+                partial = self.partial_iteration()
+                if partial is not None and depth is not None:
+                    best, best_depth = partial, depth
+                break
+            per_depth.append(self.nodes - before)
+            best = it
+            best_depth = depth if depth is not None else self._depth_of(it)
+            if callback is not None:
+                callback(self._result(best, best_depth, per_depth, clock, True))
+            if not it.hit_horizon:
+                break  # the whole tree was seen: deeper iterations would repeat it
+        if best is None:
+            # Out of budget before depth 1 finished: still answer with a legal move.
+            first = next(iter(game.actions(state)))
+            best = Iteration(value=0.0, action=first, pv=[first])
+        return self._result(best, best_depth, per_depth, clock, completed)
+
+    def _depth_of(self, it: Iteration) -> int:
+        return max(len(it.pv), self.seldepth)
+
+    def _result(
+        self, it: Iteration, depth: int, per_depth: list[int], clock: Clock, completed: bool
+    ) -> SearchResult:
+        return SearchResult(
+            algorithm=self.label,
+            value=it.value + 0.0 if isinstance(it.value, float) else it.value,  # no "-0.0"
+            action=it.action,
+            pv=list(it.pv),
+            depth=depth,
+            nodes=self.nodes,
+            seconds=clock.elapsed(),
+            nodes_per_depth=list(per_depth),
+            tt_hits=self.tt_hits,
+            cutoffs=self.cutoffs,
+            completed=completed,
+            seldepth=max(self.seldepth, depth),
+            extra=dict(it.extra),
+        )

@@ -1,0 +1,104 @@
+"""Expectiminimax — AIMA 4th ed. §6.5 (and the older edition's chapter 5 on chance nodes).
+
+EXPECTIMINIMAX(s) = UTILITY(s) at a terminal; the max (min) over actions at MAX (MIN) nodes;
+and at a chance node the probability-weighted *sum* ``Σ P(r) · EXPECTIMINIMAX(RESULT(s, r))``
+over the outcomes the game lists with ``chance_outcomes``. (The sum is already the expected
+value: it is not divided again by the number of outcomes, the bug design.md notes in some
+implementations.) A depth cut-off counts decision plies only; chance nodes do not use depth,
+so "depth 2" in backgammon means a move, the dice, and the reply.
+
+Because values are averaged, the *scale* of the evaluation matters here, unlike in minimax:
+an order-preserving change of the leaf values can change the decision (Russell's slides;
+the ``chance-transform`` example trees show it).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..game import CHANCE
+from .base import Searcher
+from .common import DISCOUNT_FRACTION, INF, Iteration
+from .minimax import pv_list
+
+
+class Expectiminimax(Searcher):
+    name: ClassVar[str] = "expectiminimax"
+    summary: ClassVar[str] = "expectiminimax over chance nodes, AIMA §6.5 (weighted sums)"
+    handles_chance: ClassVar[bool] = True
+
+    def iteration(self, state: Any, depth: int | None) -> Iteration:
+        game = self.game
+        terminal_utility, to_move, actions = game.terminal_utility, game.to_move, game.actions
+        result, evaluate, outcomes_of = game.result, game.evaluate, game.chance_outcomes
+        me = to_move(state)
+        maxu = game.max_utility
+        step = maxu / DISCOUNT_FRACTION if self.discount else 0.0
+        clock = self.clock
+        base_nodes = self.nodes
+        nodes = 0
+        next_check = clock.next_check - base_nodes
+        horizon = False
+        lines: list[Any] = [None] * 1024
+
+        def value(s: Any, d: int, ply: int) -> float:
+            nonlocal nodes, next_check, horizon
+            nodes += 1
+            if nodes >= next_check:
+                next_check = clock.check(base_nodes + nodes) - base_nodes
+            u = terminal_utility(s, me)
+            if u is not None:
+                lines[ply] = None
+                if u >= maxu:
+                    return u - ply * step
+                if u <= -maxu:
+                    return u + ply * step
+                return u
+            p = to_move(s)
+            if p == CHANCE:  # the expectation: Σ P(r) · value(result(s, r))
+                lines[ply] = None
+                total = 0.0
+                for r, prob in outcomes_of(s):
+                    total += prob * value(result(s, r), d, ply + 1)
+                return total
+            if d == 0:
+                horizon = True
+                lines[ply] = None
+                return evaluate(s, me)
+            if p == me:
+                v = -INF
+                for a in actions(s):
+                    v2 = value(result(s, a), d - 1, ply + 1)
+                    if v2 > v:
+                        v = v2
+                        lines[ply] = (a, lines[ply + 1])
+                return v
+            v = INF
+            for a in actions(s):
+                v2 = value(result(s, a), d - 1, ply + 1)
+                if v2 < v:
+                    v = v2
+                    lines[ply] = (a, lines[ply + 1])
+            return v
+
+        # The root (a decision node of the root player) keeps the value of every action.
+        d = -1 if depth is None else depth
+        nodes += 1
+        root_values: list[tuple[Any, float]] = []
+        best, best_line = -INF, None
+        try:
+            for a in actions(state):
+                v = value(result(state, a), d - 1, 1)
+                root_values.append((a, v))
+                if v > best:
+                    best, best_line = v, (a, lines[1])
+        finally:
+            self.nodes += nodes
+        pv = pv_list(best_line)
+        return Iteration(
+            value=best,
+            action=pv[0],
+            pv=pv,
+            hit_horizon=horizon,
+            extra={"root_values": root_values},
+        )

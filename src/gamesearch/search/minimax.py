@@ -1,0 +1,91 @@
+"""Minimax decision — AIMA 4th ed. Figure 6.3, with the depth cut-off of §6.3 (H-MINIMAX).
+
+The reference implementation every faster algorithm is tested against. It follows the figure
+line by line (MAX-VALUE takes the largest child value, MIN-VALUE the smallest) and departs from
+it in four small ways, each needed by a general library:
+
+* which of MAX-VALUE / MIN-VALUE applies is read from ``TO-MOVE`` of each state, so games in
+  which a player may move twice in a row are searched correctly;
+* with a depth limit, IS-CUTOFF replaces IS-TERMINAL and EVAL replaces UTILITY at the
+  cut-off (H-MINIMAX, §6.3.1);
+* wins are discounted by their distance (see :mod:`gamesearch.search.common`), unless
+  ``discount=False``;
+* it records the principal variation as it goes (one cons cell per improvement).
+
+Node count: the root plus every child generated (= every call of the value function).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from .base import Searcher
+from .common import DISCOUNT_FRACTION, INF, Iteration
+
+
+def pv_list(line: Any) -> list[Any]:
+    """Turn a cons-cell line ``(a, (b, (c, None)))`` into ``[a, b, c]``."""
+    out = []
+    while line is not None:
+        out.append(line[0])
+        line = line[1]
+    return out
+
+
+class Minimax(Searcher):
+    name: ClassVar[str] = "minimax"
+    summary: ClassVar[str] = "minimax decision, AIMA Fig 6.3 (with H-minimax depth cut-off)"
+
+    def iteration(self, state: Any, depth: int | None) -> Iteration:
+        game = self.game
+        terminal_utility, to_move, actions = game.terminal_utility, game.to_move, game.actions
+        result, evaluate = game.result, game.evaluate
+        me = to_move(state)
+        maxu = game.max_utility
+        step = maxu / DISCOUNT_FRACTION if self.discount else 0.0
+        clock = self.clock
+        base_nodes = self.nodes
+        nodes = 0
+        next_check = clock.next_check - base_nodes
+        horizon = False
+        lines: list[Any] = [None] * 512
+
+        def value(s: Any, d: int, ply: int) -> float:
+            nonlocal nodes, next_check, horizon
+            nodes += 1
+            if nodes >= next_check:
+                next_check = clock.check(base_nodes + nodes) - base_nodes
+            u = terminal_utility(s, me)  # IS-TERMINAL and UTILITY in one call
+            if u is not None:
+                lines[ply] = None
+                if u >= maxu:
+                    return u - ply * step
+                if u <= -maxu:
+                    return u + ply * step
+                return u
+            if d == 0:  # IS-CUTOFF: fall back on the heuristic EVAL
+                horizon = True
+                lines[ply] = None
+                return evaluate(s, me)
+            if to_move(s) == me:  # MAX-VALUE
+                v = -INF
+                for a in actions(s):
+                    v2 = value(result(s, a), d - 1, ply + 1)
+                    if v2 > v:
+                        v = v2
+                        lines[ply] = (a, lines[ply + 1])
+                return v
+            v = INF  # MIN-VALUE
+            for a in actions(s):
+                v2 = value(result(s, a), d - 1, ply + 1)
+                if v2 < v:
+                    v = v2
+                    lines[ply] = (a, lines[ply + 1])
+            return v
+
+        try:
+            v = value(state, -1 if depth is None else depth, 0)
+        finally:
+            self.nodes += nodes
+        pv = pv_list(lines[0])
+        return Iteration(value=v, action=pv[0], pv=pv, hit_horizon=horizon)

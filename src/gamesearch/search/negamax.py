@@ -1,0 +1,360 @@
+"""Negamax alpha-beta and the enhancements that make it an engine.
+
+The core is the short form of alpha-beta from the COMP 3200 lecture 9 ("negamax"): one
+function for both players, the child's value negated, fail-soft, pruning when
+``value >= beta``. With every option off it visits exactly the nodes that AIMA Fig 6.7 visits
+(the tests check this against :mod:`gamesearch.search.alphabeta`). The options add, each
+from its usual source:
+
+* ``tt``: a transposition table with exact/lower/upper bounds (AIMA 4e §6.2.4;
+  Marsland 1986), and the stored best move tried first;
+* ``ordering``: the game's ``order_actions`` hook, then the TT move, killer moves
+  (two per ply) and the history heuristic (Schaeffer 1989) — AIMA 4e §6.2.4 "move ordering";
+* ``quiescence``: at the horizon, search the game's ``noisy_actions`` with stand-pat
+  (AIMA 4e §6.3.1 "quiescence search");
+* ``pvs``: principal variation search (Marsland & Campbell 1982): the first move with the
+  full window, the others with a zero window, re-searched when they fail high;
+* ``aspiration``: a root window of ± this many units around the previous iteration's value,
+  widened to the full window when the result falls outside it.
+
+Departure from the lecture: the mover of each child comes from TO-MOVE, so a player who moves
+twice in a row keeps the sign (``value = +child``) instead of negating it. Wins are discounted
+by distance from the root (see :mod:`gamesearch.search.common`); stored in the table they are
+made relative to the node, so a table entry is valid at any ply.
+"""
+
+from __future__ import annotations
+
+from math import nextafter
+from typing import Any, ClassVar
+
+from .base import Searcher
+from .common import DISCOUNT_FRACTION, INF, Iteration, win_threshold
+from .minimax import pv_list
+from .tt import EXACT, LOWER, UNLIMITED, UPPER, TranspositionTable, parse_size
+
+FULL_DEPTH = 1 << 29  # "no depth limit": larger than any real depth, below UNLIMITED
+
+
+class Negamax(Searcher):
+    name: ClassVar[str] = "negamax"
+    summary: ClassVar[str] = "negamax alpha-beta (COMP 3200 short form), fail-soft"
+
+    def __init__(
+        self,
+        game: Any,
+        *,
+        discount: bool = True,
+        tt: int | str = 0,
+        ordering: bool = False,
+        killers: bool | None = None,
+        history: bool | None = None,
+        quiescence: bool | None = None,
+        pvs: bool = False,
+        aspiration: float | None = None,
+        iterate: bool = False,
+        partial: bool = True,
+    ) -> None:
+        super().__init__(game, discount=discount)
+        size = parse_size(tt)
+        self.table: TranspositionTable | None = TranspositionTable(size) if size else None
+        self.ordering = ordering
+        self.killers_on = ordering if killers is None else killers
+        self.history_on = ordering if history is None else history
+        self.quiescence = game.has_noisy_actions if quiescence is None else quiescence
+        self.pvs = pvs
+        self.aspiration = aspiration
+        self.iterate = iterate or self.table is not None or ordering
+        #: after a timeout, play the unfinished iteration's best move if one root move
+        #: (the previous best, searched first) completed: it is at least as good, deeper.
+        self.use_partial = partial
+        self.history: list[dict[Any, int]] = [{} for _ in range(game.num_players)]
+        self.prev_value: float | None = None
+        self._partial: Iteration | None = None
+
+    @property
+    def always_iterate(self) -> bool:  # type: ignore[override]
+        return self.iterate
+
+    def new_search(self) -> None:
+        super().new_search()
+        self.prev_value = None
+        self._partial = None
+        # History from the previous move still helps, but halve it so it follows the game.
+        for h in self.history:
+            for a in h:
+                h[a] >>= 1
+
+    def partial_iteration(self) -> Iteration | None:
+        return self._partial if self.use_partial else None
+
+    def iteration(self, state: Any, depth: int | None) -> Iteration:
+        if depth is not None and self.aspiration and self.prev_value is not None:
+            lo, hi = self.prev_value - self.aspiration, self.prev_value + self.aspiration
+            it = self._root(state, depth, lo, hi)
+            if not lo < it.value < hi:  # outside the window: the value is only a bound
+                it = self._root(state, depth, -INF, INF)
+        else:
+            it = self._root(state, depth, -INF, INF)
+        self.prev_value = it.value
+        return it
+
+    def _root(self, state: Any, depth: int | None, alpha0: float, beta0: float) -> Iteration:
+        game = self.game
+        terminal_utility, to_move, actions = game.terminal_utility, game.to_move, game.actions
+        result, evaluate = game.result, game.evaluate
+        key_of = game.key
+        noisy_actions = game.noisy_actions
+        order_hook = game.order_actions if (self.ordering and game.has_order_actions) else None
+        maxu = game.max_utility
+        step = maxu / DISCOUNT_FRACTION if self.discount else 0.0
+        threshold = win_threshold(maxu)
+        clock = self.clock
+        base_nodes = self.nodes
+        nodes = cutoffs = tt_hits = 0
+        next_check = clock.next_check - base_nodes
+        horizon = False
+        seldepth = 0
+        lines: list[Any] = [None] * 1024
+        table = self.table
+        slots = table.slots if table is not None else []
+        mask = table.mask if table is not None else 0
+        use_tt = table is not None
+        use_killers = self.killers_on
+        use_history = self.history_on
+        use_order = order_hook is not None or use_tt or use_killers or use_history
+        quiescence = self.quiescence
+        pvs = self.pvs
+        killers: list[list[Any]] = [[None, None] for _ in range(1024)]
+        history = self.history
+
+        def to_table(v: float, ply: int) -> float:
+            # Wins are stored relative to this node, so the entry is valid at any ply.
+            if v > threshold:
+                return v + ply * step
+            if v < -threshold:
+                return v - ply * step
+            return v
+
+        def from_table(v: float, ply: int) -> float:
+            if v > threshold:
+                return v - ply * step
+            if v < -threshold:
+                return v + ply * step
+            return v
+
+        def ordered(s: Any, p: int, moves: Any, tt_move: Any, ply: int) -> list[Any]:
+            if order_hook is not None:
+                moves = order_hook(s, moves)
+            moves = list(moves)
+            if use_history:
+                h = history[p]
+                if h:
+                    moves.sort(key=lambda a: -h.get(a, 0))
+            front = []
+            if tt_move is not None and tt_move in moves:
+                front.append(tt_move)
+            if use_killers:
+                for k in killers[ply]:
+                    if k is not None and k != tt_move and k in moves:
+                        front.append(k)
+            if front:
+                moves = front + [a for a in moves if a not in front]
+            return list(moves)
+
+        def quiesce(s: Any, alpha: float, beta: float, ply: int, p: int) -> float:
+            """Stand pat on EVAL, then try only the noisy actions (captures and the like)."""
+            nonlocal nodes, next_check, seldepth
+            if ply > seldepth:
+                seldepth = ply
+            stand = evaluate(s, p)
+            lines[ply] = None
+            if stand >= beta:
+                return stand
+            if stand > alpha:
+                alpha = stand
+            best = stand
+            for a in noisy_actions(s):
+                c = result(s, a)
+                cp = to_move(c)
+                nodes += 1
+                if nodes >= next_check:
+                    next_check = clock.check(base_nodes + nodes) - base_nodes
+                u = terminal_utility(c, cp)
+                if u is not None:
+                    if u >= maxu:
+                        u -= (ply + 1) * step
+                    elif u <= -maxu:
+                        u += (ply + 1) * step
+                    v = u if cp == p else -u
+                elif cp == p:
+                    v = quiesce(c, alpha, beta, ply + 1, cp)
+                else:
+                    v = -quiesce(c, -beta, -alpha, ply + 1, cp)
+                if v > best:
+                    best = v
+                    lines[ply] = (a, lines[ply + 1])
+                    if v > alpha:
+                        alpha = v
+                    if v >= beta:
+                        break
+            return best
+
+        def negamax(s: Any, alpha: float, beta: float, d: int, ply: int, p: int) -> float:
+            nonlocal nodes, next_check, horizon, cutoffs, tt_hits
+            nodes += 1
+            if nodes >= next_check:
+                next_check = clock.check(base_nodes + nodes) - base_nodes
+            u = terminal_utility(s, p)
+            if u is not None:
+                lines[ply] = None
+                if u >= maxu:
+                    return u - ply * step
+                if u <= -maxu:
+                    return u + ply * step
+                return u
+            if d == 0:
+                horizon = True
+                if quiescence:
+                    return quiesce(s, alpha, beta, ply, p)
+                lines[ply] = None
+                return evaluate(s, p)
+            alpha_orig = alpha
+            tt_move = None
+            k: Any = None
+            slot = 0
+            if use_tt:
+                k = key_of(s)
+                slot = hash(k) & mask
+                e = slots[slot]
+                if e is not None and e[0] == k:
+                    tt_move = e[4]
+                    if e[1] >= d:
+                        v = from_table(e[3], ply)
+                        flag = e[2]
+                        if (
+                            flag == EXACT
+                            or (flag == LOWER and v >= beta)
+                            or (flag == UPPER and v <= alpha)
+                        ):
+                            tt_hits += 1
+                            if e[1] < UNLIMITED:
+                                horizon = True
+                            lines[ply] = (tt_move, None) if tt_move is not None else None
+                            return v
+            moves = actions(s)
+            if use_order:
+                moves = ordered(s, p, moves, tt_move, ply)
+            outer_horizon = horizon  # track whether *this* subtree meets the horizon
+            horizon = False
+            best = -INF
+            best_move = None
+            first = True
+            for a in moves:
+                c = result(s, a)
+                cp = to_move(c)
+                if cp == p:  # the same player moves again: no negation
+                    if pvs and not first:
+                        v = negamax(c, alpha, nextafter(alpha, INF), d - 1, ply + 1, cp)
+                        if alpha < v < beta:
+                            v = negamax(c, alpha, beta, d - 1, ply + 1, cp)
+                    else:
+                        v = negamax(c, alpha, beta, d - 1, ply + 1, cp)
+                elif pvs and not first:
+                    # Zero window (alpha, next float above alpha): "is this move better?"
+                    v = -negamax(c, -nextafter(alpha, INF), -alpha, d - 1, ply + 1, cp)
+                    if alpha < v < beta:
+                        v = -negamax(c, -beta, -alpha, d - 1, ply + 1, cp)
+                else:
+                    v = -negamax(c, -beta, -alpha, d - 1, ply + 1, cp)
+                first = False
+                if v > best:
+                    best = v
+                    best_move = a
+                    lines[ply] = (a, lines[ply + 1])
+                    if v > alpha:
+                        alpha = v
+                    if v >= beta:
+                        cutoffs += 1
+                        if use_killers:
+                            ks = killers[ply]
+                            if ks[0] != a:
+                                ks[1] = ks[0]
+                                ks[0] = a
+                        if use_history:
+                            hp = history[p]
+                            hp[a] = hp.get(a, 0) + d * d
+                        break
+            exact_to_end = not horizon
+            horizon = horizon or outer_horizon
+            if use_tt:
+                # Fail-soft bounds; a subtree that never met the horizon holds for any depth.
+                flag = LOWER if best >= beta else UPPER if best <= alpha_orig else EXACT
+                sd = UNLIMITED if exact_to_end else d
+                old = slots[slot]
+                if old is None or old[0] != k or old[1] <= sd:
+                    slots[slot] = (k, sd, flag, to_table(best, ply), best_move)
+            return best
+
+        # ----- the root: like any node, but it remembers a sound partial result ------
+        d = FULL_DEPTH if depth is None else depth
+        p = to_move(state)
+        nodes += 1
+        if nodes >= next_check:
+            try:
+                next_check = clock.check(base_nodes + nodes) - base_nodes
+            finally:
+                self.nodes += nodes
+        tt_move = None
+        k = None
+        if use_tt:
+            k = key_of(state)
+            e = slots[hash(k) & mask]
+            if e is not None and e[0] == k:
+                tt_move = e[4]
+        moves = actions(state)
+        if use_order:
+            moves = ordered(state, p, moves, tt_move, 0)
+        alpha, beta = alpha0, beta0
+        best = -INF
+        best_move: Any = None
+        root_line: Any = None
+        try:
+            for i, a in enumerate(moves):
+                c = result(state, a)
+                cp = to_move(c)
+                sign = 1 if cp == p else -1
+                if pvs and i > 0:
+                    v = self._signed(negamax, c, alpha, nextafter(alpha, INF), d - 1, cp, sign)
+                    if alpha < v < beta:
+                        v = self._signed(negamax, c, alpha, beta, d - 1, cp, sign)
+                else:
+                    v = self._signed(negamax, c, alpha, beta, d - 1, cp, sign)
+                if v > best:
+                    best, best_move = v, a
+                    root_line = (a, lines[1])
+                    if v > alpha:
+                        alpha = v
+                    self._partial = Iteration(
+                        best, best_move, pv_list(root_line), extra={"partial": True}
+                    )
+                    if v >= beta:
+                        cutoffs += 1
+                        break
+        finally:
+            self.nodes += nodes
+            self.cutoffs += cutoffs
+            self.tt_hits += tt_hits
+            self.seldepth = max(self.seldepth, seldepth)
+        if use_tt and k is not None:
+            flag = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
+            sd = UNLIMITED if not horizon else d
+            slots[hash(k) & mask] = (k, sd, flag, to_table(best, 0), best_move)
+        self._partial = None
+        return Iteration(best, best_move, pv_list(root_line), hit_horizon=horizon)
+
+    @staticmethod
+    def _signed(fn: Any, c: Any, alpha: float, beta: float, d: int, cp: int, sign: int) -> float:
+        if sign > 0:
+            return float(fn(c, alpha, beta, d, 1, cp))
+        return -float(fn(c, -beta, -alpha, d, 1, cp))
