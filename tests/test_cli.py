@@ -104,7 +104,7 @@ def test_trace_text_and_dot() -> None:
     ],
 )
 def test_bad_input_exits_2_with_a_message(argv: list[str], needle: str) -> None:
-    code, out, err = run(*argv)
+    code, _out, err = run(*argv)
     assert code == 2
     assert needle in err
     assert "Traceback" not in err

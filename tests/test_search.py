@@ -250,6 +250,6 @@ def test_transposition_table_size_is_bounded() -> None:
     r = make_searcher(game, "id", tt="16").search(0)
     assert r.value == 0.0
     searcher = make_searcher(game, "id", tt="1k")
-    assert searcher.table is not None and len(searcher.table.slots) == 1024  # type: ignore[attr-defined]
+    assert searcher.table is not None and searcher.table.size == 1024  # type: ignore[attr-defined]
     with pytest.raises(InvalidLimitError, match="table size"):
         make_searcher(game, "id", tt="lots")

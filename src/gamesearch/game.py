@@ -128,6 +128,30 @@ class Game(Generic[S, A]):
 
     has_order_actions: bool = False
 
+    # Solver hooks: exact solving of alternating two-player games (Pons-style pruning).
+    has_safe_actions: bool = False
+
+    def winning_action(self, state: S) -> A | None:
+        """An action that wins at once for the player to move, or ``None``."""
+        return None
+
+    def safe_actions(self, state: S) -> Sequence[A]:
+        """Legal actions after which the opponent cannot win at once (assuming the mover
+        cannot win at once). Empty: every move loses at once. Search prunes the others."""
+        return self.actions(state)
+
+    def plies_left_bound(self, state: S) -> int | None:
+        """An upper bound on the plies until the game ends (Connect Four: empty cells)."""
+        return None
+
+    def exact_score(self, state: S, value: float) -> float:
+        """A solved value in the game's own score convention (default: the value itself)."""
+        return value
+
+    def score_threshold(self, state: S, score: float) -> float:
+        """The value ``b`` with ``exact_score(v) > score`` exactly when ``v > b``."""
+        return score
+
     def information_set(self, state: S, player: int) -> Hashable:
         """What ``player`` knows of ``state`` (identity for perfect-information games)."""
         return state

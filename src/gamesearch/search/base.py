@@ -10,6 +10,9 @@ interval.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, ClassVar
 
 from ..errors import GameError, InvalidLimitError, UnsupportedGameError
@@ -25,6 +28,18 @@ from .common import (
 )
 
 MAX_DEPTH = 200
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector (restored afterwards, even on error)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 class Searcher:
@@ -81,6 +96,13 @@ class Searcher:
     # -- the driver --------------------------------------------------------------------
     def search(
         self, state: Any, limit: Limit | None = None, callback: Callback | None = None
+    ) -> SearchResult:
+        # Search makes no reference cycles; the collector would only walk the big tables.
+        with gc_paused():
+            return self._search(state, limit, callback)
+
+    def _search(
+        self, state: Any, limit: Limit | None, callback: Callback | None
     ) -> SearchResult:
         limit = limit or Limit()
         if not isinstance(limit, Limit):

@@ -49,6 +49,9 @@ class Negamax(Searcher):
         ordering: bool = False,
         killers: bool | None = None,
         history: bool | None = None,
+        hook: bool | None = None,
+        tt_move: bool = True,
+        safe: bool | None = None,
         quiescence: bool | None = None,
         pvs: bool = False,
         aspiration: float | None = None,
@@ -61,6 +64,9 @@ class Negamax(Searcher):
         self.ordering = ordering
         self.killers_on = ordering if killers is None else killers
         self.history_on = ordering if history is None else history
+        self.hook_on = ordering if hook is None else hook
+        self.tt_move_on = tt_move
+        self.safe = game.has_safe_actions if safe is None else safe
         self.quiescence = game.has_noisy_actions if quiescence is None else quiescence
         self.pvs = pvs
         self.aspiration = aspiration
@@ -69,6 +75,7 @@ class Negamax(Searcher):
         #: (the previous best, searched first) completed: it is at least as good, deeper.
         self.use_partial = partial
         self.history: list[dict[Any, int]] = [{} for _ in range(game.num_players)]
+        self._killers: list[list[Any]] = [[None, None] for _ in range(1024)]
         self.prev_value: float | None = None
         self._partial: Iteration | None = None
 
@@ -80,6 +87,8 @@ class Negamax(Searcher):
         super().new_search()
         self.prev_value = None
         self._partial = None
+        for ks in self._killers:
+            ks[0] = ks[1] = None
         # History from the previous move still helps, but halve it so it follows the game.
         for h in self.history:
             for a in h:
@@ -99,13 +108,22 @@ class Negamax(Searcher):
         self.prev_value = it.value
         return it
 
-    def _root(self, state: Any, depth: int | None, alpha0: float, beta0: float) -> Iteration:
+    def _root(
+        self,
+        state: Any,
+        depth: int | None,
+        alpha0: float,
+        beta0: float,
+        root_moves: Any = None,
+    ) -> Iteration:
         game = self.game
         terminal_utility, to_move, actions = game.terminal_utility, game.to_move, game.actions
         result, evaluate = game.result, game.evaluate
         key_of = game.key
         noisy_actions = game.noisy_actions
-        order_hook = game.order_actions if (self.ordering and game.has_order_actions) else None
+        order_hook = game.order_actions if (self.hook_on and game.has_order_actions) else None
+        safe_actions, plies_left = game.safe_actions, game.plies_left_bound
+        use_safe = self.safe
         maxu = game.max_utility
         step = maxu / DISCOUNT_FRACTION if self.discount else 0.0
         threshold = win_threshold(maxu)
@@ -117,15 +135,17 @@ class Negamax(Searcher):
         seldepth = 0
         lines: list[Any] = [None] * 1024
         table = self.table
-        slots = table.slots if table is not None else []
-        mask = table.mask if table is not None else 0
+        tdata: dict[Any, Any] = table.data if table is not None else {}
+        tget = tdata.get
+        tsize = table.size if table is not None else 0
         use_tt = table is not None
+        use_tt_move = use_tt and self.tt_move_on
         use_killers = self.killers_on
         use_history = self.history_on
-        use_order = order_hook is not None or use_tt or use_killers or use_history
+        use_order = order_hook is not None or use_tt_move or use_killers or use_history
         quiescence = self.quiescence
         pvs = self.pvs
-        killers: list[list[Any]] = [[None, None] for _ in range(1024)]
+        killers = self._killers
         history = self.history
 
         def to_table(v: float, ply: int) -> float:
@@ -152,7 +172,7 @@ class Negamax(Searcher):
                 if h:
                     moves.sort(key=lambda a: -h.get(a, 0))
             front = []
-            if tt_move is not None and tt_move in moves:
+            if use_tt_move and tt_move is not None and tt_move in moves:
                 front.append(tt_move)
             if use_killers:
                 for k in killers[ply]:
@@ -219,30 +239,58 @@ class Negamax(Searcher):
                     return quiesce(s, alpha, beta, ply, p)
                 lines[ply] = None
                 return evaluate(s, p)
-            alpha_orig = alpha
+            if use_safe:
+                # Pons's pruning, through the game's hooks: drop the moves that lose at once;
+                # none left means the opponent wins with its next move.
+                moves = safe_actions(s)
+                if not moves:
+                    lines[ply] = None
+                    return -maxu + (ply + 2) * step
+                left = plies_left(s)
+                if left is not None and left <= 2:
+                    lines[ply] = None  # nobody can win any more: a draw
+                    return 0.0
+                # No win before our next move, no loss before the opponent's next-but-one.
+                lo = -maxu + (ply + 4) * step
+                if alpha < lo:
+                    alpha = lo
+                    if alpha >= beta:
+                        lines[ply] = None
+                        return alpha
+                hi = maxu - (ply + 3) * step
+                if beta > hi:
+                    beta = hi
+                    if alpha >= beta:
+                        lines[ply] = None
+                        return beta
+            else:
+                moves = actions(s)
             tt_move = None
             k: Any = None
-            slot = 0
+            e: Any = None
             if use_tt:
                 k = key_of(s)
-                slot = hash(k) & mask
-                e = slots[slot]
-                if e is not None and e[0] == k:
-                    tt_move = e[4]
-                    if e[1] >= d:
-                        v = from_table(e[3], ply)
-                        flag = e[2]
-                        if (
-                            flag == EXACT
-                            or (flag == LOWER and v >= beta)
-                            or (flag == UPPER and v <= alpha)
-                        ):
+                e = tget(k)
+                if e is not None:
+                    tt_move = e[3]
+                    if e[0] >= d:
+                        # A stored bound narrows the window; an exact value ends the node.
+                        v = from_table(e[2], ply)
+                        flag = e[1]
+                        if flag == EXACT:
+                            alpha = beta = v
+                        elif flag == LOWER:
+                            if v > alpha:
+                                alpha = v
+                        elif v < beta:
+                            beta = v
+                        if alpha >= beta:
                             tt_hits += 1
-                            if e[1] < UNLIMITED:
+                            if e[0] < UNLIMITED:
                                 horizon = True
                             lines[ply] = (tt_move, None) if tt_move is not None else None
                             return v
-            moves = actions(s)
+            alpha_orig = alpha
             if use_order:
                 moves = ordered(s, p, moves, tt_move, ply)
             outer_horizon = horizon  # track whether *this* subtree meets the horizon
@@ -291,9 +339,12 @@ class Negamax(Searcher):
                 # Fail-soft bounds; a subtree that never met the horizon holds for any depth.
                 flag = LOWER if best >= beta else UPPER if best <= alpha_orig else EXACT
                 sd = UNLIMITED if exact_to_end else d
-                old = slots[slot]
-                if old is None or old[0] != k or old[1] <= sd:
-                    slots[slot] = (k, sd, flag, to_table(best, ply), best_move)
+                if e is None:
+                    if len(tdata) >= tsize:  # full: start a fresh table (see tt.py)
+                        tdata.clear()
+                    tdata[k] = (sd, flag, to_table(best, ply), best_move)
+                elif e[0] <= sd:
+                    tdata[k] = (sd, flag, to_table(best, ply), best_move)
             return best
 
         # ----- the root: like any node, but it remembers a sound partial result ------
@@ -309,10 +360,16 @@ class Negamax(Searcher):
         k = None
         if use_tt:
             k = key_of(state)
-            e = slots[hash(k) & mask]
-            if e is not None and e[0] == k:
-                tt_move = e[4]
-        moves = actions(state)
+            e = tget(k)
+            if e is not None:
+                tt_move = e[3]
+        moves = actions(state) if root_moves is None else root_moves
+        if use_safe and root_moves is None:
+            win = game.winning_action(state)
+            if win is not None:  # early detection of a win at once
+                self.nodes += nodes
+                return Iteration(maxu - step, win, [win], hit_horizon=False)
+            moves = safe_actions(state) or moves  # all lose at once: any legal move will do
         if use_order:
             moves = ordered(state, p, moves, tt_move, 0)
         alpha, beta = alpha0, beta0
@@ -349,7 +406,9 @@ class Negamax(Searcher):
         if use_tt and k is not None:
             flag = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
             sd = UNLIMITED if not horizon else d
-            slots[hash(k) & mask] = (k, sd, flag, to_table(best, 0), best_move)
+            if len(tdata) >= tsize:
+                tdata.clear()
+            tdata[k] = (sd, flag, to_table(best, 0), best_move)
         self._partial = None
         return Iteration(best, best_move, pv_list(root_line), hit_horizon=horizon)
 

@@ -1,12 +1,15 @@
-"""Transposition table: a fixed-size hash table of search results with bounds (AIMA 4e §6.2.4).
+"""Transposition table: search results by position, with bounds (AIMA 4e §6.2.4).
 
-Each slot holds one entry ``(key, depth, flag, value, move)``. ``flag`` says whether ``value``
-is the exact value (``EXACT``), a lower bound (``LOWER``, the node failed high) or an upper bound
-(``UPPER``, it failed low); ``move`` is the best move found, tried first on the next visit.
-Slots are chosen by ``hash(key)``, so memory is bounded by ``size`` whatever the game; a new
-entry replaces the old one in its slot unless the old one is for the same position and was
-searched deeper ("depth-preferred for the same key, always-replace otherwise", the simplest
-scheme that works well for iterative deepening).
+Each entry maps a position key to ``(depth, flag, value, move)``. ``flag`` says whether
+``value`` is the exact value (``EXACT``), a lower bound (``LOWER``, the node failed high) or an
+upper bound (``UPPER``, it failed low); ``move`` is the best move found, tried first on the
+next visit. ``depth`` is the remaining depth searched (``UNLIMITED``: to the end of the game).
+
+The table is a Python dict bounded by ``size`` entries: a dict lookup is the cheapest probe
+CPython offers, and emptying it is O(1). When it is full the next new position starts a
+fresh table (the simplest bounded policy; with iterative deepening the next iteration
+refills what matters first). Replacement for a key already present: a deeper result is not
+overwritten by a shallower one.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 #: Depth stored for results of searches that went to the end of the game.
 UNLIMITED = 1 << 30
 
-Entry = tuple[Hashable, int, int, float, Any]
+Entry = tuple[int, int, float, Any]
 
 
 def parse_size(text: str | int) -> int:
@@ -47,35 +50,36 @@ def parse_size(text: str | int) -> int:
 
 
 class TranspositionTable:
-    """A bounded table of ``size`` slots (a power of two)."""
+    """At most ``size`` entries (a power of two)."""
 
-    def __init__(self, size: int = 1 << 20) -> None:
+    def __init__(self, size: int | str = 1 << 20) -> None:
         size = parse_size(size)
         if size < 1:
             raise InvalidLimitError("a transposition table needs at least one entry")
         self.size = size
-        self.mask = size - 1
-        self.slots: list[Entry | None] = [None] * size
-        self.stores = 0
+        self.data: dict[Hashable, Entry] = {}
+        self.resets = 0
 
     def clear(self) -> None:
-        self.slots = [None] * self.size
-        self.stores = 0
+        self.data = {}
 
     def get(self, key: Hashable) -> Entry | None:
-        e = self.slots[hash(key) & self.mask]
-        if e is not None and e[0] == key:
-            return e
-        return None
+        return self.data.get(key)
 
     def put(self, key: Hashable, depth: int, flag: int, value: float, move: Any) -> None:
-        i = hash(key) & self.mask
-        old = self.slots[i]
-        if old is not None and old[0] == key and old[1] > depth and move is None:
+        data = self.data
+        old = data.get(key)
+        if old is None:
+            if len(data) >= self.size:
+                self.data = data = {}
+                self.resets += 1
+        elif old[0] > depth:
             return
-        self.slots[i] = (key, depth, flag, value, move)
-        self.stores += 1
+        data[key] = (depth, flag, value, move)
+
+    def __len__(self) -> int:
+        return len(self.data)
 
     def fill(self) -> float:
-        """Share of occupied slots (for ``hashfull``-style reports)."""
-        return sum(1 for e in self.slots if e is not None) / self.size
+        """Share of the table in use (for ``hashfull``-style reports)."""
+        return len(self.data) / self.size
