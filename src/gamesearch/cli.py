@@ -15,10 +15,12 @@ from typing import Any, TextIO
 
 from . import __version__
 from .agents import AGENT_KINDS, QuitGame, make_agent, play_game
+from .arena.cli import add_arena_commands
 from .errors import GameError, InvalidLimitError
 from .game import CHANCE, Game
 from .games import GAMES, get_game
 from .search import ALGORITHMS, Limit, SearchResult, make_searcher, parse_spec
+from .search.solve import solve
 from .search.trace import pruned_leaves, render_dot, render_text, trace
 
 
@@ -167,7 +169,7 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     result = searcher.search(state, limit, callback)
     data = {
         "game": game.name,
-        "position": game.format_state(state),
+        "position": args.position if args.position is not None else game.format_state(state),
         "algorithm": spec,
         **result.as_dict(fmt),
     }
@@ -194,6 +196,8 @@ def _solve_lines(args: argparse.Namespace) -> Iterable[tuple[str, str]]:
     if args.position is not None:
         yield "position", args.position
         return
+    if args.file is None and not sys.stdin.isatty():
+        args.file = "-"  # positions piped on standard input
     if args.file is not None:
         try:
             handle: TextIO = (
@@ -210,22 +214,43 @@ def _solve_lines(args: argparse.Namespace) -> Iterable[tuple[str, str]]:
     yield "position", ""
 
 
+def _fast_solver(game: Game[Any, Any], pure: bool) -> Any:
+    """The compiled Connect Four solver when it is installed (same scores and nodes)."""
+    if pure or game.name != "connect4":
+        return None
+    try:
+        from .search import compiled_connect4
+    except ImportError:
+        return None
+    return compiled_connect4 if compiled_connect4.available() else None
+
+
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     game = _game(args.game)
     errors = 0
-    solver = getattr(game, "solve", None)
+    fast = _fast_solver(game, args.pure)
     for where, text in _solve_lines(args):
         try:
-            state = game.parse_state(text) if (text or args.position is not None) else (
-                game.initial_state())
-            if solver is not None:
-                data = solver(state, weak=args.weak)
+            if text == "" and args.position is None and args.file is None:
+                state = game.initial_state()
+                text = game.format_state(state)
             else:
+                state = game.parse_state(text)
+            gt = game.game_type
+            if gt.num_players == 2 and gt.zero_sum and not gt.chance:
+                if fast is not None:
+                    data = fast.solve_fast(state, weak=args.weak)
+                    data["moves"] = [data["move"]]
+                else:
+                    data = solve(game, state, weak=args.weak)
+                data["move"] = game.format_action(state, data["move"])
+                data["moves"] = [game.format_action(state, a) for a in data["moves"]]
+                data["seconds"] = round(data["seconds"], 6)
+            else:  # n players or chance: the exact value by a full-depth search
                 if args.weak:
-                    raise CliError(f"--weak is only available for games with a solver hook; "
-                                   f"{game.name} has none")
-                searcher = make_searcher(game, default_algorithm(game))
-                r = searcher.search(state, Limit())
+                    raise CliError(f"--weak needs a two-player zero-sum game; {game.name} "
+                                   "is not one")
+                r = make_searcher(game, default_algorithm(game)).search(state, Limit())
                 data = {"value": _json_value(r.value),
                         "move": game.format_action(state, r.action),
                         "nodes": r.nodes, "seconds": round(r.seconds, 6)}
@@ -233,13 +258,14 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
             errors += 1
             sys.stderr.write(f"gamesearch: {where}: {exc}\n")
             continue
-        record = {"position": game.format_state(state), **data}
+        record = {"position": text, **data}
         if args.json:
             out.write(json.dumps(record) + "\n")
         else:
             position = record["position"] or "(start)"
+            moves = " ".join(record.get("moves", [record["move"]]))
             out.write(f"{position:<44} value {_value_text(record['value']):>6}"
-                      f"  move {record['move']}  {record['nodes']} nodes  "
+                      f"  best {moves:<8} {record['nodes']:>10} nodes  "
                       f"{record['seconds']:.4f} s\n")
         out.flush()
     return 2 if errors else 0
@@ -343,7 +369,9 @@ def build_parser() -> argparse.ArgumentParser:
     g = s.add_mutually_exclusive_group()
     g.add_argument("--position")
     g.add_argument("--file", help="one position per line (- for standard input)")
-    s.add_argument("--weak", action="store_true", help="only win/draw/loss (where supported)")
+    s.add_argument("--weak", action="store_true", help="only win/draw/loss")
+    s.add_argument("--pure", action="store_true",
+                   help="use the plain Python solver even if the compiled one is installed")
     s.add_argument("--json", action="store_true", help="one JSON object per position")
     s.set_defaults(func=cmd_solve)
 
@@ -353,6 +381,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--position")
     s.add_argument("--dot", action="store_true", help="Graphviz DOT instead of text")
     s.set_defaults(func=cmd_trace)
+
+    add_arena_commands(sub)
     return p
 
 

@@ -51,7 +51,7 @@ ALGORITHMS: dict[str, AlgorithmInfo] = {
         AlgorithmInfo(
             "id",
             Negamax,
-            {"pvs": True, "ordering": True, "tt": 1 << 20, "iterate": True},
+            {"pvs": True, "ordering": True, "tt": 1 << 20, "iterate": True, "safe": None},
             "the engine: iterative deepening PVS + transposition table + ordering + quiescence",
         ),
         AlgorithmInfo("maxn", MaxN, {}, MaxN.summary),

@@ -51,7 +51,7 @@ class Negamax(Searcher):
         history: bool | None = None,
         hook: bool | None = None,
         tt_move: bool = True,
-        safe: bool | None = None,
+        safe: bool | None = False,
         quiescence: bool | None = None,
         pvs: bool = False,
         aspiration: float | None = None,
@@ -66,7 +66,7 @@ class Negamax(Searcher):
         self.history_on = ordering if history is None else history
         self.hook_on = ordering if hook is None else hook
         self.tt_move_on = tt_move
-        self.safe = game.has_safe_actions if safe is None else safe
+        self.safe = game.has_safe_actions if safe is None else safe  # None: when supplied
         self.quiescence = game.has_noisy_actions if quiescence is None else quiescence
         self.pvs = pvs
         self.aspiration = aspiration
@@ -74,6 +74,8 @@ class Negamax(Searcher):
         #: after a timeout, play the unfinished iteration's best move if one root move
         #: (the previous best, searched first) completed: it is at least as good, deeper.
         self.use_partial = partial
+        #: set by the exact solver: root probes may end at once on bounds (no move needed)
+        self.solving = False
         self.history: list[dict[Any, int]] = [{} for _ in range(game.num_players)]
         self._killers: list[list[Any]] = [[None, None] for _ in range(1024)]
         self.prev_value: float | None = None
@@ -257,12 +259,6 @@ class Negamax(Searcher):
                     if alpha >= beta:
                         lines[ply] = None
                         return alpha
-                hi = maxu - (ply + 3) * step
-                if beta > hi:
-                    beta = hi
-                    if alpha >= beta:
-                        lines[ply] = None
-                        return beta
             else:
                 moves = actions(s)
             tt_move = None
@@ -290,6 +286,13 @@ class Negamax(Searcher):
                                 horizon = True
                             lines[ply] = (tt_move, None) if tt_move is not None else None
                             return v
+            if use_safe:  # (after the table, as in Pons's solver)
+                hi = maxu - (ply + 3) * step
+                if beta > hi:
+                    beta = hi
+                    if alpha >= beta:
+                        lines[ply] = None
+                        return beta
             alpha_orig = alpha
             if use_order:
                 moves = ordered(s, p, moves, tt_move, ply)
@@ -369,7 +372,18 @@ class Negamax(Searcher):
             if win is not None:  # early detection of a win at once
                 self.nodes += nodes
                 return Iteration(maxu - step, win, [win], hit_horizon=False)
-            moves = safe_actions(state) or moves  # all lose at once: any legal move will do
+            safe_moves = safe_actions(state)
+            if not safe_moves:  # every move loses at once: the opponent wins next ply
+                self.nodes += nodes
+                first = next(iter(moves))
+                return Iteration(-maxu + 2 * step, first, [first], hit_horizon=False)
+            moves = safe_moves
+            if self.solving:
+                early = self._solver_root_bounds(state, moves, alpha0, beta0, k)
+                if isinstance(early, Iteration):
+                    self.nodes += nodes
+                    return early
+                alpha0, beta0 = early
         if use_order:
             moves = ordered(state, p, moves, tt_move, 0)
         alpha, beta = alpha0, beta0
@@ -411,6 +425,46 @@ class Negamax(Searcher):
             tdata[k] = (sd, flag, to_table(best, 0), best_move)
         self._partial = None
         return Iteration(best, best_move, pv_list(root_line), hit_horizon=horizon)
+
+    def _solver_root_bounds(
+        self, state: Any, moves: Any, alpha: float, beta: float, k: Any
+    ) -> Iteration | tuple[float, float]:
+        """At the root of a solver probe, the same window bounds as at any node (Pons's
+        root is an ordinary node): a probe outside them ends at once."""
+        game = self.game
+        maxu = game.max_utility
+        step = maxu / DISCOUNT_FRACTION if self.discount else 0.0
+        first = next(iter(moves))
+
+        def done(v: float) -> Iteration:
+            return Iteration(v, first, [first], hit_horizon=False)
+
+        left = game.plies_left_bound(state)
+        if left is not None and left <= 2:
+            return done(0.0)
+        lo = -maxu + 4 * step
+        if alpha < lo:
+            alpha = lo
+            if alpha >= beta:
+                return done(alpha)
+        e = self.table.data.get(k) if self.table is not None else None
+        if e is not None:
+            v = e[2]  # stored relative to the node: the root is ply 0
+            if e[1] == EXACT:
+                alpha = beta = v
+            elif e[1] == LOWER:
+                alpha = max(alpha, v)
+            else:
+                beta = min(beta, v)
+            if alpha >= beta:
+                self.tt_hits += 1
+                return done(v)
+        hi = maxu - 3 * step
+        if beta > hi:
+            beta = hi
+            if alpha >= beta:
+                return done(beta)
+        return alpha, beta
 
     @staticmethod
     def _signed(fn: Any, c: Any, alpha: float, beta: float, d: int, cp: int, sign: int) -> float:

@@ -42,6 +42,7 @@ def make_solver(game: Game[Any, Any], tt: int | str = 1 << 22) -> Negamax:
         history=False,
         tt_move=False,
         pvs=False,
+        safe=None,  # the game's safe_actions/winning_action hooks when it has them
     )
 
 
@@ -83,8 +84,9 @@ def _solve(
     maxu = game.max_utility
     step = maxu / 1000.0 if engine.discount else 0.0
     move: Any = None
+    engine.solving = True
     if engine.safe and (win := game.winning_action(state)) is not None:
-        engine.nodes += 1
+        # A win at once is found before any search (0 nodes, as in Pons's solve()).
         score = game.exact_score(state, maxu - step)
         move, lo = win, score
     else:
