@@ -7,6 +7,7 @@ negative limit — ends with a one-line message and exit status 2, never a trace
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import random
 import sys
@@ -15,7 +16,6 @@ from typing import Any, TextIO
 
 from . import __version__
 from .agents import AGENT_KINDS, QuitGame, make_agent, play_game
-from .arena.cli import add_arena_commands
 from .errors import GameError, InvalidLimitError
 from .game import CHANCE, Game
 from .games import GAMES, get_game
@@ -219,10 +219,10 @@ def _fast_solver(game: Game[Any, Any], pure: bool) -> Any:
     if pure or game.name != "connect4":
         return None
     try:
-        from .search import compiled_connect4
+        compiled = importlib.import_module("gamesearch.search.compiled_connect4")
     except ImportError:
         return None
-    return compiled_connect4 if compiled_connect4.available() else None
+    return compiled if compiled.available() else None
 
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
@@ -382,7 +382,6 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--dot", action="store_true", help="Graphviz DOT instead of text")
     s.set_defaults(func=cmd_trace)
 
-    add_arena_commands(sub)
     return p
 
 
