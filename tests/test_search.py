@@ -253,3 +253,83 @@ def test_transposition_table_size_is_bounded() -> None:
     assert searcher.table is not None and searcher.table.size == 1024  # type: ignore[attr-defined]
     with pytest.raises(InvalidLimitError, match="table size"):
         make_searcher(game, "id", tt="lots")
+
+
+class NoisyTree(TreeGame):
+    """A random tree whose first action at every node is 'noisy' (think: a capture)."""
+
+    has_noisy_actions = True
+
+    def noisy_actions(self, state: int) -> Any:
+        acts = self.actions(state)
+        return acts[:1] if not self.is_terminal(state) else ()
+
+
+def plain_quiescence_value(game: Any, s: Any, depth: int) -> float:
+    """Negamax value with the cut-off replaced by a full quiescence search (no pruning)."""
+    p = game.to_move(s)
+
+    def q(s: Any) -> float:
+        if game.is_terminal(s):
+            return float(game.utility(s, game.to_move(s)))
+        stand = float(game.evaluate(s, game.to_move(s)))
+        vals = [stand] + [sign(s, c) * q(c) for c in
+                          (game.result(s, a) for a in game.noisy_actions(s))]
+        return max(vals)
+
+    def sign(parent: Any, child: Any) -> int:
+        return 1 if game.to_move(child) == game.to_move(parent) else -1
+
+    def v(s: Any, d: int) -> float:
+        if game.is_terminal(s):
+            return float(game.utility(s, game.to_move(s)))
+        if d == 0:
+            return q(s)
+        return max(sign(s, c) * v(c, d - 1) for c in (game.result(s, a) for a in game.actions(s)))
+
+    del p
+    return v(s, depth)
+
+
+@settings(max_examples=150, deadline=None)
+@given(tree_params, st.integers(1, 3))
+def test_quiescence_search_matches_its_definition(p: dict[str, Any], depth: int) -> None:
+    p = {**p, "depth": max(p["depth"], 3)}
+    tree = build_tree(p, heuristics=True)
+    game = NoisyTree(tree.tree, name="noisy")
+    root = game.initial_state()
+    truth = plain_quiescence_value(game, root, depth)
+    for algorithm, options in [("negamax", {}), ("pvs", {}), ("id", {})]:
+        r = make_searcher(game, algorithm, discount=False, quiescence=True, **options).search(
+            root, Limit(depth=depth))
+        assert r.value == truth, (algorithm, options)
+
+
+def test_paranoid_equals_minimax_of_the_root_player_utility() -> None:
+    game = example("fig6.4")
+    root = game.initial_state()
+    r = search(game, root, "paranoid")
+    # Paranoid: A maximises its own utility, B and C minimise it.
+    assert r.value == 1 and r.action == "a1"
+
+
+def test_pig_expectiminimax_matches_the_definition() -> None:
+    pig = get_game("pig")
+    state = pig.parse_state("15-17-3-0")
+    for depth in (1, 2, 3):
+        r = search(pig, state, "expectiminimax", Limit(depth=depth), discount=False)
+        assert r.value == pytest.approx(plain_minimax_decisions(pig, state, 0, depth))
+
+
+def plain_minimax_decisions(game: Any, s: Any, me: int, depth: int) -> float:
+    """Expectiminimax where only decision plies use depth (the library's convention)."""
+    if game.is_terminal(s):
+        return float(game.utility(s, me))
+    if game.to_move(s) == CHANCE:
+        return sum(p * plain_minimax_decisions(game, game.result(s, o), me, depth)
+                   for o, p in game.chance_outcomes(s))
+    if depth == 0:
+        return float(game.evaluate(s, me))
+    vals = [plain_minimax_decisions(game, game.result(s, a), me, depth - 1)
+            for a in game.actions(s)]
+    return max(vals) if game.to_move(s) == me else min(vals)
