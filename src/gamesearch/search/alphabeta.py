@@ -38,8 +38,9 @@ class AlphaBeta(Searcher):
         next_check = clock.next_check - base_nodes
         horizon = False
         lines: list[Any] = [None] * 512
+        cutoff = -1 if depth is None else depth  # the ply of the depth cut-off
 
-        def value(s: Any, alpha: float, beta: float, d: int, ply: int) -> float:
+        def value(s: Any, alpha: float, beta: float, ply: int) -> float:
             nonlocal nodes, next_check, horizon, cutoffs
             nodes += 1
             if nodes >= next_check:
@@ -52,14 +53,14 @@ class AlphaBeta(Searcher):
                 if u <= -maxu:
                     return u + ply * step
                 return u
-            if d == 0:
+            if ply == cutoff:
                 horizon = True
                 lines[ply] = None
                 return evaluate(s, me)
             if to_move(s) == me:  # MAX-VALUE
                 v = -INF
                 for a in actions(s):
-                    v2 = value(result(s, a), alpha, beta, d - 1, ply + 1)
+                    v2 = value(result(s, a), alpha, beta, ply + 1)
                     if v2 > v:
                         v = v2
                         lines[ply] = (a, lines[ply + 1])
@@ -71,7 +72,7 @@ class AlphaBeta(Searcher):
                 return v
             v = INF  # MIN-VALUE
             for a in actions(s):
-                v2 = value(result(s, a), alpha, beta, d - 1, ply + 1)
+                v2 = value(result(s, a), alpha, beta, ply + 1)
                 if v2 < v:
                     v = v2
                     lines[ply] = (a, lines[ply + 1])
@@ -83,7 +84,7 @@ class AlphaBeta(Searcher):
             return v
 
         try:
-            v = value(state, -INF, INF, -1 if depth is None else depth, 0)
+            v = value(state, -INF, INF, 0)
         finally:
             self.nodes += nodes
             self.cutoffs += cutoffs

@@ -49,8 +49,9 @@ class Minimax(Searcher):
         next_check = clock.next_check - base_nodes
         horizon = False
         lines: list[Any] = [None] * 512
+        cutoff = -1 if depth is None else depth  # the ply of the depth cut-off
 
-        def value(s: Any, d: int, ply: int) -> float:
+        def value(s: Any, ply: int) -> float:
             nonlocal nodes, next_check, horizon
             nodes += 1
             if nodes >= next_check:
@@ -63,28 +64,28 @@ class Minimax(Searcher):
                 if u <= -maxu:
                     return u + ply * step
                 return u
-            if d == 0:  # IS-CUTOFF: fall back on the heuristic EVAL
+            if ply == cutoff:  # IS-CUTOFF: fall back on the heuristic EVAL
                 horizon = True
                 lines[ply] = None
                 return evaluate(s, me)
             if to_move(s) == me:  # MAX-VALUE
                 v = -INF
                 for a in actions(s):
-                    v2 = value(result(s, a), d - 1, ply + 1)
+                    v2 = value(result(s, a), ply + 1)
                     if v2 > v:
                         v = v2
                         lines[ply] = (a, lines[ply + 1])
                 return v
             v = INF  # MIN-VALUE
             for a in actions(s):
-                v2 = value(result(s, a), d - 1, ply + 1)
+                v2 = value(result(s, a), ply + 1)
                 if v2 < v:
                     v = v2
                     lines[ply] = (a, lines[ply + 1])
             return v
 
         try:
-            v = value(state, -1 if depth is None else depth, 0)
+            v = value(state, 0)
         finally:
             self.nodes += nodes
         pv = pv_list(lines[0])
