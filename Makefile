@@ -27,8 +27,18 @@ $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed
 	$(BIN)/gamesearch play connect4 --first human --second id --time 1
 
+# Debian's Stockfish, the real UCI peer of the arena and chess tests.
+STOCKFISH := /usr/games/stockfish
+$(STOCKFISH):
+	@if command -v apt-get >/dev/null 2>&1; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get install -y -qq stockfish >/dev/null 2>&1 || \
+	  { $$SUDO apt-get update -qq >/dev/null 2>&1 && $$SUDO apt-get install -y -qq stockfish >/dev/null 2>&1; } || \
+	  echo "WARNING: could not install Debian's stockfish: the UCI tests will be skipped"; \
+	else echo "WARNING: no apt-get: Stockfish not installed, the UCI tests will be skipped"; fi
+
 ## make test: lint, type-check and the whole test suite
-test: $(VENV)/.installed-dev
+test: $(VENV)/.installed-dev | $(STOCKFISH)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2 --durations=10

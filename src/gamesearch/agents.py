@@ -31,6 +31,11 @@ class Agent:
     def choose(self, game: Game[Any, Any], state: Any) -> Any:
         raise NotImplementedError
 
+    def choose_in(self, game: Game[Any, Any], state: Any, seconds: float | None) -> Any:
+        """Like :meth:`choose`, given the seconds this move may take (a time control's
+        budget; ``None``: no clock). Agents that do not manage time ignore it."""
+        return self.choose(game, state)
+
     def reset(self) -> None:
         """Forget everything about the previous game."""
 
@@ -61,6 +66,8 @@ class SearchAgent(Agent):
         algorithm, options, limit = parse_spec(spec)
         if algorithm not in ALGORITHMS:
             raise UnknownNameError("agent", spec, [*ALGORITHMS, "human", "random"])
+        #: the limit the spec itself gives (``Limit()`` when it names none)
+        self.spec_limit = limit
         if limit.unlimited and default_time is not None:
             limit = Limit(time=default_time)
         self.name = spec
@@ -71,6 +78,22 @@ class SearchAgent(Agent):
 
     def choose(self, game: Game[Any, Any], state: Any) -> Any:
         self.last = self.searcher.search(state, self.limit, self.callback)
+        return self.last.action
+
+    def choose_in(self, game: Game[Any, Any], state: Any, seconds: float | None) -> Any:
+        """Search within ``seconds``: a spec without a limit searches for ``seconds``; a spec
+        with ``time=`` searches for the smaller of the two; a pure ``depth=``/``nodes=`` spec
+        keeps its limit (it stays deterministic, and may lose on time if it is too slow)."""
+        spec = self.spec_limit
+        if seconds is None or not seconds > 0:
+            return self.choose(game, state)
+        if spec.unlimited:
+            limit = Limit(time=seconds)
+        elif spec.time is not None:
+            limit = Limit(depth=spec.depth, time=min(spec.time, seconds), nodes=spec.nodes)
+        else:
+            limit = spec
+        self.last = self.searcher.search(state, limit, self.callback)
         return self.last.action
 
 

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from . import __version__
 from .agents import AGENT_KINDS, QuitGame, make_agent, play_game
+from .arena.cli import add_arena_commands
 from .errors import GameError, InvalidLimitError
 from .game import CHANCE, Game
 from .games import GAMES, get_game
@@ -382,6 +383,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--dot", action="store_true", help="Graphviz DOT instead of text")
     s.set_defaults(func=cmd_trace)
 
+    add_arena_commands(sub)
     return p
 
 

@@ -79,6 +79,7 @@ class Negamax(Searcher):
         self.history: list[dict[Any, int]] = [{} for _ in range(game.num_players)]
         self._killers: list[list[Any]] = [[None, None] for _ in range(1024)]
         self.prev_value: float | None = None
+        self._prev_best: Any = None
         self._partial: Iteration | None = None
 
     @property
@@ -88,6 +89,7 @@ class Negamax(Searcher):
     def new_search(self) -> None:
         super().new_search()
         self.prev_value = None
+        self._prev_best = None
         self._partial = None
         for ks in self._killers:
             ks[0] = ks[1] = None
@@ -108,6 +110,7 @@ class Negamax(Searcher):
         else:
             it = self._root(state, depth, -INF, INF)
         self.prev_value = it.value
+        self._prev_best = it.action
         return it
 
     def _root(
@@ -386,6 +389,11 @@ class Negamax(Searcher):
                 alpha0, beta0 = early
         if use_order:
             moves = ordered(state, p, moves, tt_move, 0)
+        prev = self._prev_best
+        if prev is not None and prev in moves and moves[0] != prev:
+            # The previous iteration's best move first, whatever the options: a timed-out
+            # iteration is only used once this move is done (see ``partial``).
+            moves = [prev, *(a for a in moves if a != prev)]
         alpha, beta = alpha0, beta0
         best = -INF
         best_move: Any = None

@@ -1,0 +1,245 @@
+"""The ``match`` and ``tournament`` commands (wired into ``gamesearch`` by
+:func:`add_arena_commands`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any, TextIO
+
+from .errors import ArenaError
+from .ratings import SPRT, format_elo
+from .report import render_pairs, render_standings, write_jsonl, write_pgn, write_plot
+from .schedule import (
+    FORMATS,
+    Opening,
+    TournamentConfig,
+    load_game,
+    parse_agents,
+    random_openings,
+    read_openings,
+)
+from .timecontrol import TimeControl
+from .tournament import BACKENDS, RunOptions, TournamentResult, run_tournament
+
+
+def _int(text: str, low: int = 1) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if v < low:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be at least {low}")
+    return v
+
+
+def _positive(text: str) -> int:
+    return _int(text, 1)
+
+
+def _nonnegative_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (v >= 0 and math.isfinite(v)):
+        raise argparse.ArgumentTypeError(f"{text!r}: must be a number >= 0")
+    return v
+
+
+def parse_sprt(text: str, alpha: float, beta: float) -> SPRT:
+    parts = text.split(",")
+    try:
+        elo0, elo1 = (float(p) for p in parts)
+    except ValueError:
+        raise ArenaError(f"--sprt {text!r}: expected ELO0,ELO1, e.g. 0,10") from None
+    if not elo1 > elo0:
+        raise ArenaError(f"--sprt {text!r}: elo1 must be greater than elo0")
+    for name, p in (("--alpha", alpha), ("--beta", beta)):
+        if not 0 < p < 0.5:
+            raise ArenaError(f"{name} {p}: must be between 0 and 0.5")
+    return SPRT(elo0, elo1, alpha, beta)
+
+
+def _openings(args: argparse.Namespace, games_per_pair: int) -> tuple[Opening, ...]:
+    game = load_game(args.game)
+    if args.openings is not None:
+        return tuple(read_openings(game, args.openings))
+    if args.random_plies is not None:
+        count = (games_per_pair + 1) // 2
+        return tuple(random_openings(game, count, args.random_plies, args.seed))
+    return ()
+
+
+def _config(args: argparse.Namespace, agents: list[str], games: int, fmt: str
+            ) -> TournamentConfig:
+    return TournamentConfig(
+        game=load_game(args.game).name,
+        agents=tuple(parse_agents(agents)),
+        format=fmt,
+        games_per_pair=games,
+        time_control=TimeControl.parse(args.time_control),
+        grace=args.grace,
+        openings=_openings(args, games),
+        seed=args.seed,
+        max_plies=args.max_plies,
+    )
+
+
+def _run(args: argparse.Namespace, config: TournamentConfig, sprt: SPRT | None
+         ) -> TournamentResult:
+    if args.export_pgn and config.game != "chess":
+        raise ArenaError(f"PGN export is for chess; {config.game} games: use --export-jsonl")
+    options = RunOptions(
+        db=args.db, workers=args.workers, backend=args.backend,
+        ray_address=args.ray_address, sprt=sprt,
+        progress=None if args.quiet else sys.stderr,
+    )
+    result = run_tournament(config, options)
+    title = (f"{config.game}: " + " vs ".join(a.name for a in config.agents)
+             if len(config.agents) == 2 else f"{config.game} {config.format}, "
+             f"{len(config.agents)} agents")
+    try:
+        if args.plot:
+            write_plot(args.plot, title, list(config.agents), result.records)
+        if args.export_jsonl:
+            write_jsonl(args.export_jsonl, result.records, list(config.agents), config.game,
+                        config.key)
+        if args.export_pgn:
+            write_pgn(args.export_pgn, result.records, list(config.agents),
+                      load_game(config.game), config.key)
+    except OSError as exc:
+        raise ArenaError(f"cannot write {exc.filename!r}: {exc.strerror}") from None
+    return result
+
+
+def _summary(result: TournamentResult) -> dict[str, Any]:
+    cfg = result.config
+
+    def num(x: float) -> float | None:  # JSON has no infinity: null, and see "elo_text"
+        return x if math.isfinite(x) else None
+
+    data: dict[str, Any] = {
+        "game": cfg.game,
+        "tournament": cfg.key,
+        "scheduled": result.scheduled,
+        "games": len(result.records),
+        "played": result.played,
+        "standings": [
+            {"agent": s.name, "spec": s.spec, "games": s.score.games, "wins": s.score.wins,
+             "draws": s.score.draws, "losses": s.score.losses, "points": s.score.points,
+             "elo": num(s.elo), "margin": num(s.margin),
+             "elo_text": format_elo(s.elo, s.margin), "forfeits": s.forfeits}
+            for s in result.standings
+        ],
+        "terminations": {},
+    }
+    for r in result.records:
+        data["terminations"][r.termination] = data["terminations"].get(r.termination, 0) + 1
+    if len(cfg.agents) == 2:
+        sc = result.match_score
+        data["match"] = {"wins": sc.wins, "draws": sc.draws, "losses": sc.losses,
+                         "score": sc.score, "elo": num(sc.elo), "margin": num(sc.elo_margin()),
+                         "elo_text": format_elo(sc.elo, sc.elo_margin()), "los": sc.los}
+    if result.sprt is not None:
+        data["sprt"] = {"llr": result.sprt.llr(result.match_score),
+                        "lower": result.sprt.lower, "upper": result.sprt.upper,
+                        "decision": result.sprt_decision,
+                        "stopped_early": result.stopped_by_sprt}
+    return data
+
+
+def _print(result: TournamentResult, args: argparse.Namespace, out: TextIO) -> None:
+    if args.json:
+        out.write(json.dumps(_summary(result)) + "\n")
+        return
+    cfg = result.config
+    agents = list(cfg.agents)
+    out.write(f"{cfg.game}, {cfg.format}, time control {cfg.time_control}: "
+              f"{len(result.records)}/{result.scheduled} games "
+              f"({result.played} played now)\n")
+    out.write(render_standings(result.standings) + "\n")
+    if len(agents) == 2:
+        sc = result.match_score
+        out.write(f"{agents[0].name} vs {agents[1].name}: +{sc.wins} ={sc.draws} "
+                  f"-{sc.losses}  score {100 * sc.score:.1f}%  Elo "
+                  f"{format_elo(sc.elo, sc.elo_margin())}  LOS {100 * sc.los:.1f}%\n")
+        if result.sprt is not None:
+            out.write(result.sprt.describe(sc)
+                      + ("  (stopped early)" if result.stopped_by_sprt else "") + "\n")
+    else:
+        out.write("pairs:\n" + render_pairs(agents, result.records, cfg.pairs()) + "\n")
+    terms: dict[str, int] = {}
+    for r in result.records:
+        terms[r.termination] = terms.get(r.termination, 0) + 1
+    out.write("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terms.items()))
+              + "\n")
+
+
+def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
+    sprt = parse_sprt(args.sprt, args.alpha, args.beta) if args.sprt else None
+    config = _config(args, [args.first, args.second], args.games, "round-robin")
+    _print(_run(args, config, sprt), args, out)
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
+    config = _config(args, args.agents, args.games_per_pair, args.format)
+    _print(_run(args, config, None), args, out)
+    return 0
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--time-control", default="10+0.1", metavar="BASE+INC",
+                   help="seconds per game + seconds added per move (default 10+0.1)")
+    p.add_argument("--grace", type=_nonnegative_float, default=1.0, metavar="S",
+                   help="seconds past its clock before a move loses on time (default 1)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--openings", metavar="FILE",
+                   help="one opening a line: moves in the game's notation, or a position")
+    g.add_argument("--random-plies", type=_positive, metavar="N",
+                   help="openings of N random moves (from --seed)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of random openings, random agents and dice (default 0)")
+    p.add_argument("--max-plies", type=_positive, default=1000, metavar="N",
+                   help="a game still running after N plies is a draw (default 1000)")
+    p.add_argument("--db", default=":memory:", metavar="FILE",
+                   help="SQLite results file; rerun the same command to resume")
+    p.add_argument("--workers", type=_positive, default=1, metavar="K",
+                   help="games played at once (default 1)")
+    p.add_argument("--backend", choices=BACKENDS, default="local",
+                   help="local processes or a Ray cluster (pip install 'gamesearch[ray]')")
+    p.add_argument("--ray-address", default=None, help="Ray cluster to join (default: local)")
+    p.add_argument("--plot", metavar="FILE", help="rating plot: .html page or .svg picture")
+    p.add_argument("--export-jsonl", metavar="FILE", help="all games, one JSON object a line")
+    p.add_argument("--export-pgn", metavar="FILE", help="chess games as PGN (python-chess)")
+    p.add_argument("--json", action="store_true", help="the summary as one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+
+def add_arena_commands(sub: Any) -> None:
+    """Add ``match`` and ``tournament`` to the ``gamesearch`` sub-command parsers."""
+    s = sub.add_parser("match", help="play agent A against agent B (with SPRT if asked)")
+    s.add_argument("game")
+    s.add_argument("first", metavar="A", help="agent spec (e.g. alphabeta:depth=4)")
+    s.add_argument("second", metavar="B", help="agent spec")
+    s.add_argument("--games", type=_positive, default=10, metavar="N",
+                   help="games to play, colours alternating (default 10)")
+    s.add_argument("--sprt", metavar="ELO0,ELO1",
+                   help="stop when 'A is ELO1 stronger' is accepted or rejected against ELO0")
+    s.add_argument("--alpha", type=float, default=0.05, help="SPRT false positive rate")
+    s.add_argument("--beta", type=float, default=0.05, help="SPRT false negative rate")
+    _common(s)
+    s.set_defaults(func=cmd_match)
+
+    s = sub.add_parser("tournament", help="round-robin or gauntlet between several agents")
+    s.add_argument("game")
+    s.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
+                   help="agent specs (NAME=SPEC to name one); the first is the gauntlet's")
+    s.add_argument("--format", choices=FORMATS, default="round-robin")
+    s.add_argument("--games-per-pair", type=_positive, default=2, metavar="N",
+                   help="games between each pair, colours alternating (default 2)")
+    _common(s)
+    s.set_defaults(func=cmd_tournament)

@@ -1,0 +1,248 @@
+"""Playing one scheduled game in this process: agents, clocks, forfeits, the record.
+
+:func:`play_job` is what every backend ends up running (inside a supervised child process,
+see :mod:`gamesearch.arena.runner`). It never raises because of an agent: an agent that
+raises loses by ``crash``, one that overruns its clock by more than the grace period loses
+by ``timeout``, one that returns an action not in ``game.actions(state)`` loses by
+``illegal-move``. A game longer than ``max_plies`` (after the opening) is a draw by
+``move-limit``. All randomness (random agents, dice) comes from seeds derived from the
+job's slot, never from process state, so a game is the same on any worker.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from ..agents import Agent, RandomAgent, make_agent
+from ..errors import GameError
+from ..game import CHANCE, Game
+from ..search import SearchResult
+from .errors import ArenaError
+from .schedule import Job, derive_seed, load_game
+
+TERMINATIONS = ("normal", "crash", "timeout", "illegal-move", "move-limit")
+
+#: What a running game reports to its supervisor (see :mod:`gamesearch.arena.runner`).
+Event = tuple[Any, ...]
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass
+class GameRecord:
+    """One finished game, as stored. Per-seat lists are indexed by seat (0 moves first)."""
+
+    pair: int
+    game_no: int
+    seats: list[int]
+    specs: list[str]
+    opening_index: int | None
+    start_position: str | None
+    opening_plies: int
+    moves: list[str]
+    scores: list[float]
+    termination: str
+    detail: str = ""
+    times: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    nodes: list[int] = field(default_factory=lambda: [0, 0])
+    #: moves each seat's agent made (chance moves and the opening not counted)
+    plies: list[int] = field(default_factory=lambda: [0, 0])
+    finished_at: str = field(default_factory=now_iso)
+
+    @property
+    def slot(self) -> tuple[int, int]:
+        return (self.pair, self.game_no)
+
+    @property
+    def round(self) -> int:
+        return self.game_no // 2
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
+        return cls(**data)
+
+    def outcome_key(self) -> tuple[Any, ...]:
+        """What must not depend on the machine: everything but clock times and timestamps."""
+        return (self.pair, self.game_no, tuple(self.seats), self.opening_index,
+                tuple(self.moves), tuple(self.scores), self.termination, tuple(self.nodes))
+
+
+def forfeit_scores(loser: int) -> list[float]:
+    return [0.0 if seat == loser else 1.0 for seat in range(2)]
+
+
+def scores_from_returns(returns: Any) -> list[float]:
+    r0, r1 = float(returns[0]), float(returns[1])
+    if r0 > r1:
+        return [1.0, 0.0]
+    if r0 < r1:
+        return [0.0, 1.0]
+    return [0.5, 0.5]
+
+
+def _load_factory(target: str) -> Callable[..., Agent]:
+    module_name, _, attr = target.partition(":")
+    if not module_name or not attr:
+        raise ArenaError(f"agent 'py:{target}': expected py:MODULE:FACTORY, e.g. "
+                         "py:mypackage.agents:MyAgent")
+    try:
+        factory = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ArenaError(f"agent 'py:{target}': {exc}") from None
+    if not callable(factory):
+        raise ArenaError(f"agent 'py:{target}': {attr} is not callable")
+    return factory  # type: ignore[no-any-return]
+
+
+def make_arena_agent(game: Game[Any, Any], spec: str, seed: int) -> Agent:
+    """Build the agent ``spec`` for one game; ``seed`` seeds any randomness it has.
+
+    Specs: every search spec (``alphabeta:depth=4``, ``id:time=0.1``), ``random`` or
+    ``random:seed=N`` (the game's seed is mixed in, so games differ but repeat exactly),
+    ``uci:PATH[,elo=N][,threads=N]`` (an external UCI engine; chess only, needs the
+    ``chess`` package) and ``py:MODULE:FACTORY`` (your own: ``FACTORY(game)`` returns an
+    :class:`~gamesearch.agents.Agent`).
+    """
+    kind, _, rest = spec.strip().partition(":")
+    kind = kind.strip().lower()
+    if kind == "human":
+        raise ArenaError("human agents cannot play in the arena (use gamesearch play)")
+    if kind == "random":
+        base = make_agent(game, spec)  # validates the options
+        assert isinstance(base, RandomAgent)
+        agent = RandomAgent(derive_seed(base.seed, seed))
+        agent.name = spec
+        return agent
+    if kind == "py":
+        made = _load_factory(rest.strip())(game)
+        if not isinstance(made, Agent):
+            raise ArenaError(f"agent {spec!r}: the factory returned {type(made).__name__}, "
+                             "not a gamesearch Agent")
+        return made
+    if kind == "uci":
+        from .uci import UCIAgent
+
+        return UCIAgent.from_spec(game, rest)
+    return make_agent(game, spec, default_time=None)
+
+
+def check_agent_specs(game: Game[Any, Any], specs: list[str]) -> None:
+    """Build each agent once, so a typo is reported before any game is played."""
+    for spec in specs:
+        try:
+            agent = make_arena_agent(game, spec, 0)
+        except GameError:
+            raise
+        except Exception as exc:
+            raise ArenaError(f"agent {spec!r} could not be built: "
+                             f"{type(exc).__name__}: {exc}") from None
+        close = getattr(agent, "close", None)
+        if callable(close):
+            close()
+
+
+def _nodes(agent: Agent) -> int:
+    """Nodes of the agent's last move: a search's result, or ``last_nodes`` (engines)."""
+    last = getattr(agent, "last", None)
+    if isinstance(last, SearchResult):
+        return last.nodes
+    nodes = getattr(agent, "last_nodes", 0)
+    return nodes if isinstance(nodes, int) else 0
+
+
+def play_job(job: Job, emit: Callable[[Event], None] | None = None) -> GameRecord:
+    """Play ``job`` to the end in this process and return its record.
+
+    ``emit`` receives ``("start", ply, player, remaining)`` before each agent move and
+    ``("move", text, player, seconds, nodes)`` after every move (chance moves included).
+    """
+    send: Callable[[Event], None] = emit if emit is not None else (lambda event: None)
+    game = load_game(job.game)
+    opening = job.opening
+    state = opening.state(game) if opening is not None else game.initial_state()
+    moves = list(opening.moves) if opening is not None else []
+    record = GameRecord(
+        pair=job.pair, game_no=job.game_no, seats=list(job.seats), specs=list(job.specs),
+        opening_index=job.opening_index,
+        start_position=opening.position if opening is not None else None,
+        opening_plies=len(moves), moves=moves, scores=[0.5, 0.5], termination="normal",
+    )
+
+    def finish(termination: str, scores: list[float], detail: str = "") -> GameRecord:
+        record.termination, record.scores, record.detail = termination, scores, detail
+        record.finished_at = now_iso()
+        for agent in agents:
+            close = getattr(agent, "close", None)
+            if callable(close):
+                with contextlib.suppress(Exception):  # closing must not change the result
+                    close()
+        return record
+
+    agents: list[Agent] = []
+    for seat, spec in enumerate(job.specs):
+        try:
+            agents.append(make_arena_agent(game, spec, derive_seed(job.seed, "seat", seat)))
+        except Exception as exc:
+            return finish("crash", forfeit_scores(seat),
+                          f"{spec} could not start: {type(exc).__name__}: {exc}")
+
+    tc = job.time_control
+    remaining = [tc.base, tc.base]
+    chance_rng = random.Random(derive_seed(job.seed, "chance"))
+    plies = 0
+    while True:
+        if game.is_terminal(state):
+            return finish("normal", scores_from_returns(game.returns(state)))
+        if plies >= job.max_plies:
+            return finish("move-limit", [0.5, 0.5], f"no result after {plies} plies")
+        player = game.to_move(state)
+        if player == CHANCE:
+            outcomes = game.chance_outcomes(state)
+            action = chance_rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            text = game.format_action(state, action)
+            send(("move", text, CHANCE, 0.0, 0))
+        else:
+            agent, spec = agents[player], job.specs[player]
+            send(("start", len(record.moves), player, remaining[player]))
+            start = time.perf_counter()
+            try:
+                action = agent.choose_in(game, state, tc.budget(remaining[player]))
+            except Exception as exc:
+                record.times[player] += time.perf_counter() - start
+                return finish("crash", forfeit_scores(player),
+                              f"{spec} raised {type(exc).__name__}: {exc}")
+            seconds = time.perf_counter() - start
+            record.times[player] += seconds
+            record.plies[player] += 1
+            moved_nodes = _nodes(agent)
+            record.nodes[player] += moved_nodes
+            if seconds > remaining[player] + job.grace:
+                return finish("timeout", forfeit_scores(player),
+                              f"{spec} took {seconds:.3f} s with {remaining[player]:.3f} s "
+                              f"on its clock (grace {job.grace:g} s)")
+            try:
+                legal = action in list(game.actions(state))
+            except Exception:
+                legal = False
+            if not legal:
+                return finish("illegal-move", forfeit_scores(player),
+                              f"{spec} played {action!r}; legal: "
+                              + " ".join(game.legal_action_strings(state)))
+            remaining[player] += tc.increment - seconds
+            text = game.format_action(state, action)
+            send(("move", text, player, seconds, moved_nodes))
+        state = game.result(state, action)
+        record.moves.append(text)
+        plies += 1

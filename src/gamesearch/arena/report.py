@@ -1,0 +1,366 @@
+"""What a person sees: standings, pairwise results, a progress line, a rating plot, exports."""
+
+from __future__ import annotations
+
+import html
+import importlib
+import json
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from ..game import Game
+from .errors import ArenaError
+from .play import GameRecord
+from .ratings import SPRT, Score, format_elo
+from .schedule import AgentEntry
+
+FORFEITS = ("crash", "timeout", "illegal-move")
+
+
+def _score_of(value: float) -> Score:
+    if value == 1.0:
+        return Score(1, 0, 0)
+    if value == 0.0:
+        return Score(0, 0, 1)
+    return Score(0, 1, 0)
+
+
+@dataclass
+class Standing:
+    index: int
+    name: str
+    spec: str
+    score: Score = field(default_factory=Score)
+    forfeits: int = 0
+    seconds: float = 0.0
+    nodes: int = 0
+    moves: int = 0
+
+    @property
+    def elo(self) -> float:
+        return self.score.elo
+
+    @property
+    def margin(self) -> float:
+        return self.score.elo_margin()
+
+
+def standings(agents: Sequence[AgentEntry], records: Sequence[GameRecord]) -> list[Standing]:
+    """Every agent's result against the field, best first (points, then Elo, then order)."""
+    table = [Standing(i, a.name, a.spec) for i, a in enumerate(agents)]
+    for r in records:
+        for seat in range(2):
+            st = table[r.seats[seat]]
+            st.score = st.score + _score_of(r.scores[seat])
+            st.seconds += r.times[seat]
+            st.nodes += r.nodes[seat]
+            st.moves += r.plies[seat]
+            if r.termination in FORFEITS and r.scores[seat] == 0.0:
+                st.forfeits += 1
+    return sorted(table, key=lambda s: (-s.score.points, -s.score.score, s.index))
+
+
+def pair_score(records: Sequence[GameRecord], a: int, b: int) -> Score:
+    """Agent ``a``'s wins, draws and losses against agent ``b``."""
+    total = Score()
+    for r in records:
+        if set(r.seats) != {a, b}:
+            continue
+        total = total + _score_of(r.scores[r.seats.index(a)])
+    return total
+
+
+def render_standings(rows: Sequence[Standing]) -> str:
+    width = max(5, *(len(r.name) for r in rows))
+    lines = [f"{'#':>2}  {'agent':<{width}}  {'games':>5}  {'W':>4}  {'D':>4}  {'L':>4}  "
+             f"{'points':>7}  {'score':>6}  {'Elo vs field':>16}  {'forfeits':>8}  "
+             f"{'s/move':>7}  {'nodes/move':>10}"]
+    for rank, r in enumerate(rows, 1):
+        sc = r.score
+        per_move = r.seconds / r.moves if r.moves else 0.0
+        nodes = r.nodes / r.moves if r.moves else 0.0
+        lines.append(
+            f"{rank:>2}  {r.name:<{width}}  {sc.games:>5}  {sc.wins:>4}  {sc.draws:>4}  "
+            f"{sc.losses:>4}  {sc.points:>7.1f}  {100 * sc.score:>5.1f}%  "
+            f"{format_elo(r.elo, r.margin):>16}  {r.forfeits:>8}  {per_move:>7.3f}  "
+            f"{nodes:>10.0f}")
+    return "\n".join(lines)
+
+
+def render_pairs(agents: Sequence[AgentEntry], records: Sequence[GameRecord],
+                 pairs: Sequence[tuple[int, int]]) -> str:
+    lines = []
+    for a, b in pairs:
+        sc = pair_score(records, a, b)
+        if sc.games == 0:
+            continue
+        lines.append(f"  {agents[a].name} vs {agents[b].name}: +{sc.wins} ={sc.draws} "
+                     f"-{sc.losses}  score {100 * sc.score:.1f}%  Elo "
+                     f"{format_elo(sc.elo, sc.elo_margin())}  LOS {100 * sc.los:.1f}%")
+    return "\n".join(lines)
+
+
+class Progress:
+    """A live line on a terminal (redrawn in place), plain lines elsewhere (at most one a
+    second, and the last one). Keeps running scores, so each game costs O(agents)."""
+
+    def __init__(self, stream: TextIO | None, total: int, agents: Sequence[AgentEntry],
+                 sprt: SPRT | None = None, records: Sequence[GameRecord] = ()) -> None:
+        self.stream, self.total, self.agents, self.sprt = stream, total, agents, sprt
+        self.done = 0
+        #: every agent's score against the field, and agent 0's against agent 1
+        self.scores = [Score() for _ in agents]
+        self.pair = Score()
+        self._last = 0.0
+        self._printed = ""
+        for r in records:
+            self._count(r)
+
+    @property
+    def tty(self) -> bool:
+        return self.stream is not None and self.stream.isatty()
+
+    def _count(self, r: GameRecord) -> None:
+        self.done += 1
+        for seat in range(2):
+            i = r.seats[seat]
+            self.scores[i] = self.scores[i] + _score_of(r.scores[seat])
+        if set(r.seats) == {0, 1}:
+            self.pair = self.pair + _score_of(r.scores[r.seats.index(0)])
+
+    def line(self) -> str:
+        head = f"games {self.done}/{self.total}"
+        if len(self.agents) == 2:
+            sc = self.pair
+            text = (f"{head}  {self.agents[0].name} vs {self.agents[1].name}: "
+                    f"+{sc.wins} ={sc.draws} -{sc.losses} ({100 * sc.score:.1f}%)  Elo "
+                    f"{format_elo(sc.elo, sc.elo_margin())}")
+            if self.sprt is not None:
+                text += f"  LLR {self.sprt.llr(sc):.2f}"
+            return text
+        if not self.done:
+            return head
+        best = max(range(len(self.agents)),
+                   key=lambda i: (self.scores[i].points, self.scores[i].score, -i))
+        top = self.scores[best]
+        return (f"{head}  leader {self.agents[best].name} {top.points:g}/{top.games} "
+                f"Elo {format_elo(top.elo, top.elo_margin())}")
+
+    def add(self, record: GameRecord) -> None:
+        self._count(record)
+        self.show()
+
+    def show(self, final: bool = False) -> None:
+        if self.stream is None:
+            return
+        now, text = time.monotonic(), self.line()
+        if self.tty:
+            filled = min(20, round(20 * self.done / self.total)) if self.total else 20
+            bar = "[" + "#" * filled + "-" * (20 - filled) + "] "
+            self.stream.write("\r\x1b[K" + bar + text + ("\n" if final else ""))
+        elif text != self._printed and (
+                final or now - self._last >= 1.0 or self.done == self.total):
+            self.stream.write(text + "\n")
+            self._last, self._printed = now, text
+        self.stream.flush()
+
+
+# ----- export ----------------------------------------------------------------------------
+def result_text(scores: Sequence[float]) -> str:
+    return {1.0: "1-0", 0.0: "0-1"}.get(scores[0], "1/2-1/2")
+
+
+def game_json(record: GameRecord, agents: Sequence[AgentEntry], game: str,
+              tournament: str) -> dict[str, Any]:
+    return {
+        "tournament": tournament,
+        "game": game,
+        "pair": record.pair,
+        "game_no": record.game_no,
+        "round": record.round,
+        "opening": record.opening_index,
+        "start_position": record.start_position,
+        "opening_plies": record.opening_plies,
+        "agents": [agents[i].name for i in record.seats],
+        "specs": [agents[i].spec for i in record.seats],
+        "moves": record.moves,
+        "result": result_text(record.scores),
+        "scores": record.scores,
+        "termination": record.termination,
+        "detail": record.detail,
+        "seconds": [round(t, 6) for t in record.times],
+        "nodes": record.nodes,
+        "agent_moves": record.plies,
+        "finished_at": record.finished_at,
+    }
+
+
+def write_jsonl(path: str, records: Sequence[GameRecord], agents: Sequence[AgentEntry],
+                game: str, tournament: str) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        for r in records:
+            handle.write(json.dumps(game_json(r, agents, game, tournament)) + "\n")
+
+
+#: PGN's Termination tag for the arena's reasons.
+PGN_TERMINATION = {"normal": "normal", "timeout": "time forfeit", "illegal-move":
+                   "rules infraction", "crash": "abandoned", "move-limit": "adjudication"}
+
+
+def write_pgn(path: str, records: Sequence[GameRecord], agents: Sequence[AgentEntry],
+              game: Game[Any, Any], tournament: str) -> None:
+    """Chess games as PGN (needs python-chess; the game must be chess: FEN and UCI moves)."""
+    if game.name != "chess":
+        raise ArenaError(f"PGN export is for chess; {game.name} games: use --export-jsonl")
+    try:
+        chess = importlib.import_module("chess")
+        chess_pgn = importlib.import_module("chess.pgn")
+    except ImportError:
+        raise ArenaError("PGN export needs python-chess: pip install chess") from None
+    with open(path, "w", encoding="utf-8") as handle:
+        for r in records:
+            pgn = chess_pgn.Game()
+            if r.start_position is not None:
+                fen = game.format_state(game.parse_state(r.start_position))
+                pgn.setup(chess.Board(fen))
+            white, black = (agents[i].name for i in r.seats)
+            pgn.headers.update({
+                "Event": f"gamesearch arena {tournament}", "Site": "gamesearch",
+                "Date": r.finished_at[:10].replace("-", "."), "Round": f"{r.round + 1}",
+                "White": white, "Black": black, "Result": result_text(r.scores),
+                "Termination": PGN_TERMINATION.get(r.termination, r.termination),
+            })
+            node = pgn
+            for text in r.moves:
+                node = node.add_variation(chess.Move.from_uci(text))
+            if r.detail:
+                node.comment = r.detail
+            handle.write(str(pgn) + "\n\n")
+
+
+# ----- plot ------------------------------------------------------------------------------
+PLOT_CLAMP = 800.0
+
+
+def _clamp(x: float) -> float:
+    if math.isnan(x):
+        return 0.0
+    return max(-PLOT_CLAMP, min(PLOT_CLAMP, x))
+
+
+def _running(agents: Sequence[AgentEntry], records: Sequence[GameRecord]
+             ) -> list[tuple[str, list[tuple[int, float, float]]]]:
+    """Elo (and margin) after each game in schedule order: A vs B for two agents, else each
+    agent against the field."""
+    ordered = sorted(records, key=lambda r: (r.game_no, r.pair))
+    if len(agents) == 2:
+        series = [(f"{agents[0].name} vs {agents[1].name}", [0])]
+    else:
+        series = [(a.name, [i]) for i, a in enumerate(agents)]
+    out = []
+    for label, (idx,) in series:
+        sc, points = Score(), []
+        for n, r in enumerate(ordered, 1):
+            if idx in r.seats:
+                sc = sc + _score_of(r.scores[r.seats.index(idx)])
+                points.append((n, sc.elo, sc.elo_margin()))
+        out.append((label, points))
+    return out
+
+
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf")
+
+
+def render_svg(title: str, agents: Sequence[AgentEntry], records: Sequence[GameRecord]) -> str:
+    """Two panels: Elo against the field with 95% bars, and Elo as the games came in."""
+    rows = standings(agents, records)
+    w, row_h, left = 900, 26, 230
+    h1 = 50 + row_h * len(rows)
+    h2 = 300
+    height = h1 + h2 + 70
+    finite = [abs(_clamp(r.elo)) + (_clamp(r.margin) if math.isfinite(r.margin) else 0)
+              for r in rows]
+    span = max(50.0, *finite) * 1.1
+    x0, x1 = left, w - 170
+
+    def xs(elo: float) -> float:
+        return x0 + (x1 - x0) * (_clamp(elo) + span) / (2 * span)
+
+    esc = html.escape
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{height}" '
+           f'font-family="sans-serif" font-size="12">',
+           f'<text x="10" y="20" font-size="15" font-weight="bold">{esc(title)}</text>',
+           f'<text x="{x0}" y="38" fill="#555">Elo against the field, 95% margin '
+           f'(clamped at ±{PLOT_CLAMP:g})</text>',
+           f'<line x1="{xs(0):.1f}" y1="44" x2="{xs(0):.1f}" y2="{h1}" stroke="#aaa" '
+           f'stroke-dasharray="4 3"/>']
+    for k, r in enumerate(rows):
+        y = 58 + row_h * k
+        m = r.margin if math.isfinite(r.margin) else PLOT_CLAMP
+        lo, hi = xs(r.elo - m), xs(r.elo + m)
+        out += [f'<text x="10" y="{y + 4}">{esc(r.name[:34])}</text>',
+                f'<line x1="{lo:.1f}" y1="{y}" x2="{hi:.1f}" y2="{y}" stroke="#333"/>',
+                f'<circle cx="{xs(r.elo):.1f}" cy="{y}" r="4" fill="{COLOURS[0]}"/>',
+                f'<text x="{x1 + 12}" y="{y + 4}" fill="#555">'
+                f'{esc(format_elo(r.elo, r.margin))}</text>']
+    # running Elo
+    series = _running(agents, records)
+    top = h1 + 40
+    n = max(1, len(records))
+    vals = [abs(_clamp(e)) for _, pts in series for _, e, _ in pts] or [50.0]
+    vspan = max(50.0, *vals) * 1.1
+
+    def px(i: int) -> float:
+        return x0 + (x1 - x0) * i / n
+
+    def py(elo: float) -> float:
+        return top + h2 / 2 - (h2 / 2 - 10) * _clamp(elo) / vspan
+
+    out += [f'<text x="{x0}" y="{top - 14}" fill="#555">Elo after each game '
+            f'(games in schedule order)</text>',
+            f'<rect x="{x0}" y="{top}" width="{x1 - x0}" height="{h2}" fill="none" '
+            f'stroke="#ccc"/>',
+            f'<line x1="{x0}" y1="{py(0):.1f}" x2="{x1}" y2="{py(0):.1f}" stroke="#aaa" '
+            f'stroke-dasharray="4 3"/>',
+            f'<text x="{x0 - 6}" y="{py(vspan) + 10:.1f}" text-anchor="end">'
+            f'+{vspan:.0f}</text>',
+            f'<text x="{x0 - 6}" y="{py(0) + 4:.1f}" text-anchor="end">0</text>',
+            f'<text x="{x0 - 6}" y="{py(-vspan):.1f}" text-anchor="end">-{vspan:.0f}</text>',
+            f'<text x="{x1}" y="{top + h2 + 16}" text-anchor="end">{len(records)} games</text>',
+            f'<text x="{x0}" y="{top + h2 + 16}">1</text>']
+    for k, (label, pts) in enumerate(series):
+        colour = COLOURS[k % len(COLOURS)]
+        if len(series) == 1 and pts:
+            band = [(i, e, m) for i, e, m in pts if math.isfinite(m) and math.isfinite(e)]
+            if band:
+                upper = " ".join(f"{px(i):.1f},{py(e + m):.1f}" for i, e, m in band)
+                lower = " ".join(f"{px(i):.1f},{py(e - m):.1f}" for i, e, m in reversed(band))
+                out.append(f'<polygon points="{upper} {lower}" fill="{colour}" '
+                           f'fill-opacity="0.15"/>')
+        line = " ".join(f"{px(i):.1f},{py(e):.1f}" for i, e, _ in pts)
+        if line:
+            out.append(f'<polyline points="{line}" fill="none" stroke="{colour}" '
+                       f'stroke-width="1.5"/>')
+        out.append(f'<text x="{x1 + 12}" y="{top + 14 + 16 * k}" '
+                   f'fill="{colour}">{esc(label[:24])}</text>' if len(series) > 1 else "")
+    out.append("</svg>")
+    return "\n".join(x for x in out if x)
+
+
+def write_plot(path: str, title: str, agents: Sequence[AgentEntry],
+               records: Sequence[GameRecord]) -> None:
+    """``.svg``: the picture alone; anything else: a self-contained HTML page holding it."""
+    svg = render_svg(title, agents, records)
+    if path.lower().endswith(".svg"):
+        text = svg + "\n"
+    else:
+        text = ("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>"
+                f"{html.escape(title)}</title></head><body>\n{svg}\n"
+                f"<pre>{html.escape(render_standings(standings(agents, records)))}</pre>\n"
+                "</body></html>\n")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)

@@ -1,0 +1,259 @@
+"""What a tournament plays: its configuration, openings, and the deterministic schedule.
+
+The schedule is a pure function of the configuration (the command line): the same command
+gives the same games in the same slots, with the same seeds, which is what lets a killed
+tournament resume (see :mod:`gamesearch.arena.store`). A slot is ``(pair, game_no)``: the
+pair of agents and the number of the game between them. Game ``g`` of a pair uses opening
+``(g // 2) % len(openings)`` and gives the first seat to the pair's first agent when ``g`` is
+even, to the second when it is odd: every opening is played twice, colours swapped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import GameError
+from ..game import CHANCE, Game
+from ..games import get_game
+from .errors import ArenaError
+from .timecontrol import TimeControl
+
+FORMATS = ("round-robin", "gauntlet")
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from the parts' text: the same parts give the same seed in any process."""
+    digest = hashlib.sha256("|".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A start position: a position string the game parses (or ``None``: the initial
+    position), then moves in the game's notation."""
+
+    position: str | None = None
+    moves: tuple[str, ...] = ()
+
+    def state(self, game: Game[Any, Any]) -> Any:
+        state = game.initial_state() if self.position is None else game.parse_state(self.position)
+        for text in self.moves:
+            state = game.play(state, text)
+        return state
+
+    def label(self) -> str:
+        parts = [] if self.position is None else [f"[{self.position}]"]
+        return " ".join([*parts, *self.moves]) or "(start)"
+
+
+def _check_opening(game: Game[Any, Any], opening: Opening, where: str) -> Opening:
+    try:
+        state = opening.state(game)
+    except GameError as exc:
+        raise ArenaError(f"{where}: {exc}") from None
+    if game.is_terminal(state):
+        raise ArenaError(f"{where}: the opening {opening.label()!r} ends the game")
+    return opening
+
+
+def parse_opening(game: Game[Any, Any], line: str, where: str = "opening") -> Opening:
+    """A line of an openings file: moves separated by spaces, or a position string."""
+    text = line.strip()
+    try:
+        state = game.initial_state()
+        moves = []
+        for m in text.split():  # written back in the game's own notation (SAN -> UCI...)
+            if game.is_terminal(state):
+                game.play(state, m)  # raises: the game is over
+            action = game.parse_action(state, m)
+            moves.append(game.format_action(state, action))
+            state = game.result(state, action)
+        return _check_opening(game, Opening(None, tuple(moves)), where)
+    except GameError as move_error:
+        try:
+            game.parse_state(text)
+        except GameError:
+            raise ArenaError(
+                f"{where}: {text!r} is neither a move sequence ({move_error}) nor a "
+                f"{game.name} position ({game.state_notation or 'no position notation'})"
+            ) from None
+        return _check_opening(game, Opening(text, ()), where)
+
+
+def read_openings(game: Game[Any, Any], path: str) -> list[Opening]:
+    """One opening a line; blank lines and lines starting with ``#`` are skipped."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ArenaError(f"cannot read openings file {path!r}: {exc.strerror}") from None
+    openings = [
+        parse_opening(game, line, f"{path}, line {i}")
+        for i, line in enumerate(lines, 1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    if not openings:
+        raise ArenaError(f"openings file {path!r} has no openings")
+    return openings
+
+
+def random_openings(game: Game[Any, Any], count: int, plies: int, seed: int) -> list[Opening]:
+    """``count`` openings of ``plies`` uniformly random moves, reproducible from ``seed``.
+
+    A sequence that ends the game is drawn again (from the next sub-seed)."""
+    if plies < 1:
+        raise ArenaError(f"--random-plies {plies}: must be at least 1")
+    openings: list[Opening] = []
+    for index in range(count):
+        for attempt in range(1000):
+            rng = random.Random(derive_seed("opening", seed, plies, index, attempt))
+            state = game.initial_state()
+            moves: list[str] = []
+            while len(moves) < plies and not game.is_terminal(state):
+                if game.to_move(state) == CHANCE:
+                    outcomes = game.chance_outcomes(state)
+                    action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+                else:
+                    action = rng.choice(list(game.actions(state)))
+                moves.append(game.format_action(state, action))
+                state = game.result(state, action)
+            if not game.is_terminal(state):
+                openings.append(Opening(None, tuple(moves)))
+                break
+        else:
+            raise ArenaError(f"{game.name}: no random opening of {plies} plies avoids the end")
+    return openings
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    """An agent of the tournament: a display name and its full spec."""
+
+    name: str
+    spec: str
+
+
+def parse_agents(args: Sequence[str]) -> list[AgentEntry]:
+    """``SPEC`` or ``NAME=SPEC`` per argument; repeated names get ``#2``, ``#3``."""
+    entries: list[AgentEntry] = []
+    seen: dict[str, int] = {}
+    for arg in args:
+        head, eq, tail = arg.partition("=")
+        if eq and head.strip() and not any(c in head for c in ":,") and tail.strip():
+            name, spec = head.strip(), tail.strip()
+        else:
+            name = spec = arg.strip()
+        if not spec:
+            raise ArenaError(f"agent {arg!r}: empty spec")
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:
+            name = f"{name}#{seen[name]}"
+        entries.append(AgentEntry(name, spec))
+    return entries
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """Everything that decides which games are played and how: the tournament's identity."""
+
+    game: str
+    agents: tuple[AgentEntry, ...]
+    format: str = "round-robin"
+    games_per_pair: int = 2
+    time_control: TimeControl = field(default_factory=lambda: TimeControl(10.0, 0.1))
+    grace: float = 1.0
+    openings: tuple[Opening, ...] = ()
+    seed: int = 0
+    max_plies: int = 1000
+
+    def __post_init__(self) -> None:
+        if self.format not in FORMATS:
+            raise ArenaError(f"format {self.format!r}; allowed: {', '.join(FORMATS)}")
+        if len(self.agents) < 2:
+            raise ArenaError(f"a tournament needs at least 2 agents; got {len(self.agents)}")
+        if self.games_per_pair < 1:
+            raise ArenaError(f"games per pair {self.games_per_pair}: must be at least 1")
+        if not self.grace >= 0:
+            raise ArenaError(f"grace {self.grace}: must be >= 0 seconds")
+        if self.max_plies < 1:
+            raise ArenaError(f"max plies {self.max_plies}: must be at least 1")
+
+    def as_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["time_control"] = str(self.time_control)
+        return data
+
+    @property
+    def key(self) -> str:
+        """A digest of the configuration: the same command finds the same tournament."""
+        text = json.dumps(self.as_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    def pairs(self) -> list[tuple[int, int]]:
+        n = len(self.agents)
+        if self.format == "gauntlet":
+            return [(0, j) for j in range(1, n)]
+        return [(i, j) for i in range(n) for j in range(i + 1, n)]
+
+    def schedule(self) -> list[Job]:
+        """Every game, interleaved by round so partial results stay balanced."""
+        pairs = self.pairs()
+        jobs = []
+        for g in range(self.games_per_pair):
+            for p, (a, b) in enumerate(pairs):
+                seats = (a, b) if g % 2 == 0 else (b, a)
+                opening_index = (g // 2) % len(self.openings) if self.openings else None
+                jobs.append(Job(
+                    game=self.game,
+                    pair=p,
+                    game_no=g,
+                    seats=seats,
+                    specs=tuple(self.agents[i].spec for i in seats),
+                    opening_index=opening_index,
+                    opening=None if opening_index is None else self.openings[opening_index],
+                    time_control=self.time_control,
+                    grace=self.grace,
+                    seed=derive_seed(self.seed, self.key, p, g),
+                    max_plies=self.max_plies,
+                ))
+        return jobs
+
+
+@dataclass(frozen=True)
+class Job:
+    """One scheduled game: everything a worker anywhere needs to play it (picklable)."""
+
+    game: str
+    pair: int
+    game_no: int
+    seats: tuple[int, ...]
+    specs: tuple[str, ...]
+    opening_index: int | None
+    opening: Opening | None
+    time_control: TimeControl
+    grace: float
+    seed: int
+    max_plies: int
+
+    @property
+    def slot(self) -> tuple[int, int]:
+        return (self.pair, self.game_no)
+
+    @property
+    def round(self) -> int:
+        return self.game_no // 2
+
+
+def load_game(name: str) -> Game[Any, Any]:
+    """The named game, refused with a clear message unless it is two-player and zero-sum."""
+    game = get_game(name)
+    gt = game.game_type
+    if gt.num_players != 2:
+        raise ArenaError(f"the arena plays two-player games; {game.name} has "
+                         f"{gt.num_players} players")
+    return game

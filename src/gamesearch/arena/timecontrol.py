@@ -1,0 +1,53 @@
+"""Time controls: ``base+increment`` in seconds (Fischer clock), as chess GUIs write them.
+
+Each player starts with ``base`` seconds; a move's thinking time is taken off its clock and
+``increment`` added after the move. An agent is *given* a per-move budget (:meth:`budget`),
+and *loses on time* when one move takes longer than its whole remaining clock plus a grace
+period (``grace``, default 1 s: process and scheduling overhead, not thinking time). A move
+that never returns is cut off by the runner at the same deadline (plus a little slack).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .errors import ArenaError
+
+#: The budget assumes this many moves still to play (a common engine rule of thumb).
+MOVES_TO_GO = 25
+MIN_BUDGET = 0.005
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    base: float
+    increment: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """``"10+0.1"`` (10 s, 0.1 s a move), ``"60"`` (one minute, no increment)."""
+        raw = text.strip()
+        base_text, plus, inc_text = raw.partition("+")
+        try:
+            base = float(base_text)
+            inc = float(inc_text) if plus else 0.0
+        except ValueError:
+            raise ArenaError(
+                f"time control {text!r}: expected BASE+INCREMENT in seconds, e.g. 10+0.1"
+            ) from None
+        if not (base > 0 and math.isfinite(base)) or not (inc >= 0 and math.isfinite(inc)):
+            raise ArenaError(
+                f"time control {text!r}: the base must be > 0 and the increment >= 0 seconds"
+            )
+        return cls(base, inc)
+
+    def budget(self, remaining: float) -> float:
+        """Seconds an agent is asked to spend on a move with ``remaining`` on its clock."""
+        share = max(remaining, 0.0) / MOVES_TO_GO + 0.75 * self.increment
+        return max(MIN_BUDGET, min(share, 0.5 * max(remaining, 0.0)))
+
+    def __str__(self) -> str:
+        def fmt(x: float) -> str:
+            return f"{x:g}"
+        return f"{fmt(self.base)}+{fmt(self.increment)}"

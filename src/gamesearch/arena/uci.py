@@ -1,0 +1,88 @@
+"""External engines that speak UCI, through python-chess's ``chess.engine`` (optional).
+
+Spec: ``uci:PATH[,elo=N][,threads=N][,hash=MB][,depth=N][,nodes=N]``, for example
+``uci:/usr/games/stockfish,elo=1350``. The engine gets the arena's per-move budget as its
+time limit (``depth``/``nodes`` given in the spec are passed on as well).
+
+UCI is chess's protocol, so the game must write positions as FEN (``format_state``) and
+read moves in UCI notation (``parse_action``), as :mod:`gamesearch.games.chess` does.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from ..agents import Agent
+from ..game import Game
+from .errors import ArenaError
+
+
+def _chess() -> tuple[Any, Any]:
+    try:
+        return importlib.import_module("chess"), importlib.import_module("chess.engine")
+    except ImportError:
+        raise ArenaError("uci agents need python-chess: pip install chess") from None
+
+
+class UCIAgent(Agent):
+    """A UCI engine process; :meth:`close` ends it (the arena calls it after each game)."""
+
+    def __init__(self, game: Game[Any, Any], path: str, options: dict[str, Any] | None = None,
+                 depth: int | None = None, nodes: int | None = None) -> None:
+        chess, engine_module = _chess()
+        self._chess, self._engine_module = chess, engine_module
+        try:
+            chess.Board(game.format_state(game.initial_state()))
+        except ValueError:
+            raise ArenaError(f"uci agents play chess; {game.name} positions are not FEN") from None
+        try:
+            self.engine = engine_module.SimpleEngine.popen_uci(path)
+        except (OSError, engine_module.EngineError) as exc:
+            raise ArenaError(f"uci engine {path!r} did not start: {exc}") from None
+        if options:
+            self.engine.configure(options)
+        self.name = f"uci:{path}"
+        self.depth, self.nodes = depth, nodes
+        #: nodes the engine reported for its last move (0 if it reports none)
+        self.last_nodes = 0
+
+    @classmethod
+    def from_spec(cls, game: Game[Any, Any], rest: str) -> UCIAgent:
+        path, *parts = [p.strip() for p in rest.split(",")]
+        if not path:
+            raise ArenaError("uci agent: expected uci:PATH[,elo=N][,threads=N][,hash=MB]")
+        options: dict[str, Any] = {}
+        depth = nodes = None
+        for part in parts:
+            key, _, val = part.partition("=")
+            key = key.strip().lower()
+            if not val.strip().isdigit():
+                raise ArenaError(f"uci option {part!r}: expected KEY=N")
+            n = int(val)
+            if key == "elo":
+                options.update({"UCI_LimitStrength": True, "UCI_Elo": n})
+            elif key == "threads":
+                options["Threads"] = n
+            elif key == "hash":
+                options["Hash"] = n
+            elif key == "depth":
+                depth = n
+            elif key == "nodes":
+                nodes = n
+            else:
+                raise ArenaError(f"uci option {key!r}; allowed: elo, threads, hash, depth, nodes")
+        return cls(game, path, options, depth, nodes)
+
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        return self.choose_in(game, state, None)
+
+    def choose_in(self, game: Game[Any, Any], state: Any, seconds: float | None) -> Any:
+        board = self._chess.Board(game.format_state(state))
+        limit = self._engine_module.Limit(time=seconds, depth=self.depth, nodes=self.nodes)
+        played = self.engine.play(board, limit, info=self._engine_module.INFO_BASIC)
+        self.last_nodes = int(played.info.get("nodes", 0))
+        return game.parse_action(state, played.move.uci())
+
+    def close(self) -> None:
+        self.engine.quit()

@@ -1,0 +1,89 @@
+"""Misbehaving agents for the arena tests (loaded by spec: ``py:arena_agents:Crash``)."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from gamesearch.agents import Agent
+from gamesearch.game import Game
+
+
+class _First(Agent):
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        return game.actions(state)[0]
+
+
+class _Crash(Agent):
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        raise RuntimeError("deliberate crash")
+
+
+class _Slow(Agent):
+    """Sleeps 1.7 s, then plays a legal move: late for a 1 s clock + 0.5 s grace, but it
+    returns before the runner would kill it (at 2 s)."""
+
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        time.sleep(1.7)
+        return game.actions(state)[0]
+
+
+class _Hang(Agent):
+    """Never returns: the runner must kill its process."""
+
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        while True:
+            time.sleep(3600)
+
+
+class _Illegal(Agent):
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        return "no such move"
+
+
+class _Exit(Agent):
+    """Kills its own process (as a segfault in an extension would)."""
+
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        os._exit(3)
+
+
+def First(game: Game[Any, Any]) -> Agent:
+    return _First()
+
+
+def Crash(game: Game[Any, Any]) -> Agent:
+    return _Crash()
+
+
+def Slow(game: Game[Any, Any]) -> Agent:
+    return _Slow()
+
+
+def Hang(game: Game[Any, Any]) -> Agent:
+    return _Hang()
+
+
+def Illegal(game: Game[Any, Any]) -> Agent:
+    return _Illegal()
+
+
+def Exit(game: Game[Any, Any]) -> Agent:
+    return _Exit()
+
+
+def BrokenFactory(game: Game[Any, Any]) -> Agent:
+    raise ValueError("cannot start")
+
+
+class _Sleepy(Agent):
+    """Deterministic but slow: waits 30 ms, then plays the first legal move."""
+
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        time.sleep(0.03)
+        return game.actions(state)[0]
+
+
+def Sleepy(game: Game[Any, Any]) -> Agent:
+    return _Sleepy()
