@@ -25,7 +25,7 @@ $(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
 
 ## make run: play Connect Four in the terminal against the engine (1 s per move)
 run: $(VENV)/.installed
-	$(BIN)/gamesearch play connect4 --first human --second id --time 1
+	$(BIN)/gamesearch play connect4 --first human --second solver --time 1
 
 # Debian's Stockfish, the real UCI peer of the arena and chess tests.
 STOCKFISH := /usr/games/stockfish

@@ -87,3 +87,20 @@ def test_plain_alphabeta_to_the_end_agrees_with_the_reference() -> None:
 def test_textbook_scores_of_the_readme() -> None:
     assert solve(GAME, GAME.parse_state("4455"))["value"] == 18
     assert solve(GAME, GAME.parse_state("44455554221"))["value"] == -15
+
+
+def test_solver_agent_converts_won_positions() -> None:
+    """From won positions the solver agent never lets the win go, against any opponent."""
+    from gamesearch.agents import make_agent, play_game
+
+    won = [(m, s) for m, s in sample("Test_L2_R1", 50) if s > 0][:4]
+    assert won
+    for moves, _ in won:
+        state = GAME.parse_state(moves)
+        me = GAME.to_move(state)
+        for opponent in ("random:seed=1", "alphabeta:depth=4"):
+            agents = [make_agent(GAME, "solver:time=5"), make_agent(GAME, opponent, 1.0)]
+            if me == 1:
+                agents.reverse()
+            final, _ = play_game(GAME, agents, state)
+            assert GAME.utility(final, me) > 0, (moves, opponent)

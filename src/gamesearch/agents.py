@@ -9,6 +9,7 @@ per move the caller gives it.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -97,6 +98,45 @@ class SearchAgent(Agent):
         return self.last.action
 
 
+class SolverAgent(Agent):
+    """Plays perfectly once the exact solver can finish in time, and like ``id`` before.
+
+    Each move first tries :func:`gamesearch.search.solve.solve` with half the move's time;
+    if that runs out, the ``id`` engine searches for the rest. Two-player zero-sum games only.
+    """
+
+    def __init__(self, game: Game[Any, Any], seconds: float | None = 1.0) -> None:
+        from .search.solve import make_solver
+
+        self.name = "solver"
+        self.seconds = seconds if seconds is not None else 1.0
+        self.solver = make_solver(game, tt=1 << 20)
+        self.engine = SearchAgent(game, "id", self.seconds)
+        self.last: SearchResult | None = None
+        self.solved: dict[str, Any] | None = None
+
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        return self.choose_in(game, state, self.seconds)
+
+    def choose_in(self, game: Game[Any, Any], state: Any, seconds: float | None) -> Any:
+        from .search.common import SearchTimeout
+        from .search.solve import solve
+
+        budget = self.seconds if seconds is None or not seconds > 0 else seconds
+        start = time.perf_counter()
+        self.solver.table.clear()  # type: ignore[union-attr]
+        try:
+            self.solved = solve(game, state, solver=self.solver, best_moves=False,
+                                limit=Limit(time=budget / 2))
+            return self.solved["move"]
+        except SearchTimeout:
+            self.solved = None
+        left = max(budget - (time.perf_counter() - start), budget / 4)
+        action = self.engine.choose_in(game, state, left)
+        self.last = self.engine.last
+        return action
+
+
 class HumanAgent(Agent):
     """Asks a person for a move in the game's notation; refuses illegal ones and asks again."""
 
@@ -138,6 +178,20 @@ def make_agent(
     name = name.lower()
     if name == "human":
         return HumanAgent(read, write)
+    if name == "solver":
+        seconds = default_time
+        for part in filter(None, rest.split(",")):
+            key, _, val = part.partition("=")
+            try:
+                if key.strip() != "time":
+                    raise ValueError
+                seconds = float(val)
+            except ValueError:
+                raise InvalidLimitError(
+                    f"solver agent option {part!r}: only time=S is allowed") from None
+            if not seconds > 0:
+                raise InvalidLimitError(f"solver agent time {val!r}: must be positive")
+        return SolverAgent(game, seconds)
     if name == "random":
         seed = None
         for part in filter(None, rest.split(",")):
@@ -151,6 +205,7 @@ def make_agent(
 
 AGENT_KINDS = {
     "human": "a person at the keyboard, typing moves in the game's notation",
+    "solver": "perfect play once the exact solver finishes in half the move time, else id",
     "random": "uniformly random legal moves (random:seed=N for a repeatable one)",
 }
 

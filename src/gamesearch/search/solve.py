@@ -28,7 +28,7 @@ from typing import Any
 from ..errors import GameError
 from ..game import CHANCE, Game
 from .base import gc_paused
-from .common import Limit
+from .common import Clock, Limit, NoClock
 from .negamax import Negamax
 
 
@@ -57,11 +57,13 @@ def solve(
     weak: bool = False,
     solver: Negamax | None = None,
     best_moves: bool = True,
+    limit: Limit | None = None,
 ) -> dict[str, Any]:
     """Solve ``state`` exactly. Returns ``{"value", "move", "moves", "nodes", "seconds"}``.
 
     ``value`` is in the game's score convention; ``weak=True`` only finds its sign
     (win / draw / loss). ``moves`` lists every best move (when ``best_moves``).
+    Under a ``limit`` with time or nodes, raises :class:`SearchTimeout` when it runs out.
     """
     gt = game.game_type
     if gt.num_players != 2 or gt.chance or not gt.perfect_information or not gt.zero_sum:
@@ -73,6 +75,7 @@ def solve(
         raise GameError(f"{game.name}: the position is a chance node")
     engine = solver or make_solver(game)
     engine.new_search()
+    engine.clock = Clock(limit) if limit is not None and limit.budgeted else NoClock()
     with gc_paused():
         return _solve(game, state, engine, weak, best_moves)
 
