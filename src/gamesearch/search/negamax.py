@@ -425,7 +425,7 @@ class Negamax(Searcher):
             self.cutoffs += cutoffs
             self.tt_hits += tt_hits
             self.seldepth = max(self.seldepth, seldepth)
-        if use_tt and k is not None:
+        if use_tt and k is not None and root_moves is None:  # a restricted root is no bound
             flag = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
             sd = UNLIMITED if not horizon else d
             if len(tdata) >= tsize:
@@ -442,10 +442,9 @@ class Negamax(Searcher):
         game = self.game
         maxu = game.max_utility
         step = maxu / DISCOUNT_FRACTION if self.discount else 0.0
-        first = next(iter(moves))
-
         def done(v: float) -> Iteration:
-            return Iteration(v, first, [first], hit_horizon=False)
+            # A bound, not a searched move: no action (the solver must not take one).
+            return Iteration(v, None, [], hit_horizon=False)
 
         left = game.plies_left_bound(state)
         if left is not None and left <= 2:

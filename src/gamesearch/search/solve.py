@@ -112,10 +112,12 @@ def _solve(
             if it.value <= b:
                 hi = r
             else:
-                lo, move = r, it.action
+                lo = r
+                if it.action is not None:
+                    move = it.action
     nodes = engine.nodes
     moves: list[Any] = []
-    if best_moves:
+    if best_moves or move is None:  # (no probe failed high with a move: find one)
         moves = _best_moves(game, engine, state, lo, weak)
         if move is None and moves:
             move = moves[0]
@@ -124,7 +126,7 @@ def _solve(
     return {
         "value": int(lo) if float(lo).is_integer() else lo,
         "move": move,
-        "moves": moves or [move],
+        "moves": moves if best_moves and moves else [move],
         "nodes": nodes,
         "seconds": time.perf_counter() - start,
     }
