@@ -104,3 +104,17 @@ def test_solver_agent_converts_won_positions() -> None:
                 agents.reverse()
             final, _ = play_game(GAME, agents, state)
             assert GAME.utility(final, me) > 0, (moves, opponent)
+
+
+def test_a_reused_solver_table_gives_the_same_answers() -> None:
+    """Regression: best-move probes must not store bounds under the position's key, and an
+    early end at the root must not report a move."""
+    from gamesearch.search.solve import make_solver
+
+    engine = make_solver(GAME)
+    for moves, score in sample("Test_L2_R1", 10)[:60]:
+        state = GAME.parse_state(moves)
+        first = solve(GAME, state, solver=engine, best_moves=True)
+        again = solve(GAME, state, solver=engine, best_moves=False)
+        assert first["value"] == again["value"] == score, moves
+        assert again["move"] in first["moves"], moves
