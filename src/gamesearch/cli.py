@@ -17,6 +17,7 @@ from typing import Any, TextIO
 from . import __version__
 from .agents import AGENT_KINDS, QuitGame, make_agent, play_game
 from .arena.cli import add_arena_commands
+from .chess_cli import add_chess_commands
 from .errors import GameError, InvalidLimitError
 from .game import CHANCE, Game
 from .games import GAMES, get_game
@@ -384,6 +385,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_trace)
 
     add_arena_commands(sub)
+    add_chess_commands(sub)
     return p
 
 

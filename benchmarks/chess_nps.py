@@ -1,0 +1,143 @@
+"""Chess nodes per second: the library's ``id`` engine against a minimal python-chess
+alpha-beta with quiescence, on the same middlegame positions in the same run.
+
+The baseline is the textbook program a Python chess programmer writes first: negamax
+alpha-beta on ``chess.Board`` with ``push``/``pop``, captures tried first, iterative
+deepening, quiescence over ``generate_legal_captures`` with stand-pat, and material plus
+PeSTO middlegame piece-square tables recomputed at every leaf. Both count a node for every
+position generated (the root and each ``push``/``result``). For node efficiency the table
+also gives the nodes each needed to complete a fixed depth.
+
+    .venv/bin/python benchmarks/chess_nps.py                # 5 s per position and engine
+    .venv/bin/python benchmarks/chess_nps.py --time 2 --depth 4 --fixed-cap 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import chess
+
+from gamesearch.games.chess import MG, ChessGame
+from gamesearch.search import Limit, make_searcher
+
+POSITIONS = {
+    "qgd": "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 9",
+    "kiwipete": "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "italian": "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "hedgehog": "2rq1rk1/pb2bppp/1pn1pn2/2pp4/3P4/1PN1PN2/PBQ1BPPP/2RR2K1 w - - 0 12",
+}
+
+
+class Timeout(Exception):
+    pass
+
+
+class Baseline:
+    """Minimal alpha-beta + quiescence on python-chess (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.nodes = 0
+        self.deadline = float("inf")
+
+    def evaluate(self, board: chess.Board) -> int:
+        score = 0
+        for sq, piece in board.piece_map().items():
+            score += MG[1 if piece.color else 0][piece.piece_type][sq]
+        return score if board.turn else -score
+
+    def quiesce(self, board: chess.Board, alpha: int, beta: int) -> int:
+        stand = self.evaluate(board)
+        if stand >= beta:
+            return stand
+        alpha = max(alpha, stand)
+        for move in board.generate_legal_captures():
+            self._count()
+            board.push(move)
+            v = -self.quiesce(board, -beta, -alpha)
+            board.pop()
+            if v >= beta:
+                return v
+            alpha = max(alpha, v)
+        return alpha
+
+    def negamax(self, board: chess.Board, depth: int, alpha: int, beta: int) -> int:
+        if board.is_checkmate():
+            return -100000
+        if board.is_stalemate() or board.is_insufficient_material():
+            return 0
+        if depth == 0:
+            return self.quiesce(board, alpha, beta)
+        moves = sorted(board.legal_moves, key=lambda m: not board.is_capture(m))
+        best = -1000000
+        for move in moves:
+            self._count()
+            board.push(move)
+            v = -self.negamax(board, depth - 1, -beta, -alpha)
+            board.pop()
+            if v > best:
+                best = v
+            alpha = max(alpha, v)
+            if alpha >= beta:
+                break
+        return best
+
+    def _count(self) -> None:
+        self.nodes += 1
+        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
+            raise Timeout
+
+    def search(self, fen: str, seconds: float | None, depth: int | None) -> tuple[int, int]:
+        """(deepest completed depth, nodes)."""
+        board = chess.Board(fen)
+        self.nodes = 1
+        self.deadline = time.perf_counter() + seconds if seconds else float("inf")
+        done = 0
+        for d in range(1, (depth or 64) + 1):
+            try:
+                self.negamax(board, d, -1000000, 1000000)
+            except Timeout:
+                break
+            done = d
+        return done, self.nodes
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--time", type=float, default=5.0, help="seconds per position and engine")
+    ap.add_argument("--depth", type=int, default=3, help="fixed depth for node efficiency")
+    ap.add_argument("--fixed-cap", type=float, default=30.0,
+                    help="seconds allowed to the baseline's fixed-depth search")
+    args = ap.parse_args()
+    game = ChessGame()
+    print(f"{'position':<10} {'engine':<9} {'nodes/s':>9} {'depth':>5}   "
+          f"nodes to depth {args.depth}")
+    totals = {"id": [0, 0.0], "baseline": [0, 0.0]}
+    for name, fen in POSITIONS.items():
+        state = game.search_root(game.parse_state(fen))
+        searcher = make_searcher(game, "id")
+        t0 = time.perf_counter()
+        r = searcher.search(state, Limit(time=args.time))
+        dt = time.perf_counter() - t0
+        fixed = make_searcher(ChessGame(), "id").search(state, Limit(depth=args.depth)).nodes
+        totals["id"][0] += r.nodes
+        totals["id"][1] += dt
+        print(f"{name:<10} {'id':<9} {r.nodes / dt:>9.0f} {r.depth:>5}   {fixed}")
+        base = Baseline()
+        t0 = time.perf_counter()
+        depth, nodes = base.search(fen, args.time, None)
+        dt = time.perf_counter() - t0
+        probe = Baseline()
+        done, fixed_nodes = probe.search(fen, args.fixed_cap, args.depth)
+        fixed_b = str(fixed_nodes) if done == args.depth else f"> {fixed_nodes} (stopped)"
+        totals["baseline"][0] += nodes
+        totals["baseline"][1] += dt
+        print(f"{'':<10} {'baseline':<9} {nodes / dt:>9.0f} {depth:>5}   {fixed_b}")
+    ids = totals["id"][0] / totals["id"][1]
+    bas = totals["baseline"][0] / totals["baseline"][1]
+    print(f"overall nodes/s: id {ids:.0f}, baseline {bas:.0f}, ratio {ids / bas:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,148 @@
+"""The chess commands of ``gamesearch``: ``perft``, ``uci`` and ``epd`` (wired into the
+command line by :func:`add_chess_commands`).
+
+    gamesearch perft chess --fen FEN --depth D [--divide] [--json]
+    gamesearch uci
+    gamesearch epd FILE --time S [--nodes N] [--json] [--limit N] [--hash MB]
+
+Like every command, bad input ends with a one-line message and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any, TextIO
+
+from .errors import GameError
+
+
+class ChessCliError(GameError):
+    """Bad input to a chess command."""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be at least 1")
+    return v
+
+
+def _depth(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be 0 or more")
+    return v
+
+
+def _seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not v > 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: must be a positive number of seconds")
+    return v
+
+
+def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
+    if args.game.strip().lower() != "chess":
+        raise ChessCliError(f"perft counts chess move trees; got game {args.game!r} "
+                            "(use: gamesearch perft chess --fen FEN --depth D)")
+    from .games.chess import ChessGame, divide, perft
+
+    state = ChessGame().parse_state(args.fen)
+    start = time.perf_counter()
+    split: list[tuple[str, int]] = []
+    if args.divide and args.depth >= 1:
+        split = list(divide(state, args.depth))
+        nodes = sum(n for _, n in split)
+    else:
+        nodes = perft(state, args.depth)
+    seconds = time.perf_counter() - start
+    if args.json:
+        data: dict[str, Any] = {"fen": state.fen(), "depth": args.depth, "nodes": nodes,
+                                "seconds": round(seconds, 6)}
+        if split:
+            data["divide"] = dict(split)
+        out.write(json.dumps(data) + "\n")
+        return 0
+    for move, n in split:
+        out.write(f"{move}: {n}\n")
+    nps = nodes / seconds if seconds > 0 else 0.0
+    out.write(f"perft {args.depth}: {nodes} ({seconds:.3f} s, {nps:.0f} leaves/s)\n")
+    return 0
+
+
+def cmd_uci(args: argparse.Namespace, out: TextIO) -> int:
+    from .uci import main
+
+    return main()
+
+
+def cmd_epd(args: argparse.Namespace, out: TextIO) -> int:
+    from .uci import EpdResult, read_epd, run_epd
+
+    lines = read_epd(args.file)
+    if args.limit is not None:
+        lines = lines[: args.limit]
+    if not lines:
+        raise ChessCliError(f"{args.file!r} holds no EPD positions")
+
+    def show(r: EpdResult) -> None:
+        if args.json:
+            out.write(json.dumps(r.as_dict()) + "\n")
+        else:
+            mark = "solved" if r.solved else "-"
+            want = ("bm " + " ".join(r.best)) if r.best else ""
+            if r.avoid:
+                want += (" " if want else "") + "am " + " ".join(r.avoid)
+            out.write(f"{r.id:<12} {r.san:<8} {mark:<7} {want:<20} depth {r.depth:>2} "
+                      f"{r.nodes:>9} nodes  {r.score}\n")
+        out.flush()
+
+    if args.time is None and args.nodes is None:
+        raise ChessCliError("epd: give --time S (seconds per position) or --nodes N")
+    results = run_epd(lines, args.time, show, hash_mb=args.hash, nodes=args.nodes)
+    solved = sum(r.solved for r in results)
+    budget = " and ".join(
+        ([f"{args.time:g} s"] if args.time is not None else [])
+        + ([f"{args.nodes} nodes"] if args.nodes is not None else []))
+    if args.json:
+        out.write(json.dumps({"total": len(results), "solved": solved,
+                              "time_per_position": args.time,
+                              "nodes_per_position": args.nodes}) + "\n")
+    else:
+        out.write(f"solved {solved}/{len(results)} at {budget} per position\n")
+    return 0
+
+
+def add_chess_commands(sub: Any) -> None:
+    """Add ``perft``, ``uci`` and ``epd`` to the ``gamesearch`` sub-command parsers."""
+    s = sub.add_parser("perft", help="count the leaves of the legal-move tree (chess)")
+    s.add_argument("game", help="chess")
+    s.add_argument("--fen", default="startpos",
+                   help="FEN or 'startpos' [moves ...] (default startpos)")
+    s.add_argument("--depth", type=_depth, required=True)
+    s.add_argument("--divide", action="store_true", help="the count after each first move")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_perft)
+
+    s = sub.add_parser("uci", help="run the chess engine on the UCI protocol (stdin/stdout)")
+    s.set_defaults(func=cmd_uci)
+
+    s = sub.add_parser("epd", help="run a chess test suite (EPD with bm/am) and score it")
+    s.add_argument("file")
+    s.add_argument("--time", type=_seconds, help="seconds per position")
+    s.add_argument("--nodes", type=_positive_int, help="nodes per position (reproducible)")
+    s.add_argument("--limit", type=_positive_int, help="only the first N positions")
+    s.add_argument("--hash", type=_positive_int, default=64, help="table size in MiB")
+    s.add_argument("--json", action="store_true", help="one JSON object per position")
+    s.set_defaults(func=cmd_epd)
