@@ -128,6 +128,25 @@ class Game(Generic[S, A]):
 
     has_order_actions: bool = False
 
+    # Tactical hooks (chess-like games): check, and a "pass" for null-move pruning.
+    has_in_check: bool = False
+
+    def in_check(self, state: S) -> bool:
+        """True when the player to move is under a threat that must be answered at once
+        (chess: in check). Quiescence then tries every reply instead of standing pat, and
+        the engine extends the search by one ply."""
+        return False
+
+    has_null_move: bool = False
+
+    def null_result(self, state: S) -> S:
+        """The state after the player to move passes (null-move pruning's probe)."""
+        raise NotImplementedError(f"{self.name} has no null move")
+
+    def null_move_allowed(self, state: S) -> bool:
+        """Whether a pass is a safe probe here (chess: not in check, pieces besides pawns)."""
+        return False
+
     # Solver hooks: exact solving of alternating two-player games (Pons-style pruning).
     has_safe_actions: bool = False
 

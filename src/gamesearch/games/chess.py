@@ -1158,7 +1158,28 @@ class ChessGame(Game[ChessState, Move]):
         s._status = st
         return st
 
+    # ----- null move (for the engine's null-move pruning) ----------------------------
+    has_null_move = True
+
+    def null_result(self, state: ChessState) -> ChessState:
+        """The side to move passes: the turn flips and the en-passant square goes."""
+        b = state.board.copy(stack=False)
+        key = state.key ^ Z_TURN ^ _ep_z(b)
+        b.turn = not b.turn
+        b.ep_square = None
+        return ChessState(b, key, state.mg, state.eg, state.phase, parent=None,
+                          ply=state.ply + 1 if state.ply >= 0 else -1)
+
+    def null_move_allowed(self, state: ChessState) -> bool:
+        """Not in check, and the mover has a piece besides pawns (zugzwang is rare then)."""
+        if self.in_check(state):
+            return False
+        b = state.board
+        return bool((b.knights | b.bishops | b.rooks | b.queens) & b.occupied_co[b.turn])
+
     # ----- chess queries -------------------------------------------------------------
+    has_in_check = True
+
     def in_check(self, state: ChessState) -> bool:
         c = state._check
         if c == -1:

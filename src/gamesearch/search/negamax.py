@@ -57,6 +57,8 @@ class Negamax(Searcher):
         aspiration: float | None = None,
         iterate: bool = False,
         partial: bool = True,
+        check_extension: bool | None = None,
+        null_move: bool | None = None,
     ) -> None:
         super().__init__(game, discount=discount)
         size = parse_size(tt)
@@ -76,6 +78,10 @@ class Negamax(Searcher):
         self.use_partial = partial
         #: set by the exact solver: root probes may end at once on bounds (no move needed)
         self.solving = False
+        self.check_extension = (
+            game.has_in_check and self.iterate if check_extension is None else check_extension)
+        self.null_move = (
+            game.has_null_move and self.iterate if null_move is None else null_move)
         self.history: list[dict[Any, int]] = [{} for _ in range(game.num_players)]
         self._killers: list[list[Any]] = [[None, None] for _ in range(1024)]
         self.prev_value: float | None = None
@@ -129,6 +135,12 @@ class Negamax(Searcher):
         order_hook = game.order_actions if (self.hook_on and game.has_order_actions) else None
         safe_actions, plies_left = game.safe_actions, game.plies_left_bound
         use_safe = self.safe
+        in_check = game.in_check
+        check_hook = game.has_in_check
+        use_check_ext = self.check_extension and check_hook
+        use_null = self.null_move and game.has_null_move
+        null_result, null_allowed = game.null_result, game.null_move_allowed
+        nulled = [False] * 1026  # nulled[ply]: the move into this ply was a pass
         maxu = game.max_utility
         step = maxu / DISCOUNT_FRACTION if self.discount else 0.0
         threshold = win_threshold(maxu)
@@ -192,13 +204,16 @@ class Negamax(Searcher):
             nonlocal nodes, next_check, seldepth
             if ply > seldepth:
                 seldepth = ply
-            stand = evaluate(s, p)
             lines[ply] = None
-            if stand >= beta:
-                return stand
-            if stand > alpha:
-                alpha = stand
-            best = stand
+            if check_hook and in_check(s):
+                best = -INF  # in check: no standing pat, every reply is tried
+            else:
+                stand = evaluate(s, p)
+                if stand >= beta:
+                    return stand
+                if stand > alpha:
+                    alpha = stand
+                best = stand
             for a in noisy_actions(s):
                 c = result(s, a)
                 cp = to_move(c)
@@ -238,6 +253,9 @@ class Negamax(Searcher):
                 if u <= -maxu:
                     return u + ply * step
                 return u
+            checked = use_check_ext and ply < 200 and in_check(s)
+            if checked:
+                d += 1  # check extension: never stop the search in check
             if d == 0:
                 horizon = True
                 if quiescence:
@@ -296,6 +314,25 @@ class Negamax(Searcher):
                     if alpha >= beta:
                         lines[ply] = None
                         return beta
+            if (
+                use_null and d >= 3 and not checked and not nulled[ply]
+                and nextafter(alpha, INF) >= beta and -threshold < beta < threshold
+                and null_allowed(s)
+            ):
+                # Null-move pruning (Beal 1989; Donninger 1993): if passing still fails
+                # high on a search reduced by R = 2 (3 when deep), so would a real move.
+                c = null_result(s)
+                nulled[ply + 1] = True
+                r = 3 if d >= 6 else 2
+                try:
+                    v = -negamax(c, -beta, -nextafter(beta, -INF), max(d - 1 - r, 0),
+                                 ply + 1, to_move(c))
+                finally:
+                    nulled[ply + 1] = False
+                if v >= beta:
+                    horizon = True
+                    lines[ply] = None
+                    return beta if v > threshold else v
             alpha_orig = alpha
             if use_order:
                 moves = ordered(s, p, moves, tt_move, ply)
