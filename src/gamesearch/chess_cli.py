@@ -15,41 +15,12 @@ import json
 import time
 from typing import Any, TextIO
 
+from .argtypes import positive_int, positive_seconds, whole_number
 from .errors import GameError
 
 
 class ChessCliError(GameError):
     """Bad input to a chess command."""
-
-
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be at least 1")
-    return v
-
-
-def _depth(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be 0 or more")
-    return v
-
-
-def _seconds(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not v > 0 or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: must be a positive number of seconds")
-    return v
 
 
 def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
@@ -130,7 +101,7 @@ def add_chess_commands(sub: Any) -> None:
     s.add_argument("game", help="chess")
     s.add_argument("--fen", default="startpos",
                    help="FEN or 'startpos' [moves ...] (default startpos)")
-    s.add_argument("--depth", type=_depth, required=True)
+    s.add_argument("--depth", type=whole_number(0), required=True)
     s.add_argument("--divide", action="store_true", help="the count after each first move")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_perft)
@@ -140,9 +111,9 @@ def add_chess_commands(sub: Any) -> None:
 
     s = sub.add_parser("epd", help="run a chess test suite (EPD with bm/am) and score it")
     s.add_argument("file")
-    s.add_argument("--time", type=_seconds, help="seconds per position")
-    s.add_argument("--nodes", type=_positive_int, help="nodes per position (reproducible)")
-    s.add_argument("--limit", type=_positive_int, help="only the first N positions")
-    s.add_argument("--hash", type=_positive_int, default=64, help="table size in MiB")
+    s.add_argument("--time", type=positive_seconds, help="seconds per position")
+    s.add_argument("--nodes", type=positive_int, help="nodes per position (reproducible)")
+    s.add_argument("--limit", type=positive_int, help="only the first N positions")
+    s.add_argument("--hash", type=positive_int, default=64, help="table size in MiB")
     s.add_argument("--json", action="store_true", help="one JSON object per position")
     s.set_defaults(func=cmd_epd)

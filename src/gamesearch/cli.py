@@ -17,6 +17,7 @@ from typing import Any, TextIO
 from . import __version__
 from .agents import AGENT_KINDS, QuitGame, make_agent, play_game
 from .arena.cli import add_arena_commands
+from .argtypes import positive_int, positive_seconds
 from .chess_cli import add_chess_commands
 from .errors import GameError, InvalidLimitError
 from .game import CHANCE, Game
@@ -317,26 +318,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"gamesearch: error: {message}\n")
 
 
-def _positive_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not v > 0 or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: must be a positive number of seconds")
-    return v
-
-
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be at least 1")
-    return v
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="gamesearch", description="Adversarial game search: play, analyze, solve.")
     p.add_argument("--version", action="version", version=f"gamesearch {__version__}")
@@ -351,7 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--first", default="human", help="agent of player 1 (default human)")
     s.add_argument("--second", default="id", help="agent of player 2 (default id)")
     s.add_argument("--agent", action="append", help="agents in player order (n-player games)")
-    s.add_argument("--time", type=_positive_float, default=1.0, help="seconds per engine move")
+    s.add_argument("--time", type=positive_seconds, default=1.0, help="seconds per engine move")
     s.add_argument("--position", help="start position in the game's notation")
     s.add_argument("--seed", type=int, default=None, help="seed for dice and random agents")
     s.set_defaults(func=cmd_play)
@@ -360,9 +341,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("game")
     s.add_argument("--position")
     s.add_argument("--algorithm", help="algorithm spec, e.g. alphabeta or id:tt=4M")
-    s.add_argument("--depth", type=_positive_int)
-    s.add_argument("--time", type=_positive_float)
-    s.add_argument("--nodes", type=_positive_int)
+    s.add_argument("--depth", type=positive_int)
+    s.add_argument("--time", type=positive_seconds)
+    s.add_argument("--nodes", type=positive_int)
     s.add_argument("--json", action="store_true", help="one JSON object")
     s.set_defaults(func=cmd_analyze)
 

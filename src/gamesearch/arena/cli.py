@@ -9,6 +9,7 @@ import math
 import sys
 from typing import Any, TextIO
 
+from ..argtypes import number, positive_int
 from .errors import ArenaError
 from .ratings import SPRT, format_elo
 from .report import render_pairs, render_standings, write_jsonl, write_pgn, write_plot
@@ -23,30 +24,6 @@ from .schedule import (
 )
 from .timecontrol import TimeControl
 from .tournament import BACKENDS, RunOptions, TournamentResult, run_tournament
-
-
-def _int(text: str, low: int = 1) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if v < low:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be at least {low}")
-    return v
-
-
-def _positive(text: str) -> int:
-    return _int(text, 1)
-
-
-def _nonnegative_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not (v >= 0 and math.isfinite(v)):
-        raise argparse.ArgumentTypeError(f"{text!r}: must be a number >= 0")
-    return v
 
 
 def parse_sprt(text: str, alpha: float, beta: float) -> SPRT:
@@ -194,20 +171,20 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--time-control", default="10+0.1", metavar="BASE+INC",
                    help="seconds per game + seconds added per move (default 10+0.1)")
-    p.add_argument("--grace", type=_nonnegative_float, default=1.0, metavar="S",
+    p.add_argument("--grace", type=number(0.0, strict=False), default=1.0, metavar="S",
                    help="seconds past its clock before a move loses on time (default 1)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--openings", metavar="FILE",
                    help="one opening a line: moves in the game's notation, or a position")
-    g.add_argument("--random-plies", type=_positive, metavar="N",
+    g.add_argument("--random-plies", type=positive_int, metavar="N",
                    help="openings of N random moves (from --seed)")
     p.add_argument("--seed", type=int, default=0,
                    help="seed of random openings, random agents and dice (default 0)")
-    p.add_argument("--max-plies", type=_positive, default=1000, metavar="N",
+    p.add_argument("--max-plies", type=positive_int, default=1000, metavar="N",
                    help="a game still running after N plies is a draw (default 1000)")
     p.add_argument("--db", default=":memory:", metavar="FILE",
                    help="SQLite results file; rerun the same command to resume")
-    p.add_argument("--workers", type=_positive, default=1, metavar="K",
+    p.add_argument("--workers", type=positive_int, default=1, metavar="K",
                    help="games played at once (default 1)")
     p.add_argument("--backend", choices=BACKENDS, default="local",
                    help="local processes or a Ray cluster (pip install 'gamesearch[ray]')")
@@ -225,7 +202,7 @@ def add_arena_commands(sub: Any) -> None:
     s.add_argument("game")
     s.add_argument("first", metavar="A", help="agent spec (e.g. alphabeta:depth=4)")
     s.add_argument("second", metavar="B", help="agent spec")
-    s.add_argument("--games", type=_positive, default=10, metavar="N",
+    s.add_argument("--games", type=positive_int, default=10, metavar="N",
                    help="games to play, colours alternating (default 10)")
     s.add_argument("--sprt", metavar="ELO0,ELO1",
                    help="stop when 'A is ELO1 stronger' is accepted or rejected against ELO0")
@@ -239,7 +216,7 @@ def add_arena_commands(sub: Any) -> None:
     s.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
                    help="agent specs (NAME=SPEC to name one); the first is the gauntlet's")
     s.add_argument("--format", choices=FORMATS, default="round-robin")
-    s.add_argument("--games-per-pair", type=_positive, default=2, metavar="N",
+    s.add_argument("--games-per-pair", type=positive_int, default=2, metavar="N",
                    help="games between each pair, colours alternating (default 2)")
     _common(s)
     s.set_defaults(func=cmd_tournament)
