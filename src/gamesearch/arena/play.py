@@ -25,7 +25,7 @@ from ..errors import GameError
 from ..game import CHANCE, Game
 from ..search import SearchResult
 from .errors import ArenaError
-from .schedule import Job, derive_seed, load_game
+from .schedule import Job, Slotted, derive_seed, load_game
 
 TERMINATIONS = ("normal", "crash", "timeout", "illegal-move", "move-limit")
 
@@ -38,7 +38,7 @@ def now_iso() -> str:
 
 
 @dataclass
-class GameRecord:
+class GameRecord(Slotted):
     """One finished game, as stored. Per-seat lists are indexed by seat (0 moves first)."""
 
     pair: int
@@ -58,13 +58,6 @@ class GameRecord:
     plies: list[int] = field(default_factory=lambda: [0, 0])
     finished_at: str = field(default_factory=now_iso)
 
-    @property
-    def slot(self) -> tuple[int, int]:
-        return (self.pair, self.game_no)
-
-    @property
-    def round(self) -> int:
-        return self.game_no // 2
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

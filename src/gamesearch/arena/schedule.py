@@ -224,8 +224,24 @@ class TournamentConfig:
         return jobs
 
 
+class Slotted:
+    """A game's place in the schedule: ``pair`` and ``game_no`` (round = two games,
+    one with each colour)."""
+
+    pair: int
+    game_no: int
+
+    @property
+    def slot(self) -> tuple[int, int]:
+        return (self.pair, self.game_no)
+
+    @property
+    def round(self) -> int:
+        return self.game_no // 2
+
+
 @dataclass(frozen=True)
-class Job:
+class Job(Slotted):
     """One scheduled game: everything a worker anywhere needs to play it (picklable)."""
 
     game: str
@@ -239,14 +255,6 @@ class Job:
     grace: float
     seed: int
     max_plies: int
-
-    @property
-    def slot(self) -> tuple[int, int]:
-        return (self.pair, self.game_no)
-
-    @property
-    def round(self) -> int:
-        return self.game_no // 2
 
 
 def load_game(name: str) -> Game[Any, Any]:
