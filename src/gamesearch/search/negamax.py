@@ -29,7 +29,7 @@ from math import nextafter
 from typing import Any, ClassVar
 
 from .base import Searcher
-from .common import DISCOUNT_FRACTION, INF, Iteration, win_threshold
+from .common import DISCOUNT_FRACTION, INF, Iteration, SearchTimeout, win_threshold
 from .minimax import pv_list
 from .tt import EXACT, LOWER, UNLIMITED, UPPER, TranspositionTable, parse_size
 
@@ -397,8 +397,9 @@ class Negamax(Searcher):
         if nodes >= next_check:
             try:
                 next_check = clock.check(base_nodes + nodes) - base_nodes
-            finally:
-                self.nodes += nodes
+            except SearchTimeout:
+                self.nodes += nodes  # the root was counted: keep it in the total
+                raise
         tt_move = None
         k = None
         if use_tt:
