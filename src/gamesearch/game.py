@@ -218,14 +218,6 @@ class Game(Generic[S, A]):
         return f"<{type(self).__name__} {self.name}>"
 
 
-def winner_returns(num_players: int, winner: int | None, win: float = 1.0) -> tuple[float, ...]:
-    """Returns vector of a zero-sum game: ``win`` for the winner, ``-win`` split over losers."""
-    if winner is None:
-        return (0.0,) * num_players
-    lose = -win / (num_players - 1)
-    return tuple(win if p == winner else lose for p in range(num_players))
-
-
 def random_playout(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
     """Play uniformly random moves (chance by its probabilities) to the end; return the state."""
     while not game.is_terminal(state):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -177,20 +177,3 @@ def win_step(max_utility: float) -> float:
 def win_threshold(max_utility: float) -> float:
     """Values beyond this are discounted wins; heuristic values never reach it."""
     return max_utility - MAX_PLY * win_step(max_utility)
-
-
-def discounted(u: float, ply: int, max_utility: float) -> float:
-    """A terminal utility ``u`` reached ``ply`` plies from the root, faster wins first."""
-    if u >= max_utility:
-        return u - ply * max_utility / DISCOUNT_FRACTION
-    if u <= -max_utility:
-        return u + ply * max_utility / DISCOUNT_FRACTION
-    return u
-
-
-def format_pv(pv: Sequence[Any], fmt: Callable[[Any], str]) -> str:
-    return " ".join(fmt(a) for a in pv)
-
-
-def hashable_actions(actions: Sequence[Any]) -> bool:
-    return all(isinstance(a, Hashable) for a in actions)

@@ -149,8 +149,3 @@ def _best_moves(game: Game[Any, Any], engine: Negamax, state: Any, score: float,
             if engine._root(state, None, b, nextafter(b, inf), root_moves=[a]).value > b]
     engine.nodes = saved  # report the solve's own effort, like the references do
     return best
-
-
-def solve_value(game: Game[Any, Any], state: Any) -> float:
-    """The exact minimax value (raw, distance-discounted) by a full-depth engine search."""
-    return float(Negamax(game, tt=1 << 20, ordering=True).search(state, Limit()).value)
