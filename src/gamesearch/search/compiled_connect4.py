@@ -62,7 +62,6 @@ Without numba the module still imports; :func:`available` says False and
 from __future__ import annotations
 
 import importlib
-import math
 import threading
 import time
 from collections.abc import Callable
@@ -587,13 +586,52 @@ def _solve(
 
 
 @_jit
-def _probe(
-    cur: int, mask: int, n: int, fb: int, col: int,
+def _best_columns(
+    cur: int, mask: int, n: int, score: int, weak: bool, order: int,
     table: Any, used: Any, st: Any, cap: int, work: Any,
-) -> bool:
-    """One best-move probe of ``solve._best_moves``: does ``col`` score above ``fb``?"""
-    value, _ = _root(cur, mask, n, fb, fb + 1, col, table, used, st, cap, work)
-    return value > fb
+) -> int:
+    """``solve._best_moves`` as a set of column bits: one zero-window probe per safe move,
+    warm table, probed in the game's action ``order`` (7 columns, 4 bits each, first in
+    the low bits) as the Python path probes them."""
+    playable = (mask + _BOTTOM_ALL) & _BOARD
+    wins = _winning_cells(cur, mask) & playable
+    safe = _non_losing(cur, mask)  # ``safe_actions``
+    cells = wins if wins else safe if safe else playable
+    out = 0
+    for c in range(7):
+        if cells & (_COL_MASK0 << (7 * c)):
+            out |= 1 << c
+    if wins or not safe:  # the winning moves; or every move loses at once: all of them
+        return out
+    s = score - 1 if not weak else min(score, 1) - 1
+    fb = _threshold_floor(n, s)
+    best = 0
+    for i in range(7):
+        c = (order >> (4 * i)) & 15
+        if out & (1 << c):
+            value, _ = _root(cur, mask, n, fb, fb + 1, c, table, used, st, cap, work)
+            if value > fb:
+                best |= 1 << c
+    return best
+
+
+@_jit
+def _run(
+    cur: int, mask: int, n: int, weak: bool, keep: bool, all_moves: bool, order: int,
+    table: Any, used: Any, st: Any, cap: int, work: Any,
+) -> tuple[int, int, int, int, int]:
+    """One call for all of :func:`solve_fast` (a call from Python costs about a
+    microsecond, as much as a small endgame's whole search): :func:`_solve`, then, when
+    ``all_moves`` or when no probe gave a move, :func:`_best_columns`.
+    (score, move or -1, status, nodes of the solve alone, best columns as bits or 0)."""
+    score, move, status = _solve(cur, mask, n, weak, keep, table, used, st, cap, work)
+    if status != 0:
+        return 0, -1, status, 0, 0
+    nodes = st[_NODES]
+    best = 0
+    if all_moves or move < 0:
+        best = _best_columns(cur, mask, n, score, weak, order, table, used, st, cap, work)
+    return score, move, 0, nodes, best
 
 
 # ----- the Python side ---------------------------------------------------------------
@@ -631,18 +669,27 @@ def _state(state_or_moves: str | C4State) -> C4State:
     if isinstance(state_or_moves, str):
         return _GAME.parse_state(state_or_moves)
     state = state_or_moves
-    if not (isinstance(state, tuple) and len(state) == 4
+    if not (type(state) is tuple and len(state) == 4
             and all(isinstance(x, int) and 0 <= x < 1 << 49 for x in state[:3])):
         raise GameError(f"connect4 position {state!r}: expected a move string like '4455' "
                         "or a ConnectFour state (current, mask, moves, score)")
     return state
 
 
+#: The game's action order for :func:`_best_columns`: column ``k``-th in 4 bits at 4k.
+_ORDER_CODE = sum(c << (4 * k) for k, c in enumerate(_GAME._order))
+#: The columns of a set of column bits, in the game's action order.
+_COLUMNS = tuple(tuple(c for c in _GAME._order if bits >> c & 1) for bits in range(128))
+#: ``parse_size`` of the default capacity, worked out once.
+_DEFAULT_CAPACITY = 1 << 22
+_DEFAULT_CAP = parse_size(_DEFAULT_CAPACITY)
+
+
 def solve_fast(
     state_or_moves: str | C4State,
     *,
     weak: bool = False,
-    tt_capacity: int | str = 1 << 22,
+    tt_capacity: int | str = _DEFAULT_CAPACITY,
     best_moves: bool = False,
     keep_table: bool = False,
 ) -> dict[str, Any]:
@@ -661,55 +708,45 @@ def solve_fast(
     including after best-move probes). One table per process; calls from several threads
     take turns.
     """
+    start = time.perf_counter()
     if not available():
         raise UnsupportedGameError(
             f"the compiled Connect Four solver needs numba ({_NUMBA_ERROR}); "
             "install it with: pip install 'gamesearch[fast]' (or use gamesearch.search.solve)"
         )
-    state = _state(state_or_moves)
-    game = _GAME
-    cap = parse_size(tt_capacity)
+    # The per-call work in Python is kept small: a small endgame's whole search takes a few
+    # microseconds (Pons's End-Easy set: about 50 nodes), so a microsecond here is 20 %.
+    if type(state_or_moves) is tuple and len(state_or_moves) == 4:
+        state = state_or_moves
+        cur, mask, n = state[0], state[1], state[2]
+        if not (type(cur) is int and type(mask) is int and type(n) is int
+                and 0 <= cur < 1 << 49 and 0 <= mask < 1 << 49 and 0 <= n < 1 << 49):
+            state = _state(state_or_moves)  # raises GameError
+    else:
+        state = _state(state_or_moves)
+        cur, mask, n = state[0], state[1], state[2]
+    cap = _DEFAULT_CAP if tt_capacity == _DEFAULT_CAPACITY else parse_size(tt_capacity)
     if cap < 1:
         raise InvalidLimitError("a transposition table needs at least one entry")
-    cur, mask, n = state[0], state[1], state[2]
     with _lock:  # one table per process: one solve at a time
-        table, used, st, work = _arrays(cap)
-        start = time.perf_counter()
-        score, move, status = _solve(cur, mask, n, bool(weak), bool(keep_table), table, used, st,
-                                     cap, work)
+        arrays = _tables.get(cap) or _arrays(cap)
+        score, move, status, nodes, best = _run(
+            cur, mask, n, bool(weak), bool(keep_table), bool(best_moves), _ORDER_CODE,
+            arrays[0], arrays[1], arrays[2], cap, arrays[3])
+    if status:
         if status == 1:
             raise InvalidPositionError(
                 f"connect4 state {state!r}: not a position (stones must stack from the bottom "
                 "of each column, the side to move has as many stones as the other player or "
                 "one fewer, the counts must match, and the side to move has no four)")
-        if status == 2:
-            raise GameError(f"{game.name}: the position is already over; nothing to solve")
-        nodes = int(st[_NODES])
-        moves: list[int] = []
-        if best_moves or move < 0:  # (no probe failed high with a move: find one)
-            moves = _best_moves(state, score, bool(weak), table, used, st, cap, work)
-            if move < 0 and moves:
-                move = moves[0]
-    if move < 0:
-        move = next(iter(game.actions(state)))
+        raise GameError(f"{_GAME.name}: the position is already over; nothing to solve")
+    moves = _COLUMNS[best]
+    if move < 0:  # (no probe failed high with a move: the first best one)
+        move = moves[0] if moves else _GAME.actions(state)[0]
     return {
-        "value": int(score),
-        "move": int(move),
-        "moves": moves if best_moves and moves else [int(move)],
+        "value": score,
+        "move": move,
+        "moves": list(moves) if best_moves and moves else [move],
         "nodes": nodes,
         "seconds": time.perf_counter() - start,
     }
-
-
-def _best_moves(state: C4State, score: int, weak: bool, table: Any, used: Any, st: Any,
-                cap: int, work: Any) -> list[int]:
-    """``solve._best_moves``: one zero-window probe per safe move, warm table."""
-    game = _GAME
-    if game.winning_action(state) is not None:
-        return list(game.winning_columns(state))
-    candidates = list(game.safe_actions(state))
-    if not candidates:
-        return list(game.actions(state))
-    fb = math.floor(game.score_threshold(state, score - 1 if not weak else min(score, 1) - 1))
-    cur, mask, n = state[0], state[1], state[2]
-    return [a for a in candidates if _probe(cur, mask, n, fb, a, table, used, st, cap, work)]
