@@ -159,6 +159,24 @@ def test_tictactoe_published_counts() -> None:
     assert search(center, 0, "alphabeta", discount=False).nodes == 7_275
 
 
+def test_tictactoe_status_table_agrees_with_the_lines_on_every_reachable_state() -> None:
+    # terminal_utility reads a precomputed table; is_terminal/utility test the eight lines.
+    game = TicTacToe()
+    seen, frontier = {0}, [0]
+    while frontier:
+        s = frontier.pop()
+        for player in (0, 1):
+            expected = game.utility(s, player) if game.is_terminal(s) else None
+            assert game.terminal_utility(s, player) == expected, (game.format_state(s), player)
+        if not game.is_terminal(s):
+            for a in game.actions(s):
+                c = game.result(s, a)
+                if c not in seen:
+                    seen.add(c)
+                    frontier.append(c)
+    assert len(seen) == 5_478  # every legal tic-tac-toe position
+
+
 def test_tictactoe_faster_win_preferred() -> None:
     game = TicTacToe()
     # X to move can win at once on 3 or set up a slower win; the fast win must be chosen.

@@ -27,6 +27,31 @@ ORDERS = {
 
 # WON[m] is True when the 9-bit mask m contains a line.
 WON = [any(all(m >> i & 1 for i in line) for line in LINES) for m in range(512)]
+BOARD = (1 << 18) - 1  # both players' squares, without the turn bit
+
+
+def _terminal_status() -> list[float | None]:
+    """``STATUS[x | o << 9]``: X's utility when the board is over, else None (2^18 entries).
+
+    One list index answers IS-TERMINAL and UTILITY together, the test the search runs at
+    every node; building it takes a few tens of milliseconds, once per process.
+    """
+    status: list[float | None] = [None] * (1 << 18)
+    for o in range(512):
+        row, o_won = o << 9, WON[o]
+        for x in range(512):
+            if x & o:
+                continue
+            if WON[x]:
+                status[row | x] = 1.0
+            elif o_won:
+                status[row | x] = -1.0
+            elif x | o == FULL:
+                status[row | x] = 0.0
+    return status
+
+
+_STATUS: list[list[float | None]] = []  # built by the first TicTacToe()
 
 
 def _empty_squares(order: Sequence[int]) -> list[tuple[int, ...]]:
@@ -47,6 +72,9 @@ class TicTacToe(Game[int, int]):
             raise InvalidLimitError(f"tictactoe order {order!r}; allowed: {', '.join(ORDERS)}")
         self.order = order
         self._empty = _empty_squares(ORDERS[order])
+        if not _STATUS:
+            _STATUS.append(_terminal_status())
+        self._status = _STATUS[0]
 
     def initial_state(self) -> int:
         return 0
@@ -71,13 +99,10 @@ class TicTacToe(Game[int, int]):
         return 0.0
 
     def terminal_utility(self, state: int, player: int) -> float | None:
-        if WON[state & FULL]:
-            return -1.0 if player else 1.0
-        if WON[state >> 9 & FULL]:
-            return 1.0 if player else -1.0
-        if (state | state >> 9) & FULL == FULL:
-            return 0.0
-        return None
+        u = self._status[state & BOARD]
+        if player and u:
+            return -u
+        return u
 
     def returns(self, state: int) -> tuple[float, float]:
         u = self.utility(state, 0)

@@ -48,10 +48,8 @@ class AlphaBeta(Searcher):
             u = terminal_utility(s, me)
             if u is not None:
                 lines[ply] = None
-                if u >= maxu:
-                    return u - ply * step
-                if u <= -maxu:
-                    return u + ply * step
+                if step and (u >= maxu or u <= -maxu):  # a win or a loss: by its distance
+                    return u - ply * step if u > 0 else u + ply * step
                 return u
             if ply == cutoff:
                 horizon = True

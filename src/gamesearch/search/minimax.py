@@ -59,10 +59,8 @@ class Minimax(Searcher):
             u = terminal_utility(s, me)  # IS-TERMINAL and UTILITY in one call
             if u is not None:
                 lines[ply] = None
-                if u >= maxu:
-                    return u - ply * step
-                if u <= -maxu:
-                    return u + ply * step
+                if step and (u >= maxu or u <= -maxu):  # a win or a loss: by its distance
+                    return u - ply * step if u > 0 else u + ply * step
                 return u
             if ply == cutoff:  # IS-CUTOFF: fall back on the heuristic EVAL
                 horizon = True
