@@ -22,6 +22,7 @@ from gamesearch import (
     search,
 )
 from gamesearch.game import CHANCE
+from gamesearch.games import GAMES
 from gamesearch.games.tictactoe import TicTacToe
 from gamesearch.games.trees import TreeGame, example
 from gamesearch.search.trace import pruned_leaves, trace
@@ -175,6 +176,21 @@ def test_tictactoe_status_table_agrees_with_the_lines_on_every_reachable_state()
                     seen.add(c)
                     frontier.append(c)
     assert len(seen) == 5_478  # every legal tic-tac-toe position
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_games_declared_alternating_do_alternate(name: str) -> None:
+    # Search trusts the flag: it reads the side to move from the ply's parity.
+    game = get_game(name)
+    if not game.game_type.alternating:
+        return
+    rng = random.Random(7)
+    for _ in range(20):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            child = game.result(state, rng.choice(list(game.actions(state))))
+            assert game.to_move(child) != game.to_move(state) or game.is_terminal(child)
+            state = child
 
 
 def test_tictactoe_faster_win_preferred() -> None:

@@ -46,6 +46,14 @@ class GameType:
     chance: bool = False
     perfect_information: bool = True
     zero_sum: bool = True
+    #: Two players strictly take turns (no chance node, no pass, no double move), so the
+    #: player to move ``k`` plies below a state is the one to move there when ``k`` is even.
+    #: Search reads the side from the ply's parity instead of calling ``to_move``.
+    alternating: bool = False
+
+    def __post_init__(self) -> None:
+        if self.alternating and (self.num_players != 2 or self.chance):
+            raise ValueError("GameType: alternating needs two players and no chance nodes")
 
 
 class Game(Generic[S, A]):

@@ -182,7 +182,7 @@ class ConnectFour(Game[C4State, int]):
     name = "connect4"
     description = "Connect Four, 7 columns x 6 rows; columns 1-7 from the left"
     num_players = 2
-    game_type = GameType(num_players=2)
+    game_type = GameType(num_players=2, alternating=True)
     max_utility = WIN
     state_notation = (
         "Pons move string: the columns played from the empty board, one digit 1-7 per move, "

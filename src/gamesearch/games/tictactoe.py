@@ -63,7 +63,7 @@ class TicTacToe(Game[int, int]):
     name = "tictactoe"
     description = "Tic-tac-toe on a 3x3 board; squares 1-9 in reading order"
     num_players = 2
-    game_type = GameType(num_players=2)
+    game_type = GameType(num_players=2, alternating=True)
     max_utility = 1.0
     state_notation = "nine characters x, o or . in reading order, e.g. x...o...."
 

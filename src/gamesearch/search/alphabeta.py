@@ -39,6 +39,7 @@ class AlphaBeta(Searcher):
         horizon = False
         lines: list[Any] = [None] * 512
         cutoff = -1 if depth is None else depth  # the ply of the depth cut-off
+        alternating = game.game_type.alternating  # then MAX moves at the even plies
 
         def value(s: Any, alpha: float, beta: float, ply: int) -> float:
             nonlocal nodes, next_check, horizon, cutoffs
@@ -55,7 +56,7 @@ class AlphaBeta(Searcher):
                 horizon = True
                 lines[ply] = None
                 return evaluate(s, me)
-            if to_move(s) == me:  # MAX-VALUE
+            if (not ply & 1) if alternating else to_move(s) == me:  # MAX-VALUE
                 v = -INF
                 for a in actions(s):
                     v2 = value(result(s, a), alpha, beta, ply + 1)

@@ -5,7 +5,8 @@ line by line (MAX-VALUE takes the largest child value, MIN-VALUE the smallest) a
 it in four small ways, each needed by a general library:
 
 * which of MAX-VALUE / MIN-VALUE applies is read from ``TO-MOVE`` of each state, so games in
-  which a player may move twice in a row are searched correctly;
+  which a player may move twice in a row are searched correctly (a game whose type says the
+  players strictly alternate lets the ply's parity answer instead: the same side, no call);
 * with a depth limit, IS-CUTOFF replaces IS-TERMINAL and EVAL replaces UTILITY at the
   cut-off (H-MINIMAX, §6.3.1);
 * wins are discounted by their distance (see :mod:`gamesearch.search.common`), unless
@@ -50,6 +51,7 @@ class Minimax(Searcher):
         horizon = False
         lines: list[Any] = [None] * 512
         cutoff = -1 if depth is None else depth  # the ply of the depth cut-off
+        alternating = game.game_type.alternating  # then MAX moves at the even plies
 
         def value(s: Any, ply: int) -> float:
             nonlocal nodes, next_check, horizon
@@ -66,7 +68,7 @@ class Minimax(Searcher):
                 horizon = True
                 lines[ply] = None
                 return evaluate(s, me)
-            if to_move(s) == me:  # MAX-VALUE
+            if (not ply & 1) if alternating else to_move(s) == me:  # MAX-VALUE
                 v = -INF
                 for a in actions(s):
                     v2 = value(result(s, a), ply + 1)
