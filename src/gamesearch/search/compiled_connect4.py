@@ -69,6 +69,7 @@ from typing import Any, TypeVar, cast
 
 from ..errors import GameError, InvalidLimitError, InvalidPositionError, UnsupportedGameError
 from ..games.connect4 import C4State, ConnectFour
+from .common import SearchTimeout
 from .tt import parse_size
 
 
@@ -116,8 +117,10 @@ _VALUE_BIAS = 1024
 _USED_BIT = 1 << 13
 _KEY_SHIFT = 14
 _HASH_MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
-# Stats slots: nodes, entries in the table, times the table was emptied.
-_NODES, _COUNT, _RESETS = 0, 1, 2
+# Stats slots: nodes, entries in the table, times the table was emptied, the node budget
+# (the search stops once ``nodes`` exceeds it; see ``solve_fast``'s ``max_nodes``).
+_NODES, _COUNT, _RESETS, _LIMIT = 0, 1, 2, 3
+_NO_LIMIT = 1 << 62
 #: Slack over the capacity: a found key stored back after a subtree emptied the table
 #: is not checked against the capacity (see the module docstring); at most one per ply.
 _SLACK = 64
@@ -310,6 +313,8 @@ def _negamax(
     while True:
         # ----- enter the node (cur, mask) at ply with the window (alpha, beta) -----------
         st[_NODES] += 1
+        if st[_NODES] > st[_LIMIT]:  # out of budget: unwind at once, storing nothing
+            return 0
         n = base + ply
         val = 0
         leaf = True
@@ -477,6 +482,8 @@ def _root(
     for i in range(k):
         cell = row[i] & _BOARD
         v = -_negamax(opp, mask | cell, n + 1, -beta, -alpha, 1, table, used, st, cap, work)
+        if st[_NODES] > st[_LIMIT]:  # out of budget: no result, nothing stored
+            return 0, -1
         if v > best:
             best = v
             best_cell = cell
@@ -547,7 +554,7 @@ def _solve(
     """``solve._solve`` without the best moves: (score, move or -1, status).
 
     Empties the table first unless ``keep``. ``status`` is :func:`_status`'s; nothing is
-    searched unless 0.
+    searched unless 0; 3 when the node budget ``st[_LIMIT]`` ran out.
     """
     status = _status(cur, mask, n)
     if status != 0:
@@ -573,6 +580,8 @@ def _solve(
             med = _trunc_half(hi)
         fb = _threshold_floor(n, med)
         value, action = _root(cur, mask, n, fb, fb + 1, -1, table, used, st, cap, work)
+        if st[_NODES] > st[_LIMIT]:
+            return 0, -1, 3
         r = _exact_score(n, value)
         if weak:
             r = max(-1, min(1, r))
@@ -610,6 +619,8 @@ def _best_columns(
         c = (order >> (4 * i)) & 15
         if out & (1 << c):
             value, _ = _root(cur, mask, n, fb, fb + 1, c, table, used, st, cap, work)
+            if st[_NODES] > st[_LIMIT]:
+                return 0
             if value > fb:
                 best |= 1 << c
     return best
@@ -631,6 +642,8 @@ def _run(
     best = 0
     if all_moves or move < 0:
         best = _best_columns(cur, mask, n, score, weak, order, table, used, st, cap, work)
+        if st[_NODES] > st[_LIMIT]:
+            return 0, -1, 3, 0, 0
     return score, move, 0, nodes, best
 
 
@@ -649,7 +662,7 @@ def _arrays(cap: int) -> tuple[Any, Any, Any, Any]:
         arrays = (
             np.zeros(slots, dtype=np.int64),  # table
             np.zeros(cap + _SLACK, dtype=np.int64),  # used slots, to empty the table
-            np.zeros(3, dtype=np.int64),  # nodes, entries, resets
+            np.zeros(4, dtype=np.int64),  # nodes, entries, resets, node budget
             np.zeros((64, 17), dtype=np.int64),  # per ply: moves and the stack frame
         )
         arrays[0].fill(0)  # touch every page now, not one page fault per early entry
@@ -692,6 +705,7 @@ def solve_fast(
     tt_capacity: int | str = _DEFAULT_CAPACITY,
     best_moves: bool = False,
     keep_table: bool = False,
+    max_nodes: int | None = None,
 ) -> dict[str, Any]:
     """Solve a Connect Four position with the compiled path.
 
@@ -707,6 +721,11 @@ def solve_fast(
     and the same results: a warm table inherits the engine's behaviour, bound for bound,
     including after best-move probes). One table per process; calls from several threads
     take turns.
+
+    ``max_nodes``: a node budget for the whole call (best-move probes included); past it
+    the search stops and :class:`~gamesearch.search.common.SearchTimeout` is raised. What
+    the table holds then is still sound (only finished nodes store), so a retry with
+    ``keep_table`` goes on from there. Node counts are unchanged when the budget suffices.
     """
     start = time.perf_counter()
     if not available():
@@ -730,10 +749,13 @@ def solve_fast(
         raise InvalidLimitError("a transposition table needs at least one entry")
     with _lock:  # one table per process: one solve at a time
         arrays = _tables.get(cap) or _arrays(cap)
+        arrays[2][_LIMIT] = _NO_LIMIT if max_nodes is None else max_nodes
         score, move, status, nodes, best = _run(
             cur, mask, n, bool(weak), bool(keep_table), bool(best_moves), _ORDER_CODE,
             arrays[0], arrays[1], arrays[2], cap, arrays[3])
     if status:
+        if status == 3:
+            raise SearchTimeout(f"connect4: the node budget ({max_nodes}) ran out")
         if status == 1:
             raise InvalidPositionError(
                 f"connect4 state {state!r}: not a position (stones must stack from the bottom "
