@@ -116,7 +116,7 @@ def main() -> None:
     totals = {"id": [0, 0.0], "baseline": [0, 0.0]}
     for name, fen in POSITIONS.items():
         state = game.search_root(game.parse_state(fen))
-        searcher = make_searcher(game, "id")
+        searcher = make_searcher(game, "id", soft_time=1.0)  # the whole time, as the baseline
         t0 = time.perf_counter()
         r = searcher.search(state, Limit(time=args.time))
         dt = time.perf_counter() - t0

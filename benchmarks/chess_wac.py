@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/chess_wac.py --sample 30 --time 1    # every 10th position
     .venv/bin/python benchmarks/chess_wac.py --file ../shared/data/chess/bk.epd --time 5
     .venv/bin/python benchmarks/chess_wac.py --verbose               # one line per position
+    .venv/bin/python benchmarks/chess_wac.py --option lmr=0          # an engine option off
 
 ``--sample N`` takes N positions spread evenly over the file (1st, 11th, 21st, ... for 30 of
 300), so a sample's figure is a rough estimate of the whole suite's. Each position gets a
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import chess
 
+from gamesearch.search import parse_spec
 from gamesearch.uci import EpdResult, read_epd, run_epd
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "chess"
@@ -33,7 +35,10 @@ def main() -> int:
     ap.add_argument("--time", type=float, default=1.0, help="seconds per position")
     ap.add_argument("--sample", type=int, default=None, help="N positions spread evenly")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="an option of the id search (as in a spec: lmr=0, null_move=0, ...)")
     args = ap.parse_args()
+    _, options, _ = parse_spec("id:" + ",".join(args.option))
     lines = read_epd(args.file)
     if args.sample and args.sample < len(lines):
         step = len(lines) / args.sample
@@ -59,14 +64,14 @@ def main() -> int:
                   f"{r.score}", flush=True)
 
     start = time.perf_counter()
-    results = run_epd(lines, args.time, show)
+    results = run_epd(lines, args.time, show, **options)
     elapsed = time.perf_counter() - start
     solved = sum(r.solved for r in results)
     nodes = sum(r.nodes for r in results)
     depth = sum(r.depth for r in results) / len(results)
     print(f"{Path(args.file).name}: solved {solved}/{len(results)} at {args.time:g} s per "
           f"position (mean depth {depth:.1f}, {nodes / elapsed:.0f} nodes/s, "
-          f"{elapsed:.0f} s)")
+          f"{elapsed:.0f} s){' with ' + ', '.join(args.option) if args.option else ''}")
     if args.key_file:
         print(f"  against {Path(args.key_file).name}: {second}/{len(results)}")
     return 0

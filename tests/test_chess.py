@@ -31,11 +31,12 @@ from gamesearch.games.chess import (  # noqa: E402
     perft,
     see,
 )
-from gamesearch.search import Limit, search  # noqa: E402
+from gamesearch.search import Limit, make_searcher, search  # noqa: E402
 from gamesearch.uci import (  # noqa: E402
     MOVE_OVERHEAD,
     UCIEngine,
     allocate_time,
+    hard_limit,
     read_epd,
     run_epd,
     uci_score,
@@ -350,6 +351,65 @@ def test_engine_returns_legal_moves_at_small_budgets() -> None:
         for nodes in (1, 50, 400):
             r = search(GAME, GAME.search_root(state), "id", Limit(nodes=nodes))
             assert r.action in board.legal_moves, (board.fen(), nodes)
+
+
+def test_late_move_reductions_on_for_chess_only() -> None:
+    assert make_searcher(GAME, "id").lmr
+    assert not make_searcher(GAME, "id", lmr=False).lmr
+    assert not make_searcher(GAME, "alphabeta").__dict__.get("lmr", False)
+    assert not make_searcher(get_game("connect4"), "id").lmr
+    assert not make_searcher(get_game("tictactoe"), "id").lmr
+
+
+def test_late_move_reductions_reduce_and_keep_the_tactics() -> None:
+    # WAC.001-style mates and a quiet middlegame: with reductions the engine still finds the
+    # mates at the same depth, and it does reduce (and sometimes re-search) late moves.
+    reduced = 0
+    for fen, best in [
+        ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "g3g6"),
+        ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6"),
+    ]:
+        state = GAME.search_root(GAME.parse_state(fen))
+        for lmr in (False, True):
+            s = make_searcher(GAME, "id", lmr=lmr)
+            r = s.search(state, Limit(depth=5))
+            assert r.action.uci() == best
+            assert r.value > MATE - 1000
+    quiet = GAME.search_root(GAME.parse_state(
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"))
+    plain = make_searcher(GAME, "id", lmr=False).search(quiet, Limit(depth=5))
+    s = make_searcher(GAME, "id")
+    r = s.search(quiet, Limit(depth=5))
+    reduced += s.reductions
+    assert reduced > 0 and s.re_searches <= s.reductions
+    assert r.nodes < plain.nodes
+    assert r.action in board_of(quiet).legal_moves
+
+
+def test_soft_time_limit_starts_no_iteration_after_its_share() -> None:
+    state = GAME.search_root(GAME.initial_state())
+    # soft_time=0: any time passed is past the soft limit, so only depth 1 is searched
+    r = make_searcher(GAME, "id", soft_time=0.0).search(state, Limit(time=30.0))
+    assert r.depth == 1 and r.action in board_of(state).legal_moves
+    assert make_searcher(GAME, "id").soft_time == 0.5  # chess asks for it
+    assert make_searcher(get_game("connect4"), "id").soft_time is None
+    # a depth limit alone has no clock: the soft limit does not apply
+    r = make_searcher(GAME, "id", soft_time=0.0).search(state, Limit(depth=3))
+    assert r.depth == 3
+
+
+def test_hard_limit_stays_within_the_clock() -> None:
+    for remaining in (0.01, 0.05, 0.2, 1.0, 10.0, 300.0):
+        for inc in (0.0, 0.1, 2.0):
+            for mtg in (None, 1, 2, 40):
+                t = allocate_time(remaining, inc, mtg)
+                assert t is not None
+                h = hard_limit(t, remaining, mtg)
+                assert t <= h <= max(remaining * 0.9, 0.005)
+                if remaining > 1:
+                    assert h <= remaining - MOVE_OVERHEAD
+                    if mtg != 1:
+                        assert h <= remaining / 2
 
 
 # ----- UCI -------------------------------------------------------------------------------------

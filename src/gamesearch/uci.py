@@ -22,7 +22,12 @@ configures it once for both interfaces; :class:`UCIEngine` speaks the protocol
   10 %, whichever leaves less; on a clock
   it gets ``time / movestogo`` (``time / 30`` without ``movestogo``) plus 80 % of the
   increment, at most half of the remaining time (all of it but the overhead when one move
-  is left to the control) and never more than the remaining time less the overhead.
+  is left to the control) and never more than the remaining time less the overhead. That
+  share is the *target*; on a clock the search may run to :data:`HARD_FACTOR` times it (the
+  hard limit, within the same caps) but starts no new iteration after half the target
+  (the engine's ``soft_time``): an iteration that starts late rarely finishes, one that
+  started early may finish a little after the target. ``movetime`` and EPD runs use the
+  whole time and nothing more (no soft limit).
 * Bad input never ends the engine: a malformed command, an illegal move in ``position``
   (the moves before it are kept), or an unknown option is answered with ``info string``
   and otherwise ignored. The engine always answers ``go`` with a legal move (``0000`` only
@@ -57,6 +62,10 @@ MOVE_OVERHEAD = 0.05
 FOREVER = 1e9
 #: Options of the ``id`` search for chess, beyond its defaults (see ChessEngine).
 SEARCH_OPTIONS: dict[str, Any] = {}
+#: On a clock: the hard limit is this many times the target (see the module docstring) ...
+HARD_FACTOR = 2.5
+#: ... and no iteration starts after this fraction of the target.
+SOFT_SHARE = 0.5
 
 
 def hash_entries(megabytes: int) -> int:
@@ -80,6 +89,19 @@ def allocate_time(
     share = left / mtg + 0.8 * max(increment, 0.0)
     cap = left - overhead if mtg == 1 else min(left * 0.5, left - overhead)
     return max(0.005, min(share, cap, left * 0.9))
+
+
+def hard_limit(
+    target: float,
+    remaining: float,
+    movestogo: int | None = None,
+    overhead: float = MOVE_OVERHEAD,
+) -> float:
+    """The hard time limit for a clock ``target`` from :func:`allocate_time`: up to
+    :data:`HARD_FACTOR` times it, within the caps the target obeys."""
+    left = max(remaining, 0.0)
+    cap = left - overhead if movestogo == 1 else min(left * 0.5, left - overhead)
+    return max(target, min(HARD_FACTOR * target, cap, left * 0.9))
 
 
 def uci_score(value: float, max_utility: float) -> str:
@@ -126,13 +148,22 @@ class ChessEngine:
         state: ChessState,
         limit: Limit,
         callback: Callable[[SearchResult], None] | None = None,
+        soft_time: float | None = None,
     ) -> SearchResult | None:
-        """Search ``state``; ``None`` when the position has no legal move."""
+        """Search ``state``; ``None`` when the position has no legal move. ``soft_time``:
+        no new iteration after this fraction of the time limit (None: the configured one)."""
         game = self.game
         if not game.actions(state):
             return None
         root = game.search_root(state)
-        return self.searcher.search(root, limit, callback)
+        searcher = self.searcher
+        configured = searcher.soft_time
+        if soft_time is not None:
+            searcher.soft_time = soft_time
+        try:
+            return searcher.search(root, limit, callback)
+        finally:
+            searcher.soft_time = configured
 
 
 def position_from_tokens(game: ChessGame, tokens: list[str]) -> tuple[ChessState, str | None]:
@@ -183,6 +214,8 @@ class UCIEngine:
         self.state = self.game.initial_state()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        #: the soft limit of the next search, a fraction of its time (see the docstring)
+        self._soft: float | None = None
         self._stop = threading.Event()
         self.quit = False
 
@@ -298,6 +331,7 @@ class UCIEngine:
             else:
                 self.info(f"go: unknown parameter {word!r} ignored")
                 i += 1
+        self._soft = None
         limit = self._limit(params, infinite)
         if limit is None:
             infinite = True
@@ -305,7 +339,7 @@ class UCIEngine:
         self._stop.clear()
         state = self.state
         self._thread = threading.Thread(
-            target=self._search, args=(state, limit, infinite), daemon=True
+            target=self._search, args=(state, limit, infinite, self._soft), daemon=True
         )
         self._thread.start()
 
@@ -327,6 +361,13 @@ class UCIEngine:
                 params.get("movestogo"),
                 movetime / 1000 if movetime is not None and movetime > 0 else None,
             )
+            if seconds is not None and remaining is not None and not (
+                    movetime is not None and movetime > 0):
+                hard = hard_limit(seconds, remaining / 1000, params.get("movestogo"))
+                self._soft = SOFT_SHARE * seconds / hard
+                seconds = hard
+            else:
+                self._soft = 1.0  # movetime: use it all
         depth = params.get("depth")
         nodes = params.get("nodes")
         if "mate" in params and depth is None:
@@ -341,11 +382,14 @@ class UCIEngine:
             return None  # go / go infinite: until stop
         return Limit(depth=depth, nodes=nodes, time=seconds if seconds else FOREVER)
 
-    def _search(self, state: ChessState, limit: Limit, infinite: bool) -> None:
+    def _search(
+        self, state: ChessState, limit: Limit, infinite: bool, soft: float | None
+    ) -> None:
         game = self.game
         best: Move | None = None
         try:
-            result = self.engine.think(state, limit, lambda r: self._report(state, r))
+            result = self.engine.think(state, limit, lambda r: self._report(state, r),
+                                       soft_time=soft)
             if result is not None:
                 if not result.completed:
                     self._report(state, result)
@@ -478,7 +522,7 @@ def run_epd(
     :class:`InvalidPositionError` naming the line of a position that does not parse."""
     import chess
 
-    engine = ChessEngine(hash_mb, **options)
+    engine = ChessEngine(hash_mb, **{"soft_time": 1.0, **options})  # the whole time
     game = engine.game
     out = []
     for number, line in lines:

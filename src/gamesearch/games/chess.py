@@ -1177,6 +1177,13 @@ class ChessGame(Game[ChessState, Move]):
         b = state.board
         return bool((b.knights | b.bishops | b.rooks | b.queens) & b.occupied_co[b.turn])
 
+    # ----- what the engine should use (read by gamesearch.search.negamax) -------------
+    #: late-move reductions in the ``id`` engine (captures, promotions and checks are never
+    #: reduced: ``noisy_actions`` and ``in_check``)
+    late_move_reductions = True
+    #: under a time limit, start no new iteration after half of it
+    soft_time = 0.5
+
     # ----- chess queries -------------------------------------------------------------
     has_in_check = True
 

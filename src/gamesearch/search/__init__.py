@@ -63,7 +63,7 @@ ALGORITHMS: dict[str, AlgorithmInfo] = {
 LIMIT_KEYS = ("depth", "time", "nodes")
 BOOL_OPTIONS = (
     "ordering", "killers", "history", "quiescence", "pvs", "discount", "iterate", "partial",
-    "check_extension", "null_move",
+    "check_extension", "null_move", "lmr",
 )
 
 
@@ -104,10 +104,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any], Limit]:
             options[key] = _parse_bool(key, val)
         elif key == "tt":
             options["tt"] = val.strip()
-        elif key == "aspiration":
-            options["aspiration"] = _parse_number(key, val, float)
+        elif key in ("aspiration", "soft_time"):
+            options[key] = _parse_number(key, val, float)
         else:
-            allowed = ", ".join([*LIMIT_KEYS, *BOOL_OPTIONS, "tt", "aspiration"])
+            allowed = ", ".join([*LIMIT_KEYS, *BOOL_OPTIONS, "tt", "aspiration", "soft_time"])
             raise InvalidLimitError(f"unknown option {key!r} in {spec!r}; allowed: {allowed}")
     return name, options, Limit(**limit_args)
 

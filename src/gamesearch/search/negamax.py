@@ -15,7 +15,24 @@ from its usual source:
 * ``pvs``: principal variation search (Marsland & Campbell 1982): the first move with the
   full window, the others with a zero window, re-searched when they fail high;
 * ``aspiration``: a root window of ± this many units around the previous iteration's value,
-  widened to the full window when the result falls outside it.
+  widened to the full window when the result falls outside it;
+* ``check_extension`` and ``null_move``: one more ply in check (the game's ``in_check``);
+  null-move pruning with R = 2/3 (Beal 1989; Donninger 1993) through ``null_result``;
+* ``lmr``: late-move reductions as the Chess Programming Wiki ("Late Move Reductions") and
+  Romstad's "An Introduction to Late Move Reductions" describe them: in a node searched with
+  a zero window (not a PV node), at depth >= 3 and not in check, the moves after the first
+  :data:`LMR_FULL_MOVES` are searched one ply shallower (two once past
+  :data:`LMR_DEEP_MOVES` at depth >= 6), and again at full depth when the reduced search
+  beats alpha. Never reduced: the table move, the killers, noisy moves (the game's
+  ``noisy_actions``) and moves that give check. Departures: only where the opponent moves
+  next (a player moving twice keeps its full depth); no reduction table by depth x move
+  number, no history-based adjustment. Off unless asked for or the game sets
+  ``late_move_reductions = True`` (chess does): reductions change the value of a
+  fixed-depth search, so the tests that compare with minimax run without them;
+* ``soft_time``: under a time limit, no new iteration starts once this fraction of the time
+  has passed (the next one would most likely not finish: each takes a few times longer
+  than all before it). The time limit itself stays the hard limit. A game may ask for it
+  with a ``soft_time`` attribute (chess: 0.5).
 
 Departure from the lecture: the mover of each child comes from TO-MOVE, so a player who moves
 twice in a row keeps the sign (``value = +child``) instead of negating it. Wins are discounted
@@ -34,6 +51,11 @@ from .minimax import pv_list
 from .tt import EXACT, LOWER, UNLIMITED, UPPER, TranspositionTable, parse_size
 
 FULL_DEPTH = 1 << 29  # "no depth limit": larger than any real depth, below UNLIMITED
+#: late-move reductions: moves searched at full depth before reducing (the TT move, the
+#: killers and noisy moves are never reduced; they come first in a good order anyway)
+LMR_FULL_MOVES = 3
+#: from this move on (and at depth >= 6) the reduction is two plies
+LMR_DEEP_MOVES = 8
 
 
 class Negamax(Searcher):
@@ -59,6 +81,8 @@ class Negamax(Searcher):
         partial: bool = True,
         check_extension: bool | None = None,
         null_move: bool | None = None,
+        lmr: bool | None = None,
+        soft_time: float | None = None,
     ) -> None:
         super().__init__(game, discount=discount)
         size = parse_size(tt)
@@ -82,6 +106,14 @@ class Negamax(Searcher):
             game.has_in_check and self.iterate if check_extension is None else check_extension)
         self.null_move = (
             game.has_null_move and self.iterate if null_move is None else null_move)
+        #: late-move reductions (None: when the game asks for them and the search iterates)
+        self.lmr = (bool(getattr(game, "late_move_reductions", False)) and self.iterate
+                    and not self.safe if lmr is None else lmr)
+        #: no new iteration after this fraction of a time limit (None: the game's choice)
+        self.soft_time: float | None = (
+            getattr(game, "soft_time", None) if soft_time is None else soft_time)
+        #: reduced searches and how many of them had to be searched again at full depth
+        self.reductions = self.re_searches = 0
         self.history: list[dict[Any, int]] = [{} for _ in range(game.num_players)]
         self._killers: list[list[Any]] = [[None, None] for _ in range(1024)]
         self.prev_value: float | None = None
@@ -97,6 +129,7 @@ class Negamax(Searcher):
         self.prev_value = None
         self._prev_best = None
         self._partial = None
+        self.reductions = self.re_searches = 0
         for ks in self._killers:
             ks[0] = ks[1] = None
         # History from the previous move still helps, but halve it so it follows the game.
@@ -108,6 +141,14 @@ class Negamax(Searcher):
         return self._partial if self.use_partial else None
 
     def iteration(self, state: Any, depth: int | None) -> Iteration:
+        soft = self.soft_time
+        if soft is not None and self._prev_best is not None:
+            clock = self.clock
+            if clock.deadline != INF and (
+                    clock.elapsed() > soft * (clock.deadline - clock.start)):
+                # Soft limit: the driver keeps the last completed iteration (no partial one).
+                self._partial = None
+                raise SearchTimeout
         if depth is not None and self.aspiration and self.prev_value is not None:
             lo, hi = self.prev_value - self.aspiration, self.prev_value + self.aspiration
             it = self._root(state, depth, lo, hi)
@@ -162,6 +203,8 @@ class Negamax(Searcher):
         use_order = order_hook is not None or use_tt_move or use_killers or use_history
         quiescence = self.quiescence
         pvs = self.pvs
+        use_lmr = self.lmr
+        reductions = re_searches = 0
         killers = self._killers
         history = self.history
 
@@ -241,7 +284,7 @@ class Negamax(Searcher):
             return best
 
         def negamax(s: Any, alpha: float, beta: float, d: int, ply: int, p: int) -> float:
-            nonlocal nodes, next_check, horizon, cutoffs, tt_hits
+            nonlocal nodes, next_check, horizon, cutoffs, tt_hits, reductions, re_searches
             nodes += 1
             if nodes >= next_check:
                 next_check = clock.check(base_nodes + nodes) - base_nodes
@@ -341,9 +384,33 @@ class Negamax(Searcher):
             best = -INF
             best_move = None
             first = True
+            # Late-move reductions: only in zero-window nodes at depth >= 3, not in check.
+            lmr_node = (use_lmr and d >= 3 and not checked
+                        and nextafter(alpha, INF) >= beta)
+            noisy: Any = None
+            searched = 0
             for a in moves:
                 c = result(s, a)
                 cp = to_move(c)
+                searched += 1
+                if (
+                    lmr_node and searched > LMR_FULL_MOVES and cp != p and a != tt_move
+                    and not (use_killers and (a == killers[ply][0] or a == killers[ply][1]))
+                ):
+                    if noisy is None:
+                        noisy = set(noisy_actions(s))
+                    if a not in noisy and not (check_hook and in_check(c)):
+                        r = 2 if searched > LMR_DEEP_MOVES and d >= 6 else 1
+                        reductions += 1
+                        v = -negamax(c, -nextafter(alpha, INF), -alpha, d - 1 - r, ply + 1, cp)
+                        if v <= alpha:
+                            first = False
+                            if v > best:  # (v <= alpha < beta: no cut-off, no line kept)
+                                best = v
+                                best_move = a
+                                lines[ply] = (a, lines[ply + 1])
+                            continue
+                        re_searches += 1
                 if cp == p:  # the same player moves again: no negation
                     if pvs and not first:
                         v = negamax(c, alpha, nextafter(alpha, INF), d - 1, ply + 1, cp)
@@ -462,6 +529,8 @@ class Negamax(Searcher):
             self.nodes += nodes
             self.cutoffs += cutoffs
             self.tt_hits += tt_hits
+            self.reductions += reductions
+            self.re_searches += re_searches
             self.seldepth = max(self.seldepth, seldepth)
         if use_tt and k is not None and root_moves is None:  # a restricted root is no bound
             flag = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
