@@ -126,6 +126,11 @@ _NO_LIMIT = 1 << 62
 _SLACK = 64
 
 
+#: The action order of the ConnectFour() the wrapper uses (its best moves are probed and
+#: listed in it): the ``k``-th column in 4 bits at 4k. A plain int: frozen into the code.
+_ORDER_CODE = sum(c << (4 * k) for k, c in enumerate(ConnectFour()._order))
+
+
 # ----- bitboard helpers --------------------------------------------------------------
 @_jit
 def _winning_cells(position: int, mask: int) -> int:
@@ -626,22 +631,33 @@ def _best_columns(
     return best
 
 
+#: ``_run``'s flags.
+_WEAK, _KEEP, _ALL_MOVES = 1, 2, 4
+
+
 @_jit
 def _run(
-    cur: int, mask: int, n: int, weak: bool, keep: bool, all_moves: bool, order: int,
-    table: Any, used: Any, st: Any, cap: int, work: Any,
+    cur: int, mask: int, n: int, flags: int, limit: int,
+    table: Any, used: Any, st: Any, work: Any,
 ) -> tuple[int, int, int, int, int]:
     """One call for all of :func:`solve_fast` (a call from Python costs about a
-    microsecond, as much as a small endgame's whole search): :func:`_solve`, then, when
-    ``all_moves`` or when no probe gave a move, :func:`_best_columns`.
-    (score, move or -1, status, nodes of the solve alone, best columns as bits or 0)."""
-    score, move, status = _solve(cur, mask, n, weak, keep, table, used, st, cap, work)
+    microsecond, as much as a small endgame's whole search, and more with every argument):
+    :func:`_solve`, then, when ``flags`` asks for all the best moves or when no probe gave
+    a move, :func:`_best_columns`. The capacity is the one :func:`_arrays` sized ``used``
+    for; ``limit`` the node budget. (score, move or -1, status, nodes of the solve alone,
+    best columns as bits or 0)."""
+    cap = used.shape[0] - _SLACK
+    st[_LIMIT] = limit
+    weak = (flags & _WEAK) != 0
+    score, move, status = _solve(cur, mask, n, weak, (flags & _KEEP) != 0, table, used, st,
+                                 cap, work)
     if status != 0:
         return 0, -1, status, 0, 0
     nodes = st[_NODES]
     best = 0
-    if all_moves or move < 0:
-        best = _best_columns(cur, mask, n, score, weak, order, table, used, st, cap, work)
+    if (flags & _ALL_MOVES) != 0 or move < 0:
+        best = _best_columns(cur, mask, n, score, weak, _ORDER_CODE, table, used, st, cap,
+                             work)
         if st[_NODES] > st[_LIMIT]:
             return 0, -1, 3, 0, 0
     return score, move, 0, nodes, best
@@ -689,8 +705,6 @@ def _state(state_or_moves: str | C4State) -> C4State:
     return state
 
 
-#: The game's action order for :func:`_best_columns`: column ``k``-th in 4 bits at 4k.
-_ORDER_CODE = sum(c << (4 * k) for k, c in enumerate(_GAME._order))
 #: The columns of a set of column bits, in the game's action order.
 _COLUMNS = tuple(tuple(c for c in _GAME._order if bits >> c & 1) for bits in range(128))
 #: ``parse_size`` of the default capacity, worked out once.
@@ -749,10 +763,11 @@ def solve_fast(
         raise InvalidLimitError("a transposition table needs at least one entry")
     with _lock:  # one table per process: one solve at a time
         arrays = _tables.get(cap) or _arrays(cap)
-        arrays[2][_LIMIT] = _NO_LIMIT if max_nodes is None else max_nodes
+        flags = (_WEAK if weak else 0) | (_KEEP if keep_table else 0)
         score, move, status, nodes, best = _run(
-            cur, mask, n, bool(weak), bool(keep_table), bool(best_moves), _ORDER_CODE,
-            arrays[0], arrays[1], arrays[2], cap, arrays[3])
+            cur, mask, n, flags | _ALL_MOVES if best_moves else flags,
+            _NO_LIMIT if max_nodes is None else max_nodes,
+            arrays[0], arrays[1], arrays[2], arrays[3])
     if status:
         if status == 3:
             raise SearchTimeout(f"connect4: the node budget ({max_nodes}) ran out")
