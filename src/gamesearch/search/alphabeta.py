@@ -56,13 +56,14 @@ class AlphaBeta(Searcher):
                 horizon = True
                 lines[ply] = None
                 return evaluate(s, me)
+            child_ply = ply + 1
             if (not ply & 1) if alternating else to_move(s) == me:  # MAX-VALUE
                 v = -INF
                 for a in actions(s):
-                    v2 = value(result(s, a), alpha, beta, ply + 1)
+                    v2 = value(result(s, a), alpha, beta, child_ply)
                     if v2 > v:
                         v = v2
-                        lines[ply] = (a, lines[ply + 1])
+                        lines[ply] = (a, lines[child_ply])
                         if v > alpha:
                             alpha = v
                     if v >= beta:
@@ -71,10 +72,10 @@ class AlphaBeta(Searcher):
                 return v
             v = INF  # MIN-VALUE
             for a in actions(s):
-                v2 = value(result(s, a), alpha, beta, ply + 1)
+                v2 = value(result(s, a), alpha, beta, child_ply)
                 if v2 < v:
                     v = v2
-                    lines[ply] = (a, lines[ply + 1])
+                    lines[ply] = (a, lines[child_ply])
                     if v < beta:
                         beta = v
                 if v <= alpha:
