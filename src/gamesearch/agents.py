@@ -101,11 +101,15 @@ class SearchAgent(Agent):
 class SolverAgent(Agent):
     """Plays perfectly once the exact solver can finish in time, and like ``id`` before.
 
-    Each move first tries :func:`gamesearch.search.solve.solve` with half the move's time;
-    if that runs out, the ``id`` engine searches for the rest. Two-player zero-sum games only.
+    Connect Four: first the opening book (:mod:`gamesearch.book`; ``book`` is ``None`` for
+    the package's book, ``"off"``, or a file), then the compiled solver when numba is
+    installed. Each move tries the solver with half the move's time (the compiled one in
+    node-budget slices on a warm table, checking the clock between slices); if that runs
+    out, the ``id`` engine searches for the rest. Two-player zero-sum games only.
     """
 
-    def __init__(self, game: Game[Any, Any], seconds: float | None = 1.0) -> None:
+    def __init__(self, game: Game[Any, Any], seconds: float | None = 1.0,
+                 book: str | None = None) -> None:
         from .search.solve import make_solver
 
         self.name = "solver"
@@ -113,7 +117,20 @@ class SolverAgent(Agent):
         self.solver = make_solver(game, tt=1 << 20)
         self.engine = SearchAgent(game, "id", self.seconds)
         self.last: SearchResult | None = None
+        #: the last move's solver result (``"book": True`` when it came from the book)
         self.solved: dict[str, Any] | None = None
+        self.book: Any = None
+        self.fast: Any = None
+        if game.name == "connect4":
+            from . import book as books
+            from .search import compiled_connect4
+
+            self.book = books.load_book(book)
+            if compiled_connect4.available():
+                self.fast = compiled_connect4
+        elif book is not None and book.strip().lower() != "off":
+            raise InvalidLimitError(f"solver agent book={book!r}: the opening book is for "
+                                    "connect4 only")
 
     def choose(self, game: Game[Any, Any], state: Any) -> Any:
         return self.choose_in(game, state, self.seconds)
@@ -124,17 +141,54 @@ class SolverAgent(Agent):
 
         budget = self.seconds if seconds is None or not seconds > 0 else seconds
         start = time.perf_counter()
-        self.solver.table.clear()  # type: ignore[union-attr]
-        try:
-            self.solved = solve(game, state, solver=self.solver, best_moves=False,
-                                limit=Limit(time=budget / 2))
-            return self.solved["move"]
-        except SearchTimeout:
-            self.solved = None
+        self.last = None
+        if self.book is not None:
+            entry = self.book.lookup(state)
+            if entry is not None and entry.move in game.actions(state):
+                self.solved = {"value": entry.score, "move": entry.move, "nodes": 0,
+                               "seconds": time.perf_counter() - start, "book": True,
+                               "exact": entry.exact}
+                return entry.move
+        if self.fast is not None:
+            self.solved = self._solve_fast(state, start + budget / 2)
+            if self.solved is not None:
+                return self.solved["move"]
+        else:
+            self.solver.table.clear()  # type: ignore[union-attr]
+            try:
+                self.solved = solve(game, state, solver=self.solver, best_moves=False,
+                                    limit=Limit(time=budget / 2))
+                return self.solved["move"]
+            except SearchTimeout:
+                self.solved = None
         left = max(budget - (time.perf_counter() - start), budget / 4)
         action = self.engine.choose_in(game, state, left)
         self.last = self.engine.last
         return action
+
+    def _solve_fast(self, state: Any, deadline: float) -> dict[str, Any] | None:
+        """The compiled solve by the ``deadline`` (None if it did not finish): slices of
+        nodes on the table the previous slice left (still sound), sized from the rate."""
+        from .search.common import SearchTimeout
+
+        keep, chunk, nodes = False, 200_000, 0
+        t0 = time.perf_counter()
+        while True:
+            try:
+                result: dict[str, Any] = self.fast.solve_fast(
+                    state, keep_table=keep, max_nodes=chunk)
+            except SearchTimeout:
+                keep = True
+                nodes += chunk
+                now = time.perf_counter()
+                if now >= deadline:
+                    return None
+                rate = nodes / max(now - t0, 1e-3)
+                chunk = max(100_000, int(rate * (deadline - now)))
+                continue
+            result["nodes"] += nodes
+            result["seconds"] = time.perf_counter() - t0
+            return result
 
 
 class HumanAgent(Agent):
@@ -180,18 +234,22 @@ def make_agent(
         return HumanAgent(read, write)
     if name == "solver":
         seconds = default_time
+        book = None
         for part in filter(None, rest.split(",")):
             key, _, val = part.partition("=")
+            if key.strip() == "book" and val.strip():
+                book = val.strip()
+                continue
             try:
                 if key.strip() != "time":
                     raise ValueError
                 seconds = float(val)
             except ValueError:
-                raise InvalidLimitError(
-                    f"solver agent option {part!r}: only time=S is allowed") from None
+                raise InvalidLimitError(f"solver agent option {part!r}: only time=S and "
+                                        "book=off|FILE are allowed") from None
             if not seconds > 0:
                 raise InvalidLimitError(f"solver agent time {val!r}: must be positive")
-        return SolverAgent(game, seconds)
+        return SolverAgent(game, seconds, book)
     if name == "random":
         seed = None
         for part in filter(None, rest.split(",")):
@@ -205,7 +263,8 @@ def make_agent(
 
 AGENT_KINDS = {
     "human": "a person at the keyboard, typing moves in the game's notation",
-    "solver": "perfect play once the exact solver finishes in half the move time, else id",
+    "solver": "perfect play once the exact solver finishes in half the move time, else id; "
+              "connect4: opening book first (solver:book=off|FILE)",
     "random": "uniformly random legal moves (random:seed=N for a repeatable one)",
 }
 

@@ -112,9 +112,14 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         line = f"{who} plays {game.format_action(s, action)}"
         agent = agents[player] if player != CHANCE else None
         last = getattr(agent, "last", None)
+        solved = getattr(agent, "solved", None)
         if isinstance(last, SearchResult):
             line += (f"   [value {_value_text(last.value)}, depth {last.depth}, "
                      f"{last.nodes} nodes, {last.seconds:.2f} s]")
+        elif isinstance(solved, dict):
+            line += (f"   [score {solved['value']}, book]" if solved.get("book") else
+                     f"   [score {solved['value']}, solved, {solved['nodes']} nodes, "
+                     f"{solved['seconds']:.2f} s]")
         write(line)
         write(game.render(game.result(s, action)))
 
@@ -143,9 +148,32 @@ def _limit(args: argparse.Namespace) -> Limit | None:
     return Limit(depth=args.depth, time=args.time, nodes=args.nodes)
 
 
+def _book_entry(game: Game[Any, Any], state: Any, spec: str | None) -> Any:
+    """The opening book's entry for ``state`` (Connect Four only), or None."""
+    if game.name != "connect4" or game.is_terminal(state):
+        return None
+    from .book import load_book
+
+    book = load_book(spec)
+    return book.lookup(state) if book is not None else None
+
+
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     game = _game(args.game)
     state = _state(game, args.position)
+    use_book = not (args.algorithm or args.depth or args.time or args.nodes)
+    entry = _book_entry(game, state, args.book) if use_book else None
+    if entry is not None:  # the opening book's answer: 0 nodes
+        data = {"game": game.name, "position": game.format_state(state), "algorithm": "book",
+                "move": game.format_action(state, entry.move), "value": entry.score,
+                "exact": entry.exact, "nodes": 0, "pv": [game.format_action(state, entry.move)]}
+        if args.json:
+            out.write(json.dumps(data) + "\n")
+        else:
+            kind = "exact score" if entry.exact else "win/draw/loss only"
+            out.write(f"{game.name} {data['position']!r}: best move {data['move']}, score "
+                      f"{entry.score} (opening book, {kind}; 0 nodes)\n")
+        return 0
     spec = args.algorithm or default_algorithm(game)
     name, options, spec_limit = parse_spec(spec)
     limit = _limit(args) or (spec_limit if not spec_limit.unlimited else Limit(time=1.0))
@@ -240,7 +268,13 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
             else:
                 state = game.parse_state(text)
             gt = game.game_type
-            if gt.num_players == 2 and gt.zero_sum and not gt.chance:
+            entry = _book_entry(game, state, args.book) if args.book else None
+            if entry is not None and (entry.exact or args.weak):
+                data = {"value": max(-1, min(1, entry.score)) if args.weak else entry.score,
+                        "move": game.format_action(state, entry.move),
+                        "moves": [game.format_action(state, entry.move)],
+                        "nodes": 0, "seconds": 0.0, "source": "book"}
+            elif gt.num_players == 2 and gt.zero_sum and not gt.chance:
                 if fast is not None:
                     data = fast.solve_fast(state, weak=args.weak)
                     data["moves"] = [data["move"]]
@@ -269,9 +303,34 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
             moves = " ".join(record.get("moves", [record["move"]]))
             out.write(f"{position:<44} value {_value_text(record['value']):>6}"
                       f"  best {moves:<8} {record['nodes']:>10} nodes  "
-                      f"{record['seconds']:.4f} s\n")
+                      f"{record['seconds']:.4f} s"
+                      + ("  (book)" if record.get("source") == "book" else "") + "\n")
         out.flush()
     return 2 if errors else 0
+
+
+# ----- book -----------------------------------------------------------------------------
+def cmd_book(args: argparse.Namespace, out: TextIO) -> int:
+    from .book import OpeningBook, build_book, default_book
+
+    if args.game.strip().lower() != "connect4":
+        raise CliError(f"the opening book is for connect4 only, not {args.game!r}")
+    if args.info:
+        book = default_book() if args.out == "-" else OpeningBook.load(args.out)
+        out.write(json.dumps({"positions": len(book), **book.meta}, indent=1) + "\n")
+        return 0
+
+    def log(text: str) -> None:
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+
+    command = "gamesearch " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["book"] else ""
+    book = build_book(args.plies, args.out, journal=args.journal, root=args.root,
+                      sides=args.sides, tt_capacity=args.tt, strong_nodes=args.strong_nodes,
+                      max_nodes=args.max_nodes,
+                      max_seconds=args.max_seconds, log=log, command=command)
+    out.write(f"{len(book)} positions in {args.out}\n")
+    return 0
 
 
 # ----- trace ----------------------------------------------------------------------------
@@ -345,6 +404,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--time", type=positive_seconds)
     s.add_argument("--nodes", type=positive_int)
     s.add_argument("--json", action="store_true", help="one JSON object")
+    s.add_argument("--book", default=None, metavar="FILE",
+                   help="connect4: opening book to consult when no algorithm or limit is "
+                        "given (default: the package's; off: none)")
+    s.add_argument("--no-book", dest="book", action="store_const", const="off",
+                   help="connect4: do not consult the opening book")
     s.set_defaults(func=cmd_analyze)
 
     s = sub.add_parser("solve", help="exact game-theoretic value of positions")
@@ -356,7 +420,32 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--pure", action="store_true",
                    help="use the plain Python solver even if the compiled one is installed")
     s.add_argument("--json", action="store_true", help="one JSON object per position")
+    s.add_argument("--book", nargs="?", const="on", default=None, metavar="FILE",
+                   help="connect4: answer from the opening book when it has the position "
+                        "(0 nodes; default off, so the node counts are the solver's)")
     s.set_defaults(func=cmd_solve)
+
+    s = sub.add_parser("book", help="build the Connect Four opening book with the solver")
+    s.add_argument("game", help="connect4")
+    s.add_argument("--plies", type=positive_int, default=8,
+                   help="cover the positions with fewer stones than this (default 8)")
+    s.add_argument("--out", default="connect4_book.bin", help="the book file to write")
+    s.add_argument("--journal", help="progress journal, to resume (default OUT.journal)")
+    s.add_argument("--root", default="", help="start from this position instead of the "
+                   "empty board (move string)")
+    s.add_argument("--sides", choices=("both", "first", "second"), default="both",
+                   help="the policy trees to build: the root's side to move, the other, both")
+    s.add_argument("--strong-nodes", type=positive_int, default=100_000_000,
+                   help="node budget of one position's strong solve (then weak)")
+    s.add_argument("--max-nodes", type=positive_int, default=None,
+                   help="node budget of one position's weak solve (default: none)")
+    s.add_argument("--max-seconds", type=positive_seconds, default=None,
+                   help="stop after this long (run the same command again to resume)")
+    s.add_argument("--tt", type=positive_int, default=1 << 24,
+                   help="transposition table entries (default 2^24: 256 MB)")
+    s.add_argument("--info", action="store_true",
+                   help="only describe the book at --out (or the package's, if --out is -)")
+    s.set_defaults(func=cmd_book)
 
     s = sub.add_parser("trace", help="show the tree a search visited (explicit trees)")
     s.add_argument("game")

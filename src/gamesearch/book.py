@@ -1,0 +1,417 @@
+"""The Connect Four opening book: solved positions near the start, made by our own solver.
+
+Follows the idea of Pascal Pons's opening book ("Solving Connect 4", part 12): the
+positions the solver is too slow for are solved once, ahead of time, and looked up in play.
+Pons stores *every* position up to a depth; this book is a *policy* book, which is what
+perfect play needs and far smaller:
+
+* as first player, the positions at even plies reached when we play the book's move and
+  the opponent plays anything (at most 7 per position of the previous level);
+* as second player, the positions at odd plies after any first move, then likewise.
+
+Each entry is a position with the side to move, its score in Pons's convention (the empty
+board is +1; see ``gamesearch.games.connect4``) and the move the book plays, which is one
+of the best moves. An entry is *exact* (the strong score, solved with the exact solver) or
+*weak* (only the sign is known: +1 win, 0 draw, -1 loss, and the move keeps it), for the
+positions where a strong solve was beyond the build's node budget.
+
+Positions are folded under the mirror symmetry: the key is the smaller of Pons's
+``current + mask`` keys of the position and its mirror image, and the move is stored for
+the position with that key (mirrored back on lookup).
+
+The file (``data/connect4_book.bin``, package data) is binary: the magic ``GSC4BOOK``, a
+4-byte little-endian header length, a JSON header (format version, entry counts, how it was
+built), a CRC-32 of the header and the entries, then one little-endian 64-bit word per
+entry, sorted: ``key << 10 | exact << 9 | (score + 32) << 3 | move``. Lookup is a binary
+search over an ``array``: no numpy needed, so the book works without the ``fast`` extra.
+
+:func:`build_book` makes the book with the compiled solver
+(:func:`gamesearch.search.compiled_connect4.solve_fast`), ply by ply, keeping its table
+warm between positions, and records every solved position in a text journal as it goes,
+so an interrupted build resumes where it stopped (``gamesearch book connect4``).
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import sys
+import time
+import zlib
+from array import array
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .errors import GameError
+from .games.connect4 import C4State, ConnectFour, mirror_bits
+
+__all__ = [
+    "BookEntry",
+    "BookError",
+    "OpeningBook",
+    "build_book",
+    "default_book",
+    "load_book",
+    "state_of_key",
+]
+
+MAGIC = b"GSC4BOOK"
+VERSION = 1
+#: The package's book (``src/gamesearch/data``).
+DEFAULT_NAME = "connect4_book.bin"
+_KEY_SHIFT = 10
+_EXACT_BIT = 1 << 9
+_SCORE_BIAS = 32
+_NO_MOVE = 7
+_GAME = ConnectFour()
+
+
+class BookError(GameError):
+    """A missing, unreadable or corrupt opening book file."""
+
+
+@dataclass(frozen=True)
+class BookEntry:
+    """A book position: its ``score`` (Pons's convention; only the sign unless ``exact``)
+    and the ``move`` the book plays (a column 0-6, for the position as looked up)."""
+
+    score: int
+    move: int
+    exact: bool
+
+
+def canonical(state: C4State) -> tuple[int, bool]:
+    """(the mirror-folded key of ``state``, True when that key is the mirror image's)."""
+    k = state[0] + state[1]
+    m = mirror_bits(k)
+    return (k, False) if k <= m else (m, True)
+
+
+def state_of_key(key: int) -> C4State:
+    """The position with Pons's key ``current + mask`` (each column of the key is
+    ``2**h - 1`` plus the side to move's stones there, ``h`` the column's height)."""
+    cur = mask = 0
+    for c in range(7):
+        col = key >> (7 * c) & 0x7F
+        h = (col + 1).bit_length() - 1
+        cur |= (col - ((1 << h) - 1)) << (7 * c)
+        mask |= ((1 << h) - 1) << (7 * c)
+    return _GAME.state_from_bitboards(cur, mask)
+
+
+def _pack(key: int, score: int, move: int, exact: bool) -> int:
+    if not -21 <= score <= 21 or not 0 <= move <= _NO_MOVE:
+        raise ValueError(f"book entry out of range: score {score}, move {move}")
+    return key << _KEY_SHIFT | (_EXACT_BIT if exact else 0) | (score + _SCORE_BIAS) << 3 | move
+
+
+class OpeningBook:
+    """A set of solved Connect Four positions, looked up by state (see the module doc)."""
+
+    def __init__(self, words: array, meta: dict[str, Any] | None = None) -> None:
+        self.words = words
+        self.meta = dict(meta or {})
+
+    @classmethod
+    def from_entries(cls, entries: dict[int, tuple[int, int, bool]],
+                     meta: dict[str, Any] | None = None) -> OpeningBook:
+        """A book from ``{canonical key: (score, move for that key, exact)}``."""
+        words = array("Q", sorted(_pack(k, s, m, e) for k, (s, m, e) in entries.items()))
+        return cls(words, meta)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def lookup(self, state: C4State) -> BookEntry | None:
+        """The entry of ``state`` (a ConnectFour state), or None if the book lacks it."""
+        key, mirrored = canonical(state)
+        words = self.words
+        i = bisect_left(words, key << _KEY_SHIFT)
+        if i == len(words) or words[i] >> _KEY_SHIFT != key:
+            return None
+        w = words[i]
+        move = w & 7
+        if mirrored and move != _NO_MOVE:
+            move = 6 - move
+        return BookEntry(((w >> 3) & 63) - _SCORE_BIAS, move, bool(w & _EXACT_BIT))
+
+    def entries(self) -> Iterator[tuple[int, BookEntry]]:
+        """Every (canonical key, entry), the move for the key's own orientation."""
+        for w in self.words:
+            yield w >> _KEY_SHIFT, BookEntry(((w >> 3) & 63) - _SCORE_BIAS, w & 7,
+                                             bool(w & _EXACT_BIT))
+
+    # ----- the file ------------------------------------------------------------------
+    def to_bytes(self) -> bytes:
+        header = json.dumps({"format": VERSION, "entries": len(self.words), **self.meta},
+                            sort_keys=True).encode()
+        words = array("Q", self.words)
+        if sys.byteorder == "big":  # pragma: no cover - the file is little-endian
+            words.byteswap()
+        body = words.tobytes()
+        crc = zlib.crc32(body, zlib.crc32(header))
+        return MAGIC + struct.pack("<I", len(header)) + header + struct.pack("<I", crc) + body
+
+    def save(self, path: str | Path) -> None:
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_bytes(self.to_bytes())
+        tmp.replace(path)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, where: str = "opening book") -> OpeningBook:
+        def bad(why: str) -> BookError:
+            return BookError(f"{where}: not a valid gamesearch Connect Four book ({why}); "
+                             "rebuild it with: gamesearch book connect4")
+
+        if data[:8] != MAGIC:
+            raise bad("wrong magic bytes")
+        if len(data) < 16:
+            raise bad("truncated header")
+        (hlen,) = struct.unpack_from("<I", data, 8)
+        if 12 + hlen + 4 > len(data):
+            raise bad("truncated header")
+        header = data[12:12 + hlen]
+        (crc,) = struct.unpack_from("<I", data, 12 + hlen)
+        body = data[16 + hlen:]
+        if zlib.crc32(body, zlib.crc32(header)) != crc:
+            raise bad("checksum mismatch: the file is damaged")
+        try:
+            meta = json.loads(header)
+        except ValueError:
+            raise bad("unreadable header") from None
+        if not isinstance(meta, dict) or meta.get("format") != VERSION:
+            raise bad(f"format {meta.get('format') if isinstance(meta, dict) else '?'}, "
+                      f"expected {VERSION}")
+        if len(body) % 8 or len(body) // 8 != meta.get("entries"):
+            raise bad("entry count does not match the header")
+        words = array("Q")
+        words.frombytes(body)
+        if sys.byteorder == "big":  # pragma: no cover
+            words.byteswap()
+        if any(words[i] >= words[i + 1] for i in range(len(words) - 1)):
+            raise bad("entries not sorted")
+        meta.pop("format", None)
+        meta.pop("entries", None)
+        return cls(words, meta)
+
+    @classmethod
+    def load(cls, path: str | Path) -> OpeningBook:
+        """Read a book file; a missing or damaged file raises :class:`BookError`."""
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise BookError(f"cannot read the opening book {str(path)!r}: "
+                            f"{exc.strerror or exc}") from None
+        return cls.from_bytes(data, f"opening book {str(path)!r}")
+
+
+@lru_cache(maxsize=1)
+def default_book() -> OpeningBook:
+    """The book shipped in the package (``gamesearch/data/connect4_book.bin``), read once."""
+    ref = resources.files("gamesearch") / "data" / DEFAULT_NAME
+    try:
+        data = ref.read_bytes()
+    except OSError as exc:
+        raise BookError(f"the package's opening book ({DEFAULT_NAME}) is missing: "
+                        f"{exc.strerror or exc}; reinstall gamesearch or rebuild it with "
+                        "gamesearch book connect4") from None
+    return OpeningBook.from_bytes(data, f"the package's opening book ({DEFAULT_NAME})")
+
+
+def load_book(spec: str | None) -> OpeningBook | None:
+    """``None``/``"on"``/``"default"``: the package's book; ``"off"``: None; else a path."""
+    if spec is None or spec.strip().lower() in ("on", "default", "yes", "true", "1"):
+        return default_book()
+    if spec.strip().lower() in ("off", "no", "none", "false", "0"):
+        return None
+    return OpeningBook.load(spec)
+
+
+# ----- building ------------------------------------------------------------------------
+
+
+def _journal_read(path: Path) -> dict[str, tuple[int, int, bool, int, float] | None]:
+    """Moves string -> (score, move, exact, nodes, seconds), or None when unsolved."""
+    done: dict[str, tuple[int, int, bool, int, float] | None] = {}
+    if not path.exists():
+        return done
+    for i, line in enumerate(path.read_text().splitlines(), 1):
+        parts = line.split()
+        if not parts or parts[0].startswith("#"):
+            continue
+        try:
+            moves = "" if parts[0] == "-" else parts[0]
+            if parts[1] == "?":
+                done[moves] = None
+            else:
+                done[moves] = (int(parts[1]), int(parts[2]) - 1, parts[3] == "exact",
+                               int(parts[4]), float(parts[5]))
+        except (IndexError, ValueError):
+            raise BookError(f"journal {str(path)!r} line {i}: cannot read {line!r}") from None
+    return done
+
+
+def _children(moves: str, state: C4State, move: int) -> Iterator[tuple[str, C4State]]:
+    """The positions after our ``move`` and any reply that does not end the game."""
+    game = _GAME
+    after = game.result(state, move)
+    if game.terminal_utility(after, 0) is not None:
+        return
+    for r in game.actions(after):
+        child = game.result(after, r)
+        if game.terminal_utility(child, 0) is None:
+            yield f"{moves}{move + 1}{r + 1}", child
+
+
+def build_book(
+    plies: int,
+    out: str | Path,
+    *,
+    root: str = "",
+    sides: str = "both",
+    journal: str | Path | None = None,
+    tt_capacity: int = 1 << 24,
+    strong_nodes: int | None = 100_000_000,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    log: Callable[[str], None] = lambda _: None,
+    command: str = "",
+) -> OpeningBook:
+    """Build (or resume building) the policy book of every position with fewer than
+    ``plies`` stones, write it to ``out`` and return it. ``root`` (a move string, default the
+    empty board) starts both trees elsewhere: its side to move plays from it, the other
+    side from each of its children.
+
+    ``sides``: ``both``, ``first`` (only the tree of the root's side to move) or
+    ``second`` (only the other side's). Each position is solved strongly with the compiled
+    solver within ``strong_nodes`` nodes; past that, weakly (the sign) within ``max_nodes``
+    (None: no limit); past that too it stays out of the book (and so does the line below
+    it). The table is kept between positions (``tt_capacity`` entries). ``journal``
+    (default ``out`` + ``.journal``) gets one line per position as it is solved; a build
+    started again with the same journal skips them.
+    ``max_seconds`` stops the build after that long (resume it later); the book written
+    then holds every position solved so far.
+    """
+    from .search import compiled_connect4 as cc
+    from .search.common import SearchTimeout
+
+    game = _GAME
+    root_state = game.parse_state(root)
+    if game.terminal_utility(root_state, 0) is not None:
+        raise BookError(f"book root {root!r}: the game is already over")
+    first = root_state[2]
+    if plies <= first:
+        raise BookError(f"a book to {plies} plies from a root with {first} stones is empty")
+    out = Path(out)
+    journal = Path(journal) if journal is not None else out.with_name(out.name + ".journal")
+    done = _journal_read(journal)
+    if not cc.available():
+        raise BookError("building the book needs the compiled solver (numba): "
+                        "pip install 'gamesearch[fast]'")
+    start = time.perf_counter()
+    entries: dict[int, tuple[int, int, bool]] = {}
+    stats: dict[int, dict[str, float]] = {}
+    stopped = False
+    # level[p]: the positions of ply p to solve, by canonical key (first seen wins)
+    if sides not in ("both", "first", "second"):
+        raise BookError(f"book sides {sides!r}: allowed: both, first, second")
+    level: dict[int, dict[int, tuple[str, C4State]]] = {first: {}, first + 1: {}}
+    if sides != "second":
+        level[first][canonical(root_state)[0]] = (root, root_state)
+    for c in game.actions(root_state) if sides != "first" else ():
+        s = game.result(root_state, c)
+        if game.terminal_utility(s, 0) is None:
+            level[first + 1].setdefault(canonical(s)[0], (f"{root}{c + 1}", s))
+    complete = first - 1  # every ply from ``first`` up to this one is fully solved
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    with journal.open("a") as jf:
+        for ply in range(first, plies):
+            todo = level.get(ply, {})
+            nxt: dict[int, tuple[str, C4State]] = {}
+            level[ply + 2] = nxt
+            st = stats[ply] = {"positions": len(todo), "solved": 0, "exact": 0, "seconds": 0.0,
+                               "max_seconds": 0.0, "nodes": 0, "max_nodes": 0}
+            for key, (moves, state) in todo.items():
+                if moves in done:
+                    res = done[moves]
+                else:
+                    if max_seconds is not None and time.perf_counter() - start > max_seconds:
+                        stopped = True
+                        break
+                    res = _solve_one(cc, SearchTimeout, state, tt_capacity, strong_nodes,
+                                     max_nodes)
+                    jf.write(_journal_line(moves, res) + "\n")
+                    jf.flush()
+                    done[moves] = res
+                if res is None:
+                    continue
+                score, move, exact, nodes, secs = res
+                st["solved"] += 1
+                st["exact"] += exact
+                st["seconds"] += secs
+                st["max_seconds"] = max(st["max_seconds"], secs)
+                st["nodes"] += nodes
+                st["max_nodes"] = max(st["max_nodes"], nodes)
+                _, mirrored = canonical(state)
+                entries[key] = (score, 6 - move if mirrored else move, exact)
+                for cm, child in _children(moves, state, move):
+                    nxt.setdefault(canonical(child)[0], (cm, child))
+            if stopped:
+                break
+            if st["solved"] == st["positions"] and complete == ply - 1:
+                complete = ply
+            log(f"ply {ply}: {int(st['solved'])}/{len(todo)} positions solved "
+                f"({int(st['exact'])} exact), {st['seconds']:.1f} s, "
+                f"slowest {st['max_seconds']:.2f} s, {int(st['nodes'])} nodes")
+    meta = {
+        "game": "connect4",
+        "root": root,
+        "plies": plies,
+        "complete_below": complete + 1,
+        "command": command,
+        "sides": sides,
+        "tt_capacity": tt_capacity,
+        "strong_nodes": strong_nodes,
+        "max_nodes": max_nodes,
+        "per_ply": {str(p): {k: round(v, 3) for k, v in s.items()} for p, s in stats.items()},
+    }
+    book = OpeningBook.from_entries(entries, meta)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    book.save(out)
+    log(f"{len(book)} positions written to {out} ({out.stat().st_size} bytes); plies "
+        f"{first}-{complete} complete" + (" (stopped on --max-seconds: run again to resume)"
+                                     if stopped else ""))
+    return book
+
+
+def _journal_line(moves: str, res: tuple[int, int, bool, int, float] | None) -> str:
+    name = moves or "-"
+    if res is None:
+        return f"{name} ? unsolved"
+    score, move, exact, nodes, secs = res
+    return f"{name} {score} {move + 1} {'exact' if exact else 'weak'} {nodes} {secs:.3f}"
+
+
+def _solve_one(cc: Any, timeout: type[Exception], state: C4State, cap: int,
+               strong_nodes: int | None, max_nodes: int | None,
+               ) -> tuple[int, int, bool, int, float] | None:
+    """(score, move, exact, nodes, seconds): strong within ``strong_nodes``, else weak
+    within ``max_nodes``; None if neither finished."""
+    t = time.perf_counter()
+    spent = 0
+    for weak, budget in ((False, strong_nodes), (True, max_nodes)):
+        try:
+            r = cc.solve_fast(state, weak=weak, tt_capacity=cap, keep_table=True,
+                              max_nodes=budget)
+        except timeout:
+            spent += budget or 0
+            continue
+        return (int(r["value"]), int(r["move"]), not weak, spent + int(r["nodes"]),
+                time.perf_counter() - t)
+    return None
