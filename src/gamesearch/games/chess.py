@@ -307,7 +307,7 @@ class ChessState:
     """
 
     __slots__ = (
-        "_check", "_moves", "_status", "board", "eg", "key", "mg", "parent", "phase",
+        "_check", "_cp", "_moves", "_status", "board", "eg", "key", "mg", "parent", "phase",
         "player", "ply",
     )
 
@@ -333,6 +333,9 @@ class ChessState:
         self._moves: list[Move] | None = None
         self._status = _UNKNOWN
         self._check: int = -1
+        #: ``_checkers_and_pinned(board)`` once computed (the status and the noisy moves
+        #: both need it)
+        self._cp: tuple[int, int, int] | None = None
 
     @classmethod
     def from_board(cls, board: Board, parent: ChessState | None = None) -> ChessState:
@@ -433,12 +436,15 @@ def _checkers_and_pinned(b: Board) -> tuple[int, int, int]:
 _first = itemgetter(0)
 
 
-def generate_moves(b: Board, noisy: bool = False) -> tuple[list[Move], bool]:
+def generate_moves(
+    b: Board, noisy: bool = False, cp: tuple[int, int, int] | None = None
+) -> tuple[list[Move], bool]:
     """The legal moves of ``b`` and whether the side to move is in check.
 
     Order: captures by MVV-LVA (most valuable victim first, then least valuable attacker),
     promotions, castling, quiet moves. ``noisy=True``: only captures and queen/knight
     promotions, unless in check (then every evasion). Standard chess only (no Chess960).
+    ``cp``: ``_checkers_and_pinned(b)`` if already known.
     """
     turn = b.turn
     occ_co = b.occupied_co
@@ -447,7 +453,7 @@ def generate_moves(b: Board, noisy: bool = False) -> tuple[list[Move], bool]:
     occ = b.occupied
     pawns, knights, bishops, rooks, queens, kings = (
         b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings)
-    ksq, checkers, pinned = _checkers_and_pinned(b)
+    ksq, checkers, pinned = cp if cp is not None else _checkers_and_pinned(b)
     caps: list[tuple[int, Move]] = []
     quiet: list[Move] = []
     promos: list[tuple[int, Move]] = []
@@ -660,11 +666,13 @@ def has_legal_move(b: Board, state: ChessState | None = None) -> bool:
     """True when the side to move has a legal move (fast for the usual case). Given the
     ``state`` of ``b``, it also records whether the side to move is in check and, when
     it is, the evasions."""
-    _, checkers, pinned = _checkers_and_pinned(b)
+    cp = _checkers_and_pinned(b)
+    _, checkers, pinned = cp
     if state is not None:
         state._check = 1 if checkers else 0
+        state._cp = cp
         if checkers:
-            state._moves = generate_moves(b)[0]
+            state._moves = generate_moves(b, False, cp)[0]
             return bool(state._moves)
     if not checkers:
         us = b.occupied_co[b.turn]
@@ -691,7 +699,7 @@ def has_legal_move(b: Board, state: ChessState | None = None) -> bool:
         own = b.pawns & us & ~pinned
         if own and ((own << 8 if b.turn else own >> 8) & ~occ):
             return True
-    return bool(generate_moves(b)[0])
+    return bool(generate_moves(b, False, cp)[0])
 
 
 # ----- static exchange evaluation -------------------------------------------------------
@@ -796,6 +804,10 @@ ISOLATED_MG, ISOLATED_EG = 10, 15
 MOBILITY = {KNIGHT: (4, 4, 4), BISHOP: (5, 5, 6), ROOK: (2, 4, 7), QUEEN: (1, 2, 13)}
 BISHOP_PAIR = (30, 50)
 TEMPO = 10
+#: The evaluation's mobility and bishop-pair terms stay within this (``quick_evaluate``):
+#: on 5,916 positions (20-ply random walks from the 300 WAC positions) they ranged over
+#: -98..+110, 98 % of them within ±65.
+LAZY_MARGIN = 150.0
 SHIELD_BONUS = 12  # per pawn in front of a castled king (middlegame)
 OPEN_FILE_NEAR_KING = 15
 
@@ -988,7 +1000,7 @@ class ChessGame(Game[ChessState, Move]):
     def actions(self, state: ChessState) -> Sequence[Move]:
         moves = state._moves
         if moves is None:
-            moves, check = generate_moves(state.board)
+            moves, check = generate_moves(state.board, False, state._cp)
             state._moves = moves
             state._check = check
         return moves
@@ -1251,6 +1263,28 @@ class ChessGame(Game[ChessState, Move]):
             cache[state.key] = v
         return v if player == state.player else -v
 
+    has_quick_evaluate = True
+
+    def quick_evaluate(self, state: ChessState, player: int) -> tuple[float, float]:
+        """``(estimate, margin)`` with ``evaluate`` within ``estimate ± margin``: the
+        cached evaluation (margin 0), else material, piece-square tables, pawn structure
+        and king shield without mobility and the bishop pair (margin :data:`LAZY_MARGIN`).
+        For the engine's lazy evaluation in quiescence."""
+        v = self._eval_cache.get(state.key)
+        if v is not None:
+            return (v if player == state.player else -v), 0.0
+        b = state.board
+        pmg, peg = _pawn_king_terms(b)
+        phase = state.phase if state.phase < 24 else 24
+        w = (state.mg + pmg) * phase + (state.eg + peg) * (24 - phase)
+        w = w // 24 if w >= 0 else -(-w // 24)
+        q = w + TEMPO if b.turn else -w + TEMPO
+        if q >= EVAL_LIMIT:
+            q = EVAL_LIMIT - 1
+        elif q <= -EVAL_LIMIT:
+            q = 1 - EVAL_LIMIT
+        return (q if player == state.player else -q), LAZY_MARGIN
+
     has_key = True
 
     def key(self, state: ChessState) -> int:
@@ -1264,7 +1298,7 @@ class ChessGame(Game[ChessState, Move]):
         every evasion when in check."""
         if state._moves is not None and state._check == 1:
             return state._moves
-        moves, check = generate_moves(state.board, noisy=True)
+        moves, check = generate_moves(state.board, True, state._cp)
         if check:
             state._check = 1
             state._moves = moves

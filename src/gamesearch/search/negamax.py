@@ -11,7 +11,10 @@ from its usual source:
 * ``ordering``: the game's ``order_actions`` hook, then the TT move, killer moves
   (two per ply) and the history heuristic (Schaeffer 1989) — AIMA 4e §6.2.4 "move ordering";
 * ``quiescence``: at the horizon, search the game's ``noisy_actions`` with stand-pat
-  (AIMA 4e §6.3.1 "quiescence search");
+  (AIMA 4e §6.3.1 "quiescence search"); a game with ``quick_evaluate`` (an estimate and a
+  margin around it) gets lazy evaluation there: the stand-pat is settled by the estimate
+  when it lies more than the margin outside the window (the Chess Programming Wiki, "Lazy
+  Evaluation");
 * ``pvs``: principal variation search (Marsland & Campbell 1982): the first move with the
   full window, the others with a zero window, re-searched when they fail high;
 * ``aspiration``: a root window of ± this many units around the previous iteration's value,
@@ -42,6 +45,7 @@ made relative to the node, so a table entry is valid at any ply.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from math import nextafter
 from typing import Any, ClassVar
 
@@ -114,7 +118,10 @@ class Negamax(Searcher):
             getattr(game, "soft_time", None) if soft_time is None else soft_time)
         #: reduced searches and how many of them had to be searched again at full depth
         self.reductions = self.re_searches = 0
-        self.history: list[dict[Any, int]] = [{} for _ in range(game.num_players)]
+        #: history heuristic, stored negated (lower = tried earlier) in a defaultdict so
+        #: that ``list.sort(key=h.__getitem__)`` sorts without a Python-level key function
+        self.history: list[defaultdict[Any, int]] = [
+            defaultdict(int) for _ in range(game.num_players)]
         self._killers: list[list[Any]] = [[None, None] for _ in range(1024)]
         self.prev_value: float | None = None
         self._prev_best: Any = None
@@ -135,7 +142,7 @@ class Negamax(Searcher):
         # History from the previous move still helps, but halve it so it follows the game.
         for h in self.history:
             for a in h:
-                h[a] >>= 1
+                h[a] = -(-h[a] >> 1)
 
     def partial_iteration(self) -> Iteration | None:
         return self._partial if self.use_partial else None
@@ -202,6 +209,9 @@ class Negamax(Searcher):
         use_history = self.history_on
         use_order = order_hook is not None or use_tt_move or use_killers or use_history
         quiescence = self.quiescence
+        quick: Any = (
+            getattr(game, "quick_evaluate", None)
+            if getattr(game, "has_quick_evaluate", False) else None)
         pvs = self.pvs
         use_lmr = self.lmr
         reductions = re_searches = 0
@@ -226,21 +236,24 @@ class Negamax(Searcher):
         def ordered(s: Any, p: int, moves: Any, tt_move: Any, ply: int) -> list[Any]:
             if order_hook is not None:
                 moves = order_hook(s, moves)
-            moves = list(moves)
+            out: list[Any] = list(moves)
             if use_history:
                 h = history[p]
                 if h:
-                    moves.sort(key=lambda a: -h.get(a, 0))
-            front = []
-            if use_tt_move and tt_move is not None and tt_move in moves:
-                front.append(tt_move)
+                    out.sort(key=h.__getitem__)  # stable: ties keep the game's order
+            # The table move, then the killers, in front (each taken out where it was).
+            n = 0
+            if use_tt_move and tt_move is not None and tt_move in out:
+                out.remove(tt_move)
+                out.insert(0, tt_move)
+                n = 1
             if use_killers:
                 for k in killers[ply]:
-                    if k is not None and k != tt_move and k in moves:
-                        front.append(k)
-            if front:
-                moves = front + [a for a in moves if a not in front]
-            return list(moves)
+                    if k is not None and k != tt_move and k in out:
+                        out.remove(k)
+                        out.insert(n, k)
+                        n += 1
+            return out
 
         def quiesce(s: Any, alpha: float, beta: float, ply: int, p: int) -> float:
             """Stand pat on EVAL, then try only the noisy actions (captures and the like)."""
@@ -251,7 +264,15 @@ class Negamax(Searcher):
             if check_hook and in_check(s):
                 best = -INF  # in check: no standing pat, every reply is tried
             else:
-                stand = evaluate(s, p)
+                if quick is not None:
+                    # Lazy evaluation: a cheap estimate within +- m settles the stand-pat
+                    # when it is far outside the window.
+                    q, m = quick(s, p)
+                    if q - m >= beta:
+                        return float(q - m)
+                    stand = q + m if q + m <= alpha else evaluate(s, p) if m else q
+                else:
+                    stand = evaluate(s, p)
                 if stand >= beta:
                     return stand
                 if stand > alpha:
@@ -440,8 +461,7 @@ class Negamax(Searcher):
                                 ks[1] = ks[0]
                                 ks[0] = a
                         if use_history:
-                            hp = history[p]
-                            hp[a] = hp.get(a, 0) + d * d
+                            history[p][a] -= d * d
                         break
             exact_to_end = not horizon
             horizon = horizon or outer_horizon
