@@ -322,6 +322,23 @@ def test_evaluation_is_symmetric_and_bounded() -> None:
         assert evaluate_board(s) == -evaluate_board(mirrored)
 
 
+def test_incremental_evaluation_terms_match_a_fresh_state() -> None:
+    # ``result`` passes the pawn/king terms on and ``quick_evaluate`` brackets the full
+    # evaluation: along random games both agree with a state built from scratch.
+    rng = random.Random(7)
+    for _ in range(30):
+        s = GAME.initial_state()
+        for _ in range(80):
+            if GAME.is_terminal(s):
+                break
+            fresh = ChessState.from_board(s.board)
+            assert evaluate_board(s) == evaluate_board(fresh)
+            q, margin = ChessGame().quick_evaluate(s, s.player)
+            assert abs(GAME.evaluate(fresh, fresh.player) - q) <= margin
+            assert list(GAME.iter_noisy_actions(s)) == list(GAME.noisy_actions(fresh))
+            s = GAME.result(s, rng.choice(list(GAME.actions(s))))
+
+
 def test_evaluation_prefers_material() -> None:
     up_a_knight = GAME.parse_state("rnbqkb1r/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
     assert GAME.evaluate(up_a_knight, 0) > 250

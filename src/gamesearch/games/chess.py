@@ -307,8 +307,8 @@ class ChessState:
     """
 
     __slots__ = (
-        "_check", "_cp", "_moves", "_status", "board", "eg", "key", "mg", "parent", "phase",
-        "player", "ply",
+        "_check", "_cp", "_moves", "_pk", "_status", "board", "eg", "key", "mg", "parent",
+        "phase", "player", "ply",
     )
 
     def __init__(
@@ -336,6 +336,9 @@ class ChessState:
         #: ``_checkers_and_pinned(board)`` once computed (the status and the noisy moves
         #: both need it)
         self._cp: tuple[int, int, int] | None = None
+        #: the pawn-structure and king-shield terms (``_pawn_king_terms``) once known;
+        #: ``result`` passes them on when the move leaves pawns and kings where they are
+        self._pk: tuple[int, int] | None = None
 
     @classmethod
     def from_board(cls, board: Board, parent: ChessState | None = None) -> ChessState:
@@ -862,7 +865,11 @@ def king_shield(white_pawns: int, black_pawns: int, wk: int, bk: int) -> int:
 _PAWN_CACHE: dict[tuple[int, int, int, int], tuple[int, int]] = {}
 
 
-def _pawn_king_terms(b: Board) -> tuple[int, int]:
+def _pawn_king_terms(s: ChessState) -> tuple[int, int]:
+    pk = s._pk
+    if pk is not None:
+        return pk
+    b = s.board
     wp = b.pawns & b.occupied_co[1]
     bp = b.pawns & b.occupied_co[0]
     kings = b.kings
@@ -876,13 +883,14 @@ def _pawn_king_terms(b: Board) -> tuple[int, int]:
         if len(_PAWN_CACHE) > 200_000:
             _PAWN_CACHE.clear()
         _PAWN_CACHE[k] = v
+    s._pk = v
     return v
 
 
 def evaluate_board(s: ChessState) -> int:
     """The evaluation from White's view, in centipawns (before the tempo bonus)."""
     b = s.board
-    pmg, peg = _pawn_king_terms(b)
+    pmg, peg = _pawn_king_terms(s)
     mg = s.mg + pmg
     eg = s.eg + peg
     occ = b.occupied
@@ -1039,9 +1047,11 @@ class ChessGame(Game[ChessState, Move]):
         eg = state.eg - egc[pt][frm] + egc[newpt][to]
         phase = state.phase
         halfmove = b.halfmove_clock + 1
+        same_pawns_kings = pt != PAWN and pt != KING
         if them & tbb:
             if bbs[1] & tbb:
                 cpt = PAWN
+                same_pawns_kings = False
             elif bbs[2] & tbb:
                 cpt = KNIGHT
             elif bbs[3] & tbb:
@@ -1119,7 +1129,10 @@ class ChessGame(Game[ChessState, Move]):
         n.move_stack = []
         n._stack = []
         ply = state.ply
-        return ChessState(n, key, mg, eg, phase, state, ply + 1 if ply >= 0 else -1)
+        child = ChessState(n, key, mg, eg, phase, state, ply + 1 if ply >= 0 else -1)
+        if same_pawns_kings:
+            child._pk = state._pk
+        return child
 
     def is_terminal(self, state: ChessState) -> bool:
         st = state._status
@@ -1274,7 +1287,7 @@ class ChessGame(Game[ChessState, Move]):
         if v is not None:
             return (v if player == state.player else -v), 0.0
         b = state.board
-        pmg, peg = _pawn_king_terms(b)
+        pmg, peg = _pawn_king_terms(state)
         phase = state.phase if state.phase < 24 else 24
         w = (state.mg + pmg) * phase + (state.eg + peg) * (24 - phase)
         w = w // 24 if w >= 0 else -(-w // 24)
@@ -1296,28 +1309,35 @@ class ChessGame(Game[ChessState, Move]):
         """Captures and queen/knight promotions, MVV-LVA first, without captures that
         lose material by SEE (those where the capturer is worth more than the victim);
         every evasion when in check."""
+        return list(self.iter_noisy_actions(state))
+
+    def iter_noisy_actions(self, state: ChessState) -> Iterator[Move]:
+        """``noisy_actions`` one at a time: the static exchange of a capture is worked out
+        only when the search gets to it (after a cut-off, never). The engine's quiescence
+        uses this when a game has it."""
         if state._moves is not None and state._check == 1:
-            return state._moves
+            yield from state._moves
+            return
         moves, check = generate_moves(state.board, True, state._cp)
         if check:
             state._check = 1
             state._moves = moves
-            return moves
+            yield from moves
+            return
         state._check = 0
         b = state.board
-        out = []
+        pawns, queens, rooks, minors = b.pawns, b.queens, b.rooks, b.bishops | b.knights
         for m in moves:
             frm_bb = BB_SQUARES[m.from_square]
-            if b.pawns & frm_bb or m.promotion:
-                out.append(m)
+            if pawns & frm_bb or m.promotion:
+                yield m
                 continue
             tbb = BB_SQUARES[m.to_square]
             # cheap cases: the victim is worth at least the capturer
-            if b.queens & tbb or (b.rooks & tbb and not b.queens & frm_bb) or (
-                (b.bishops | b.knights) & tbb and (b.bishops | b.knights) & frm_bb
+            if queens & tbb or (rooks & tbb and not queens & frm_bb) or (
+                minors & tbb and minors & frm_bb
             ) or see(b, m) >= 0:
-                out.append(m)
-        return out
+                yield m
 
     has_order_actions = True
 

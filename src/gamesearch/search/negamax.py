@@ -180,6 +180,8 @@ class Negamax(Searcher):
         result, evaluate = game.result, game.evaluate
         key_of = game.key
         noisy_actions = game.noisy_actions
+        # a game may give its noisy actions lazily (chess: SEE only when reached)
+        iter_noisy: Any = getattr(game, "iter_noisy_actions", noisy_actions)
         order_hook = game.order_actions if (self.hook_on and game.has_order_actions) else None
         safe_actions, plies_left = game.safe_actions, game.plies_left_bound
         use_safe = self.safe
@@ -278,7 +280,7 @@ class Negamax(Searcher):
                 if stand > alpha:
                     alpha = stand
                 best = stand
-            for a in noisy_actions(s):
+            for a in iter_noisy(s):
                 c = result(s, a)
                 cp = to_move(c)
                 nodes += 1
