@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/chess_wac.py --file ../shared/data/chess/bk.epd --time 5
     .venv/bin/python benchmarks/chess_wac.py --verbose               # one line per position
     .venv/bin/python benchmarks/chess_wac.py --option lmr=0          # an engine option off
+    .venv/bin/python benchmarks/chess_wac.py --nodes 30000           # fixed nodes: no noise
 
 ``--sample N`` takes N positions spread evenly over the file (1st, 11th, 21st, ... for 30 of
 300), so a sample's figure is a rough estimate of the whole suite's. Each position gets a
@@ -33,6 +34,8 @@ def main() -> int:
     ap.add_argument("--key-file", default=None,
                     help="a second EPD with the same positions and other solutions")
     ap.add_argument("--time", type=float, default=1.0, help="seconds per position")
+    ap.add_argument("--nodes", type=int, default=None,
+                    help="nodes per position instead of time (reproducible on a busy machine)")
     ap.add_argument("--sample", type=int, default=None, help="N positions spread evenly")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -64,12 +67,14 @@ def main() -> int:
                   f"{r.score}", flush=True)
 
     start = time.perf_counter()
-    results = run_epd(lines, args.time, show, **options)
+    seconds = None if args.nodes else args.time
+    results = run_epd(lines, seconds, show, nodes=args.nodes, **options)
     elapsed = time.perf_counter() - start
     solved = sum(r.solved for r in results)
     nodes = sum(r.nodes for r in results)
     depth = sum(r.depth for r in results) / len(results)
-    print(f"{Path(args.file).name}: solved {solved}/{len(results)} at {args.time:g} s per "
+    budget = f"{args.nodes} nodes" if args.nodes else f"{args.time:g} s"
+    print(f"{Path(args.file).name}: solved {solved}/{len(results)} at {budget} per "
           f"position (mean depth {depth:.1f}, {nodes / elapsed:.0f} nodes/s, "
           f"{elapsed:.0f} s){' with ' + ', '.join(args.option) if args.option else ''}")
     if args.key_file:

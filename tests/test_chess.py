@@ -429,6 +429,33 @@ def test_hard_limit_stays_within_the_clock() -> None:
                         assert h <= remaining / 2
 
 
+# ----- arena openings ----------------------------------------------------------------------
+def test_chess_matches_default_to_the_balanced_openings(tmp_path: Path) -> None:
+    import chess.pgn
+
+    from gamesearch.arena import read_openings
+    from gamesearch.arena.cli import CHESS_OPENINGS
+    from gamesearch.cli import main
+
+    book = read_openings(GAME, str(CHESS_OPENINGS))
+    assert len(book) == 50 and len({o.moves for o in book}) == 50
+    assert all(4 <= len(o.moves) <= 8 for o in book)
+    pgn = tmp_path / "games.pgn"
+    out = io.StringIO()
+    code = main(["match", "chess", "random:seed=1", "random:seed=2", "--games", "4",
+                 "--max-plies", "4", "--quiet", "--export-pgn", str(pgn)], out)
+    assert code == 0, out.getvalue()
+    with pgn.open(encoding="utf-8") as handle:
+        games = [chess.pgn.read_game(handle) for _ in range(4)]
+    starts = [[m.uci() for m in g.mainline_moves()][:len(book[0].moves)] for g in games if g]
+    # games 0 and 1 play the first line (colours swapped), games 2 and 3 the second
+    assert starts[0] == starts[1] == list(book[0].moves)
+    assert starts[2][:len(book[1].moves)] == starts[3][:len(book[1].moves)] == list(
+        book[1].moves)
+    assert games[0] and games[1] and (
+        games[0].headers["White"] == games[1].headers["Black"])
+
+
 # ----- UCI -------------------------------------------------------------------------------------
 def converse(*lines: str, wait: float = 0.0) -> list[str]:
     """Feed lines to an in-process engine; returns what it wrote."""

@@ -7,6 +7,7 @@ import argparse
 import json
 import math
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
 from ..argtypes import number, positive_int
@@ -24,6 +25,9 @@ from .schedule import (
 )
 from .timecontrol import TimeControl
 from .tournament import BACKENDS, RunOptions, TournamentResult, run_tournament
+
+#: The default openings of chess matches (see the file's header).
+CHESS_OPENINGS = Path(__file__).resolve().parents[1] / "data" / "chess_openings.txt"
 
 
 def parse_sprt(text: str, alpha: float, beta: float) -> SPRT:
@@ -47,6 +51,8 @@ def _openings(args: argparse.Namespace, games_per_pair: int) -> tuple[Opening, .
     if args.random_plies is not None:
         count = (games_per_pair + 1) // 2
         return tuple(random_openings(game, count, args.random_plies, args.seed))
+    if game.name == "chess":  # balanced book lines, each played with both colours
+        return tuple(read_openings(game, str(CHESS_OPENINGS)))
     return ()
 
 
@@ -175,7 +181,9 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="seconds past its clock before a move loses on time (default 1)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--openings", metavar="FILE",
-                   help="one opening a line: moves in the game's notation, or a position")
+                   help="one opening a line: moves in the game's notation, or a position "
+                   "(chess by default: the 50 balanced lines of "
+                   "gamesearch/data/chess_openings.txt)")
     g.add_argument("--random-plies", type=positive_int, metavar="N",
                    help="openings of N random moves (from --seed)")
     p.add_argument("--seed", type=int, default=0,
