@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from gamesearch.agents import make_agent, play_game
 from gamesearch.book import (
     BookError,
     OpeningBook,
@@ -51,6 +52,16 @@ def solver_check(state: tuple[int, int, int, float], score: int, move: int,
 
 
 # ----- the shipped book -----------------------------------------------------------------
+def test_the_package_book_loads_and_describes_itself() -> None:
+    book = default_book()
+    assert len(book) > 0
+    assert book.meta["game"] == "connect4"
+    assert book.meta["complete_below"] >= 1
+    entry = book.lookup(GAME.initial_state())
+    assert entry is not None and entry.move == 3  # the centre column: the only win
+    assert entry.score == 1  # the first player wins (with its last stone, if exact)
+
+
 @needs_numba
 def test_book_entries_agree_with_the_solver() -> None:
     deepest = max(state_of_key(k)[2] for k, _ in default_book().entries())
@@ -68,7 +79,8 @@ def test_lookup_folds_the_mirror_image() -> None:
         got, got_m = book.lookup(state), book.lookup(mirror)
         assert got == entry
         assert got_m is not None and got_m.score == entry.score  # type: ignore[attr-defined]
-        assert got_m.move == 6 - got.move  # type: ignore[union-attr]
+        symmetric = mirror[:2] == state[:2]  # then the same move, not its mirror image
+        assert got_m.move == (got.move if symmetric else 6 - got.move)  # type: ignore[union-attr]
 
 
 # ----- building -------------------------------------------------------------------------
@@ -150,7 +162,37 @@ def test_the_commands_report_a_bad_book_without_a_traceback(
 
 
 # ----- the commands -----------------------------------------------------------------------
+def test_analyze_answers_from_the_book_by_default() -> None:
+    out = io.StringIO()
+    assert main(["analyze", "connect4"], out) == 0
+    assert "best move 4" in out.getvalue() and "opening book" in out.getvalue()
+    out = io.StringIO()
+    assert main(["analyze", "connect4", "--position", "4453374455", "--no-book",
+                 "--depth", "2"], out) == 0
+    assert "opening book" not in out.getvalue()
+
+
+def test_solve_uses_the_book_only_when_asked() -> None:
+    out = io.StringIO()
+    assert main(["solve", "connect4", "--position", "", "--book", "--weak"], out) == 0
+    assert "(book)" in out.getvalue() and "value      1" in out.getvalue()
+
+
 def test_book_info() -> None:
     out = io.StringIO()
     assert main(["book", "connect4", "--info", "--out", "-"], out) == 0
     assert '"positions"' in out.getvalue()
+
+
+# ----- perfect play -------------------------------------------------------------------------
+@pytest.mark.parametrize("opponent", ["random:seed=7", "alphabeta:depth=4"])
+def test_the_solver_as_first_player_never_loses(opponent: str) -> None:
+    """For each of the 7 replies to its first move, against random and alpha-beta."""
+    for reply in range(7):
+        solver = make_agent(GAME, "solver:time=10")
+        other = make_agent(GAME, opponent, 1.0)
+        first = solver.choose(GAME, GAME.initial_state())
+        assert getattr(solver, "solved", {}).get("book")
+        state = GAME.result(GAME.result(GAME.initial_state(), first), reply)
+        final, _ = play_game(GAME, [solver, other], state)
+        assert GAME.utility(final, 0) > 0, (opponent, reply, GAME.format_state(final))
