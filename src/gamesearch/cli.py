@@ -117,7 +117,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
             line += (f"   [value {_value_text(last.value)}, depth {last.depth}, "
                      f"{last.nodes} nodes, {last.seconds:.2f} s]")
         elif isinstance(solved, dict):
-            line += (f"   [score {solved['value']}, book]" if solved.get("book") else
+            line += (f"   [{_book_value(solved['value'], solved['exact'])}, book]"
+                     if solved.get("book") else
                      f"   [score {solved['value']}, solved, {solved['nodes']} nodes, "
                      f"{solved['seconds']:.2f} s]")
         write(line)
@@ -158,6 +159,13 @@ def _book_entry(game: Game[Any, Any], state: Any, spec: str | None) -> Any:
     return book.lookup(state) if book is not None else None
 
 
+def _book_value(score: int, exact: bool) -> str:
+    """A book entry's value: the exact score, or only win/draw/loss."""
+    if exact:
+        return f"score {score}"
+    return "a win" if score > 0 else "a draw" if score == 0 else "a loss"
+
+
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     game = _game(args.game)
     state = _state(game, args.position)
@@ -170,9 +178,8 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
         if args.json:
             out.write(json.dumps(data) + "\n")
         else:
-            kind = "exact score" if entry.exact else "win/draw/loss only"
-            out.write(f"{game.name} {data['position']!r}: best move {data['move']}, score "
-                      f"{entry.score} (opening book, {kind}; 0 nodes)\n")
+            out.write(f"{game.name} {data['position']!r}: best move {data['move']}, "
+                      f"{_book_value(entry.score, entry.exact)} (opening book, 0 nodes)\n")
         return 0
     spec = args.algorithm or default_algorithm(game)
     name, options, spec_limit = parse_spec(spec)
