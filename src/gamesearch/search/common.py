@@ -102,12 +102,18 @@ class Clock:
         return time.perf_counter() - self.start
 
 
+#: a node count no search reaches
+NEVER = 1 << 62
+
+
 class NoClock(Clock):
     """A clock that never stops: the hot loops skip checking altogether."""
 
     def __init__(self) -> None:
         super().__init__(Limit())
-        self.next_check = INF
+        # An int, not INF: hot loops compare it with their int node count, and CPython's
+        # int-int comparison is much faster than a mixed int-float one.
+        self.next_check = NEVER
 
 
 @dataclass
