@@ -88,11 +88,11 @@ def test_lookup_folds_the_mirror_image() -> None:
 def test_build_then_resume_from_the_journal(tmp_path: Path) -> None:
     root = "4453374455"  # ten stones: the whole build takes about a second
     out, journal = tmp_path / "b.bin", tmp_path / "b.journal"
-    book = build_book(14, out, journal=journal, root=root)
+    book = build_book(14, out, journal=journal, root=root, tt_capacity=1 << 20)
     lines = journal.read_text().splitlines()
     assert len(book) == len(lines) > 10
     assert book.meta["complete_below"] == 14
-    again = build_book(14, out, journal=journal, root=root)  # nothing left to solve
+    again = build_book(14, out, journal=journal, root=root, tt_capacity=1 << 20)  # no work
     assert journal.read_text().splitlines() == lines
     assert list(again.words) == list(book.words)
     assert list(OpeningBook.load(out).words) == list(book.words)
@@ -107,7 +107,7 @@ def test_build_then_resume_from_the_journal(tmp_path: Path) -> None:
 @needs_numba
 def test_an_interrupted_build_keeps_what_it_solved(tmp_path: Path) -> None:
     out = tmp_path / "b.bin"
-    book = build_book(14, out, root="4453374455", max_seconds=1e-9)
+    book = build_book(14, out, root="4453374455", max_seconds=1e-9, tt_capacity=1 << 20)
     assert book.meta["complete_below"] == 10  # stopped before the first position
     assert (tmp_path / "b.bin.journal").exists()
 

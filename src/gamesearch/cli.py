@@ -449,7 +449,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-seconds", type=positive_seconds, default=None,
                    help="stop after this long (run the same command again to resume)")
     s.add_argument("--tt", type=positive_int, default=1 << 24,
-                   help="transposition table entries (default 2^24: 256 MB)")
+                   help="transposition table entries (default 2^24: about 400 MB)")
     s.add_argument("--info", action="store_true",
                    help="only describe the book at --out (or the package's, if --out is -)")
     s.set_defaults(func=cmd_book)
