@@ -1327,16 +1327,21 @@ class ChessGame(Game[ChessState, Move]):
         state._check = 0
         b = state.board
         pawns, queens, rooks, minors = b.pawns, b.queens, b.rooks, b.bishops | b.knights
+        their_pawns = pawns & b.occupied_co[not b.turn]
+        pawn_attacks = BB_PAWN_ATTACKS[b.turn]
         for m in moves:
             frm_bb = BB_SQUARES[m.from_square]
             if pawns & frm_bb or m.promotion:
                 yield m
                 continue
-            tbb = BB_SQUARES[m.to_square]
-            # cheap cases: the victim is worth at least the capturer
+            to = m.to_square
+            tbb = BB_SQUARES[to]
+            # Cheap cases: the victim is worth at least the capturer. Otherwise the capturer
+            # is worth over a pawn more than the victim, so a target a pawn defends loses
+            # material (what ``see`` finds, without running it).
             if queens & tbb or (rooks & tbb and not queens & frm_bb) or (
                 minors & tbb and minors & frm_bb
-            ) or see(b, m) >= 0:
+            ) or (not pawn_attacks[to] & their_pawns and see(b, m) >= 0):
                 yield m
 
     has_order_actions = True
