@@ -25,7 +25,7 @@ and the notations ``parse_action``/``format_action``/``parse_state``/``format_st
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -129,6 +129,26 @@ class Game(Generic[S, A]):
         return ()
 
     has_noisy_actions: bool = False
+
+    def iter_noisy_actions(self, state: S) -> Iterable[A]:
+        """``noisy_actions`` one at a time, for games where producing each costs work that a
+        cut-off makes unnecessary (chess: the static exchange of a capture). Quiescence
+        search iterates this; the default iterates ``noisy_actions``."""
+        return self.noisy_actions(state)
+
+    has_quick_evaluate: bool = False
+
+    def quick_evaluate(self, state: S, player: int) -> tuple[float, float]:
+        """``(estimate, margin)`` with ``evaluate(state, player)`` within ``estimate ±
+        margin``: lets quiescence stand pat or prune without the full evaluation (lazy
+        evaluation). The default is the evaluation itself, margin 0."""
+        return self.evaluate(state, player), 0.0
+
+    #: Search defaults a game may ask for: late-move reductions in the engine (they change
+    #: fixed-depth values, so they are off unless a game turns them on) and a soft time
+    #: limit (under a time limit, no new iteration after this share of it).
+    late_move_reductions: bool = False
+    soft_time: float | None = None
 
     def order_actions(self, state: S, actions: Sequence[A]) -> Sequence[A]:
         """Game knowledge for move ordering: the actions, most promising first."""

@@ -111,11 +111,11 @@ class Negamax(Searcher):
         self.null_move = (
             game.has_null_move and self.iterate if null_move is None else null_move)
         #: late-move reductions (None: when the game asks for them and the search iterates)
-        self.lmr = (bool(getattr(game, "late_move_reductions", False)) and self.iterate
+        self.lmr = (game.late_move_reductions and self.iterate
                     and not self.safe if lmr is None else lmr)
         #: no new iteration after this fraction of a time limit (None: the game's choice)
         self.soft_time: float | None = (
-            getattr(game, "soft_time", None) if soft_time is None else soft_time)
+            game.soft_time if soft_time is None else soft_time)
         #: reduced searches and how many of them had to be searched again at full depth
         self.reductions = self.re_searches = 0
         #: history heuristic, stored negated (lower = tried earlier) in a defaultdict so
@@ -181,7 +181,7 @@ class Negamax(Searcher):
         key_of = game.key
         noisy_actions = game.noisy_actions
         # a game may give its noisy actions lazily (chess: SEE only when reached)
-        iter_noisy: Any = getattr(game, "iter_noisy_actions", noisy_actions)
+        iter_noisy = game.iter_noisy_actions
         order_hook = game.order_actions if (self.hook_on and game.has_order_actions) else None
         safe_actions, plies_left = game.safe_actions, game.plies_left_bound
         use_safe = self.safe
@@ -211,9 +211,7 @@ class Negamax(Searcher):
         use_history = self.history_on
         use_order = order_hook is not None or use_tt_move or use_killers or use_history
         quiescence = self.quiescence
-        quick: Any = (
-            getattr(game, "quick_evaluate", None)
-            if getattr(game, "has_quick_evaluate", False) else None)
+        quick = game.quick_evaluate if game.has_quick_evaluate else None
         pvs = self.pvs
         use_lmr = self.lmr
         reductions = re_searches = 0
