@@ -137,8 +137,9 @@ class Negamax(Searcher):
         self._prev_best = None
         self._partial = None
         self.reductions = self.re_searches = 0
-        for ks in self._killers:
-            ks[0] = ks[1] = None
+        if self.killers_on:
+            for ks in self._killers:
+                ks[0] = ks[1] = None
         # History from the previous move still helps, but halve it so it follows the game.
         for h in self.history:
             for a in h:
