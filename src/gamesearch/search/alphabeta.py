@@ -52,9 +52,8 @@ class AlphaBeta(Searcher):
                 if step and (u >= maxu or u <= -maxu):  # a win or a loss: by its distance
                     return u - ply * step if u > 0 else u + ply * step
                 return u
-            if ply == cutoff:
+            if ply == cutoff:  # (lines[cutoff] stays None: only leaves live at this ply)
                 horizon = True
-                lines[ply] = None
                 return evaluate(s, me)
             child_ply = ply + 1
             if (not ply & 1) if alternating else to_move(s) == me:  # MAX-VALUE

@@ -65,8 +65,7 @@ class Minimax(Searcher):
                     return u - ply * step if u > 0 else u + ply * step
                 return u
             if ply == cutoff:  # IS-CUTOFF: fall back on the heuristic EVAL
-                horizon = True
-                lines[ply] = None
+                horizon = True  # (lines[cutoff] stays None: only leaves live at this ply)
                 return evaluate(s, me)
             if (not ply & 1) if alternating else to_move(s) == me:  # MAX-VALUE
                 v = -INF
