@@ -123,3 +123,9 @@ def test_play_engine_against_engine_to_the_end() -> None:
                          "--time", "0.2")
     assert code == 0, err
     assert "game over: draw" in out
+
+
+def test_play_connect4_puts_the_solver_against_you_by_default() -> None:
+    code, out, err = run("play", "connect4", "--time", "0.2", stdin="4\nq\n")
+    assert code == 0, err
+    assert "solver (player 2) plays" in out

@@ -31,6 +31,11 @@ class CliError(GameError):
     """Bad command-line input."""
 
 
+#: The engine ``play`` puts against you when ``--second`` is not given: the strongest agent
+#: the library has for the game (Connect Four: the opening book, then the exact solver).
+DEFAULT_ENGINE = {"connect4": "solver"}
+
+
 def _game(name: str) -> Game[Any, Any]:
     return get_game(name)
 
@@ -95,7 +100,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         raise InvalidLimitError(f"--time {args.time}: must be a positive number of seconds")
     specs = list(args.agent or [])
     if not specs:
-        specs = [args.first, args.second] + ["id"] * max(0, game.num_players - 2)
+        second = args.second or DEFAULT_ENGINE.get(game.name, "id")
+        specs = [args.first, second] + ["id"] * max(0, game.num_players - 2)
     if len(specs) != game.num_players:
         raise CliError(f"{game.name} has {game.num_players} players; got {len(specs)} agents")
 
@@ -396,7 +402,8 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("play", help="play a game in the terminal")
     s.add_argument("game")
     s.add_argument("--first", default="human", help="agent of player 1 (default human)")
-    s.add_argument("--second", default="id", help="agent of player 2 (default id)")
+    s.add_argument("--second", default=None,
+                   help="agent of player 2 (default: solver for connect4, else id)")
     s.add_argument("--agent", action="append", help="agents in player order (n-player games)")
     s.add_argument("--time", type=positive_seconds, default=1.0, help="seconds per engine move")
     s.add_argument("--position", help="start position in the game's notation")
