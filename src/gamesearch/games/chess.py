@@ -456,6 +456,7 @@ def generate_moves(
     occ = b.occupied
     pawns, knights, bishops, rooks, queens, kings = (
         b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings)
+    minors = knights | bishops
     ksq, checkers, pinned = cp if cp is not None else _checkers_and_pinned(b)
     caps: list[tuple[int, Move]] = []
     quiet: list[Move] = []
@@ -475,15 +476,7 @@ def generate_moves(
         targets = BB_ALL & ~us
     cap_targets = targets & them
     quiet_targets = 0 if noisy else targets & ~occ
-
-    def victim(bb: int) -> int:
-        if pawns & bb:
-            return 10
-        if knights & bb or bishops & bb:
-            return 30
-        if rooks & bb:
-            return 50
-        return 90  # a queen (kings are never captured)
+    # victim values (MVV-LVA: victim - attacker): pawn 10, minor 30, rook 50, queen 90
 
     if targets:
         # knights (a pinned knight never moves)
@@ -496,42 +489,83 @@ def generate_moves(
             t = att & cap_targets
             while t:
                 to = t.bit_length() - 1
-                t ^= BB[to]
-                cadd((victim(BB[to]) - 3, row[to]))
+                tbb = BB[to]
+                t ^= tbb
+                cadd((7 if pawns & tbb else 27 if minors & tbb else 47 if rooks & tbb else 87,
+                      row[to]))
             t = att & quiet_targets
             while t:
                 to = t.bit_length() - 1
                 t ^= BB[to]
                 qadd(row[to])
-        # sliders
-        for pieces, kind, lva in ((bishops, 0, 3), (rooks, 1, 5), (queens, 2, 9)):
-            bb = pieces & us
-            while bb:
-                sq = bb.bit_length() - 1
-                sbb = BB[sq]
-                bb ^= sbb
-                if kind == 0:
-                    att = BB_DIAG_ATTACKS[sq][BB_DIAG_MASKS[sq] & occ]
-                elif kind == 1:
-                    att = (BB_RANK_ATTACKS[sq][BB_RANK_MASKS[sq] & occ]
-                           | BB_FILE_ATTACKS[sq][BB_FILE_MASKS[sq] & occ])
-                else:
-                    att = (BB_DIAG_ATTACKS[sq][BB_DIAG_MASKS[sq] & occ]
-                           | BB_RANK_ATTACKS[sq][BB_RANK_MASKS[sq] & occ]
-                           | BB_FILE_ATTACKS[sq][BB_FILE_MASKS[sq] & occ])
-                if pinned & sbb:
-                    att &= BB_RAYS[ksq][sq]
-                row = MOVES[sq]
-                t = att & cap_targets
-                while t:
-                    to = t.bit_length() - 1
-                    t ^= BB[to]
-                    cadd((victim(BB[to]) - lva, row[to]))
-                t = att & quiet_targets
-                while t:
-                    to = t.bit_length() - 1
-                    t ^= BB[to]
-                    qadd(row[to])
+        # sliders: bishops, rooks, queens
+        diag_att, diag_mask = BB_DIAG_ATTACKS, BB_DIAG_MASKS
+        rank_att, rank_mask = BB_RANK_ATTACKS, BB_RANK_MASKS
+        file_att, file_mask = BB_FILE_ATTACKS, BB_FILE_MASKS
+        bb = bishops & us
+        while bb:
+            sq = bb.bit_length() - 1
+            sbb = BB[sq]
+            bb ^= sbb
+            att = diag_att[sq][diag_mask[sq] & occ]
+            if pinned & sbb:
+                att &= BB_RAYS[ksq][sq]
+            row = MOVES[sq]
+            t = att & cap_targets
+            while t:
+                to = t.bit_length() - 1
+                tbb = BB[to]
+                t ^= tbb
+                cadd((7 if pawns & tbb else 27 if minors & tbb else 47 if rooks & tbb else 87,
+                      row[to]))
+            t = att & quiet_targets
+            while t:
+                to = t.bit_length() - 1
+                t ^= BB[to]
+                qadd(row[to])
+        bb = rooks & us
+        while bb:
+            sq = bb.bit_length() - 1
+            sbb = BB[sq]
+            bb ^= sbb
+            att = rank_att[sq][rank_mask[sq] & occ] | file_att[sq][file_mask[sq] & occ]
+            if pinned & sbb:
+                att &= BB_RAYS[ksq][sq]
+            row = MOVES[sq]
+            t = att & cap_targets
+            while t:
+                to = t.bit_length() - 1
+                tbb = BB[to]
+                t ^= tbb
+                cadd((5 if pawns & tbb else 25 if minors & tbb else 45 if rooks & tbb else 85,
+                      row[to]))
+            t = att & quiet_targets
+            while t:
+                to = t.bit_length() - 1
+                t ^= BB[to]
+                qadd(row[to])
+        bb = queens & us
+        while bb:
+            sq = bb.bit_length() - 1
+            sbb = BB[sq]
+            bb ^= sbb
+            att = (diag_att[sq][diag_mask[sq] & occ] | rank_att[sq][rank_mask[sq] & occ]
+                   | file_att[sq][file_mask[sq] & occ])
+            if pinned & sbb:
+                att &= BB_RAYS[ksq][sq]
+            row = MOVES[sq]
+            t = att & cap_targets
+            while t:
+                to = t.bit_length() - 1
+                tbb = BB[to]
+                t ^= tbb
+                cadd((1 if pawns & tbb else 21 if minors & tbb else 41 if rooks & tbb else 81,
+                      row[to]))
+            t = att & quiet_targets
+            while t:
+                to = t.bit_length() - 1
+                t ^= BB[to]
+                qadd(row[to])
         # pawns, set-wise
         own = pawns & us
         if own:
@@ -557,7 +591,7 @@ def generate_moves(
                     frm = to - delta
                     if pinned & BB[frm] and not BB_RAYS[ksq][frm] & tbb:
                         continue
-                    v = victim(tbb)
+                    v = 10 if pawns & tbb else 30 if minors & tbb else 50 if rooks & tbb else 90
                     if tbb & last_rank:
                         cadd((v + 80, PROMOTIONS[(frm, to, QUEEN)]))
                         cadd((v - 1, PROMOTIONS[(frm, to, KNIGHT)]))
@@ -634,7 +668,8 @@ def generate_moves(
             ):
                 continue
             if tbb & them:
-                cadd((victim(tbb) - 20, row[to]))
+                cadd((-10 if pawns & tbb else 10 if minors & tbb else 30 if rooks & tbb
+                      else 70, row[to]))
             else:
                 qadd(row[to])
         # castling (the rights are kept clean: king and rook on their home squares)
