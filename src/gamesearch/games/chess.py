@@ -700,6 +700,173 @@ def generate_moves(
     return out, bool(checkers)
 
 
+#: MVV-LVA values (victim - attacker, as ``generate_moves`` gives them) of the captures
+#: whose capturer is worth more than its victim, not counting pawns and promotions:
+#: N/B/R/Q/K takes a pawn, R/Q/K takes a minor, Q takes a rook. The value alone tells.
+_SEE_NEEDED = frozenset((7, 5, 1, -10, 25, 21, 10, 41))
+
+
+def _noisy_scored(b: Board, ksq: int, pinned: int) -> list[tuple[int, Move]]:
+    """``generate_moves(b, True)`` when the side to move is not in check, with the MVV-LVA
+    value of each move (the push promotions, after the captures, carry 80 or 0)."""
+    turn = b.turn
+    occ_co = b.occupied_co
+    us = occ_co[turn]
+    them = occ_co[not turn]
+    occ = b.occupied
+    pawns, knights, bishops, rooks, queens = b.pawns, b.knights, b.bishops, b.rooks, b.queens
+    minors = knights | bishops
+    caps: list[tuple[int, Move]] = []
+    cadd = caps.append
+    BB = BB_SQUARES
+    bb = knights & us & ~pinned
+    while bb:
+        sq = bb.bit_length() - 1
+        bb ^= BB[sq]
+        t = BB_KNIGHT_ATTACKS[sq] & them
+        if t:
+            row = MOVES[sq]
+            while t:
+                to = t.bit_length() - 1
+                tbb = BB[to]
+                t ^= tbb
+                cadd((7 if pawns & tbb else 27 if minors & tbb else 47 if rooks & tbb else 87,
+                      row[to]))
+    bb = bishops & us
+    while bb:
+        sq = bb.bit_length() - 1
+        sbb = BB[sq]
+        bb ^= sbb
+        if BB_DIAG_ATTACKS[sq][0] & them:
+            t = BB_DIAG_ATTACKS[sq][BB_DIAG_MASKS[sq] & occ] & them
+            if t:
+                if pinned & sbb:
+                    t &= BB_RAYS[ksq][sq]
+                row = MOVES[sq]
+                while t:
+                    to = t.bit_length() - 1
+                    tbb = BB[to]
+                    t ^= tbb
+                    cadd((7 if pawns & tbb else 27 if minors & tbb else 47 if rooks & tbb
+                          else 87, row[to]))
+    bb = rooks & us
+    while bb:
+        sq = bb.bit_length() - 1
+        sbb = BB[sq]
+        bb ^= sbb
+        t = (BB_RANK_ATTACKS[sq][BB_RANK_MASKS[sq] & occ]
+             | BB_FILE_ATTACKS[sq][BB_FILE_MASKS[sq] & occ]) & them
+        if t:
+            if pinned & sbb:
+                t &= BB_RAYS[ksq][sq]
+            row = MOVES[sq]
+            while t:
+                to = t.bit_length() - 1
+                tbb = BB[to]
+                t ^= tbb
+                cadd((5 if pawns & tbb else 25 if minors & tbb else 45 if rooks & tbb else 85,
+                      row[to]))
+    bb = queens & us
+    while bb:
+        sq = bb.bit_length() - 1
+        sbb = BB[sq]
+        bb ^= sbb
+        t = (BB_DIAG_ATTACKS[sq][BB_DIAG_MASKS[sq] & occ]
+             | BB_RANK_ATTACKS[sq][BB_RANK_MASKS[sq] & occ]
+             | BB_FILE_ATTACKS[sq][BB_FILE_MASKS[sq] & occ]) & them
+        if t:
+            if pinned & sbb:
+                t &= BB_RAYS[ksq][sq]
+            row = MOVES[sq]
+            while t:
+                to = t.bit_length() - 1
+                tbb = BB[to]
+                t ^= tbb
+                cadd((1 if pawns & tbb else 21 if minors & tbb else 41 if rooks & tbb else 81,
+                      row[to]))
+    promos: list[tuple[int, Move]] = []
+    own = pawns & us
+    if own:
+        if turn:
+            last_rank = BB_RANK_8
+            pushes = (own << 8) & ~occ & last_rank
+            left = ((own & ~BB_FILE_A) << 7) & them
+            right = ((own & ~BB_FILE_H) << 9) & them
+            up, dl, dr = 8, 7, 9
+        else:
+            last_rank = BB_RANK_1
+            pushes = (own >> 8) & ~occ & last_rank
+            left = ((own & ~BB_FILE_A) >> 9) & them
+            right = ((own & ~BB_FILE_H) >> 7) & them
+            up, dl, dr = -8, -9, -7
+        for caps_bb, delta in ((left, dl), (right, dr)):
+            while caps_bb:
+                to = caps_bb.bit_length() - 1
+                tbb = BB[to]
+                caps_bb ^= tbb
+                frm = to - delta
+                if pinned & BB[frm] and not BB_RAYS[ksq][frm] & tbb:
+                    continue
+                v = 10 if pawns & tbb else 30 if minors & tbb else 50 if rooks & tbb else 90
+                if tbb & last_rank:
+                    cadd((v + 80, PROMOTIONS[(frm, to, QUEEN)]))
+                    cadd((v - 1, PROMOTIONS[(frm, to, KNIGHT)]))
+                else:
+                    cadd((v - 1, MOVES[frm][to]))
+        while pushes:
+            to = pushes.bit_length() - 1
+            tbb = BB[to]
+            pushes ^= tbb
+            frm = to - up
+            if pinned & BB[frm] and not BB_RAYS[ksq][frm] & tbb:
+                continue
+            promos.append((80, PROMOTIONS[(frm, to, QUEEN)]))
+            promos.append((0, PROMOTIONS[(frm, to, KNIGHT)]))
+        ep = b.ep_square
+        if ep is not None:
+            capturers = BB_PAWN_ATTACKS[not turn][ep] & own
+            if capturers:
+                captured = ep - up
+                cbb = BB[captured]
+                while capturers:
+                    frm = capturers.bit_length() - 1
+                    capturers ^= BB[frm]
+                    occ2 = (occ ^ BB[frm] ^ cbb) | BB[ep]
+                    if not _king_attacked(b, ksq, occ2, them & ~cbb, turn):
+                        cadd((9, MOVES[frm][ep]))
+    t = BB_KING_ATTACKS[ksq] & them
+    if t:
+        occ_k = occ ^ BB[ksq]
+        qr = (queens | rooks) & them
+        qb = (queens | bishops) & them
+        kn = knights & them
+        pw = pawns & them
+        kk = b.kings & them
+        pawn_att = BB_PAWN_ATTACKS[turn]
+        row = MOVES[ksq]
+        while t:
+            to = t.bit_length() - 1
+            tbb = BB[to]
+            t ^= tbb
+            if (
+                BB_KNIGHT_ATTACKS[to] & kn
+                or BB_KING_ATTACKS[to] & kk
+                or pawn_att[to] & pw
+                or BB_DIAG_ATTACKS[to][BB_DIAG_MASKS[to] & occ_k] & qb
+                or (BB_RANK_ATTACKS[to][BB_RANK_MASKS[to] & occ_k]
+                    | BB_FILE_ATTACKS[to][BB_FILE_MASKS[to] & occ_k]) & qr
+            ):
+                continue
+            cadd((-10 if pawns & tbb else 10 if minors & tbb else 30 if rooks & tbb else 70,
+                  row[to]))
+    if len(caps) > 1:
+        caps.sort(key=_first, reverse=True)
+    if promos:
+        promos.sort(key=_first, reverse=True)  # queen promotions before knight ones
+        caps += promos
+    return caps
+
+
 def has_legal_move(b: Board, state: ChessState | None = None) -> bool:
     """True when the side to move has a legal move (fast for the usual case). Given the
     ``state`` of ``b``, it also records whether the side to move is in check and, when
@@ -1353,31 +1520,28 @@ class ChessGame(Game[ChessState, Move]):
         if state._moves is not None and state._check == 1:
             yield from state._moves
             return
-        moves, check = generate_moves(state.board, True, state._cp)
-        if check:
+        b = state.board
+        cp = state._cp
+        if cp is None:
+            cp = state._cp = _checkers_and_pinned(b)
+        if cp[1]:
+            moves = generate_moves(b, False, cp)[0]
             state._check = 1
             state._moves = moves
             yield from moves
             return
         state._check = 0
-        b = state.board
-        pawns, queens, rooks, minors = b.pawns, b.queens, b.rooks, b.bishops | b.knights
-        their_pawns = pawns & b.occupied_co[not b.turn]
+        their_pawns = b.pawns & b.occupied_co[not b.turn]
         pawn_attacks = BB_PAWN_ATTACKS[b.turn]
-        for m in moves:
-            frm_bb = BB_SQUARES[m.from_square]
-            if pawns & frm_bb or m.promotion:
-                yield m
-                continue
-            to = m.to_square
-            tbb = BB_SQUARES[to]
-            # Cheap cases: the victim is worth at least the capturer. Otherwise the capturer
+        need = _SEE_NEEDED
+        for v, m in _noisy_scored(b, cp[0], cp[2]):
+            # Cheap cases: pawn captures, promotions and a victim worth at least the
+            # capturer (the MVV-LVA value tells, see _SEE_NEEDED). Otherwise the capturer
             # is worth over a pawn more than the victim, so a target a pawn defends loses
             # material (what ``see`` finds, without running it).
-            if queens & tbb or (rooks & tbb and not queens & frm_bb) or (
-                minors & tbb and minors & frm_bb
-            ) or (not pawn_attacks[to] & their_pawns and see(b, m) >= 0):
-                yield m
+            if v in need and (pawn_attacks[m.to_square] & their_pawns or see(b, m) < 0):
+                continue
+            yield m
 
     has_order_actions = True
 
