@@ -867,6 +867,31 @@ def _noisy_scored(b: Board, ksq: int, pinned: int) -> list[tuple[int, Move]]:
     return caps
 
 
+#: legal moves by Zobrist key, with the occupancy as a check against a collision:
+#: iterative deepening generates the moves of the same positions again and again
+_MOVE_CACHE: dict[int, tuple[int, list[Move], bool]] = {}
+#: entries of the move cache before it starts afresh
+MOVE_CACHE_SIZE = 1 << 17
+
+
+def _state_moves(state: ChessState, cp: tuple[int, int, int] | None = None) -> list[Move]:
+    """``generate_moves`` for ``state`` (cached by key; the list is shared: never change
+    it), recorded in the state with whether the side to move is in check."""
+    b = state.board
+    key = state.key
+    e = _MOVE_CACHE.get(key)
+    if e is not None and e[0] == b.occupied:
+        moves, check = e[1], e[2]
+    else:
+        moves, check = generate_moves(b, False, cp if cp is not None else state._cp)
+        if len(_MOVE_CACHE) >= MOVE_CACHE_SIZE:
+            _MOVE_CACHE.clear()
+        _MOVE_CACHE[key] = (b.occupied, moves, check)
+    state._moves = moves
+    state._check = 1 if check else 0
+    return moves
+
+
 def has_legal_move(b: Board, state: ChessState | None = None) -> bool:
     """True when the side to move has a legal move (fast for the usual case). Given the
     ``state`` of ``b``, it also records whether the side to move is in check and, when
@@ -877,8 +902,7 @@ def has_legal_move(b: Board, state: ChessState | None = None) -> bool:
         state._check = 1 if checkers else 0
         state._cp = cp
         if checkers:
-            state._moves = generate_moves(b, False, cp)[0]
-            return bool(state._moves)
+            return bool(_state_moves(state, cp))
     if not checkers:
         us = b.occupied_co[b.turn]
         occ = b.occupied
@@ -904,6 +928,8 @@ def has_legal_move(b: Board, state: ChessState | None = None) -> bool:
         own = b.pawns & us & ~pinned
         if own and ((own << 8 if b.turn else own >> 8) & ~occ):
             return True
+    if state is not None:
+        return bool(_state_moves(state, cp))
     return bool(generate_moves(b, False, cp)[0])
 
 
@@ -1092,11 +1118,10 @@ def _pawn_king_terms(s: ChessState) -> tuple[int, int]:
 def evaluate_board(s: ChessState) -> int:
     """The evaluation from White's view, in centipawns (before the tempo bonus)."""
     b = s.board
-    pmg, peg = _pawn_king_terms(s)
-    mg = s.mg + pmg
-    eg = s.eg + peg
+    pk = s._pk
+    pmg, peg = pk if pk is not None else _pawn_king_terms(s)
     occ = b.occupied
-    white, black = b.occupied_co[1], b.occupied_co[0]
+    black, white = b.occupied_co
     pawns = b.pawns
     wp = pawns & white
     bp = pawns & black
@@ -1106,52 +1131,64 @@ def evaluate_board(s: ChessState) -> int:
     file_att, file_mask = BB_FILE_ATTACKS, BB_FILE_MASKS
     BB = BB_SQUARES
     # Mobility: attacked squares holding no own piece and not attacked by an enemy pawn,
-    # counted from a neutral number per piece type (see MOBILITY).
-    for sign, us, enemy_pawn_att in (
-        (1, white, ((bp & ~BB_FILE_A) >> 9) | ((bp & ~BB_FILE_H) >> 7)),
-        (-1, black, (((wp & ~BB_FILE_A) << 7) | ((wp & ~BB_FILE_H) << 9)) & BB_ALL),
-    ):
-        free = ~(us | enemy_pawn_att)
-        m = e = 0
-        bb = knights & us
-        while bb:
-            sq = bb.bit_length() - 1
-            bb ^= BB[sq]
-            n = (BB_KNIGHT_ATTACKS[sq] & free).bit_count() - 4
-            m += 4 * n
-            e += 4 * n
-        bb = bishops & us
-        if bb & (bb - 1):
-            m += BISHOP_PAIR[0]
-            e += BISHOP_PAIR[1]
-        while bb:
-            sq = bb.bit_length() - 1
-            bb ^= BB[sq]
-            n = (diag_att[sq][diag_mask[sq] & occ] & free).bit_count() - 6
-            m += 5 * n
-            e += 5 * n
-        bb = rooks & us
-        while bb:
-            sq = bb.bit_length() - 1
-            bb ^= BB[sq]
-            n = ((rank_att[sq][rank_mask[sq] & occ] | file_att[sq][file_mask[sq] & occ])
-                 & free).bit_count() - 7
-            m += 2 * n
-            e += 4 * n
-        bb = queens & us
-        while bb:
-            sq = bb.bit_length() - 1
-            bb ^= BB[sq]
-            n = ((diag_att[sq][diag_mask[sq] & occ] | rank_att[sq][rank_mask[sq] & occ]
-                  | file_att[sq][file_mask[sq] & occ]) & free).bit_count() - 13
-            m += n
-            e += 2 * n
-        if sign > 0:
-            mg += m
-            eg += e
-        else:
-            mg -= m
-            eg -= e
+    # counted from a neutral number per piece type (see MOBILITY). The counts are summed
+    # per piece type (White minus Black) and weighted at the end.
+    w_free = ~(white | ((bp & ~BB_FILE_A) >> 9) | ((bp & ~BB_FILE_H) >> 7))
+    b_free = ~(black | (((wp & ~BB_FILE_A) << 7) | ((wp & ~BB_FILE_H) << 9)) & BB_ALL)
+    wn, bn = knights & white, knights & black
+    nk = 4 * (bn.bit_count() - wn.bit_count())
+    while wn:
+        sq = wn.bit_length() - 1
+        wn ^= BB[sq]
+        nk += (BB_KNIGHT_ATTACKS[sq] & w_free).bit_count()
+    while bn:
+        sq = bn.bit_length() - 1
+        bn ^= BB[sq]
+        nk -= (BB_KNIGHT_ATTACKS[sq] & b_free).bit_count()
+    wb, bb = bishops & white, bishops & black
+    mg = s.mg + pmg + 4 * nk
+    eg = s.eg + peg + 4 * nk
+    if wb & (wb - 1):
+        mg += BISHOP_PAIR[0]
+        eg += BISHOP_PAIR[1]
+    if bb & (bb - 1):
+        mg -= BISHOP_PAIR[0]
+        eg -= BISHOP_PAIR[1]
+    nb = 6 * (bb.bit_count() - wb.bit_count())
+    while wb:
+        sq = wb.bit_length() - 1
+        wb ^= BB[sq]
+        nb += (diag_att[sq][diag_mask[sq] & occ] & w_free).bit_count()
+    while bb:
+        sq = bb.bit_length() - 1
+        bb ^= BB[sq]
+        nb -= (diag_att[sq][diag_mask[sq] & occ] & b_free).bit_count()
+    wr, br = rooks & white, rooks & black
+    nr = 7 * (br.bit_count() - wr.bit_count())
+    while wr:
+        sq = wr.bit_length() - 1
+        wr ^= BB[sq]
+        nr += ((rank_att[sq][rank_mask[sq] & occ] | file_att[sq][file_mask[sq] & occ])
+               & w_free).bit_count()
+    while br:
+        sq = br.bit_length() - 1
+        br ^= BB[sq]
+        nr -= ((rank_att[sq][rank_mask[sq] & occ] | file_att[sq][file_mask[sq] & occ])
+               & b_free).bit_count()
+    wq, bq = queens & white, queens & black
+    nq = 13 * (bq.bit_count() - wq.bit_count())
+    while wq:
+        sq = wq.bit_length() - 1
+        wq ^= BB[sq]
+        nq += ((diag_att[sq][diag_mask[sq] & occ] | rank_att[sq][rank_mask[sq] & occ]
+                | file_att[sq][file_mask[sq] & occ]) & w_free).bit_count()
+    while bq:
+        sq = bq.bit_length() - 1
+        bq ^= BB[sq]
+        nq -= ((diag_att[sq][diag_mask[sq] & occ] | rank_att[sq][rank_mask[sq] & occ]
+                | file_att[sq][file_mask[sq] & occ]) & b_free).bit_count()
+    mg += 5 * nb + 2 * nr + nq
+    eg += 5 * nb + 4 * nr + 2 * nq
     phase = s.phase if s.phase < 24 else 24
     v = mg * phase + eg * (24 - phase)
     return v // 24 if v >= 0 else -(-v // 24)  # rounded towards zero: colour-symmetric
@@ -1210,9 +1247,7 @@ class ChessGame(Game[ChessState, Move]):
     def actions(self, state: ChessState) -> Sequence[Move]:
         moves = state._moves
         if moves is None:
-            moves, check = generate_moves(state.board, False, state._cp)
-            state._moves = moves
-            state._check = check
+            moves = _state_moves(state)
         return moves
 
     def result(self, state: ChessState, action: Move) -> ChessState:
@@ -1525,10 +1560,7 @@ class ChessGame(Game[ChessState, Move]):
         if cp is None:
             cp = state._cp = _checkers_and_pinned(b)
         if cp[1]:
-            moves = generate_moves(b, False, cp)[0]
-            state._check = 1
-            state._moves = moves
-            yield from moves
+            yield from _state_moves(state, cp)
             return
         state._check = 0
         their_pawns = b.pawns & b.occupied_co[not b.turn]
