@@ -93,9 +93,44 @@ PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = range(1, 7)
 _UNKNOWN, _ONGOING, _MATED, _DRAW = -1, 0, 1, 2
 
 # ----- interned moves: one Move object per (from, to[, promotion]) ---------------------
-MOVES: list[list[Move]] = [[Move(f, t) for t in range(64)] for f in range(64)]
+class _Move(Move):
+    """The moves this module hands out: a :class:`chess.Move` (equal to, and hashing like,
+    the plain ``Move`` of the same squares and promotion) whose hash is computed once and
+    whose equality test is cheaper than the dataclass's (the engine hashes and compares
+    moves for its history table, killers and table move at every node)."""
+
+    def __init__(
+        self, from_square: int, to_square: int, promotion: int | None = None,
+        drop: int | None = None,
+    ) -> None:
+        super().__init__(from_square, to_square, promotion, drop)
+        self._hash = hash((from_square, to_square, promotion, drop))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if isinstance(other, Move):
+            return (self.to_square == other.to_square
+                    and self.from_square == other.from_square
+                    and self.promotion == other.promotion and self.drop == other.drop)
+        return NotImplemented
+
+    def __reduce__(self) -> tuple[object, tuple[int, int, int | None]]:
+        # unpickled (or copied) as the interned move of the receiving process (the hash of
+        # None, in the stored hash, differs between processes)
+        return (_interned, (self.from_square, self.to_square, self.promotion))
+
+
+def _interned(from_square: int, to_square: int, promotion: int | None) -> Move:
+    return intern_move(_Move(from_square, to_square, promotion))
+
+
+MOVES: list[list[Move]] = [[_Move(f, t) for t in range(64)] for f in range(64)]
 PROMOTIONS: dict[tuple[int, int, int], Move] = {
-    (f, t, p): Move(f, t, p)
+    (f, t, p): _Move(f, t, p)
     for f in range(64)
     for t in range(64)
     for p in (KNIGHT, BISHOP, ROOK, QUEEN)
