@@ -1078,30 +1078,52 @@ SHIELD_BONUS = 12  # per pawn in front of a castled king (middlegame)
 OPEN_FILE_NEAR_KING = 15
 
 
+def _north_fill(bb: int) -> int:
+    bb |= bb << 8
+    bb |= bb << 16
+    bb |= bb << 32
+    return bb & BB_ALL
+
+
+def _south_fill(bb: int) -> int:
+    bb |= bb >> 8
+    bb |= bb >> 16
+    bb |= bb >> 32
+    return bb
+
+
+def _sides(bb: int) -> int:
+    """``bb`` with its squares' neighbours on the adjacent files (same rank) added."""
+    return bb | ((bb & ~BB_FILE_A) >> 1) | ((bb & ~BB_FILE_H) << 1)
+
+
 def pawn_structure(white_pawns: int, black_pawns: int) -> tuple[int, int]:
-    """Doubled, isolated and passed pawns: ``(mg, eg)`` from White's view."""
-    mg = eg = 0
-    for white, own, other in ((True, white_pawns, black_pawns), (False, black_pawns,
-                                                                   white_pawns)):
-        sign = 1 if white else -1
-        span = PASSED_SPAN[1 if white else 0]
-        bb = own
-        while bb:
-            sq = bb.bit_length() - 1
-            bb ^= BB_SQUARES[sq]
-            f = sq & 7
-            if not own & ADJACENT_FILES[f]:
-                mg -= sign * ISOLATED_MG
-                eg -= sign * ISOLATED_EG
-            if not other & span[sq]:
-                rank = (sq >> 3) if white else 7 - (sq >> 3)
-                mg += sign * PASSED_MG[rank]
-                eg += sign * PASSED_EG[rank]
-        for f in range(8):
-            n = (own & FILES[f]).bit_count()
-            if n > 1:
-                mg -= sign * DOUBLED_MG * (n - 1)
-                eg -= sign * DOUBLED_EG * (n - 1)
+    """Doubled, isolated and passed pawns: ``(mg, eg)`` from White's view (set-wise)."""
+    wp, bp = white_pawns, black_pawns
+    # files holding a pawn, as full files
+    w_files = _south_fill(_north_fill(wp))
+    b_files = _south_fill(_north_fill(bp))
+    # doubled: on a file with n pawns, n - 1 of them have another one behind
+    w_doubled = (wp & (_north_fill(wp) << 8)).bit_count()
+    b_doubled = (bp & (_north_fill(bp) << 8)).bit_count()
+    # isolated: no own pawn on an adjacent file
+    w_iso = (wp & ~(((w_files & ~BB_FILE_A) >> 1) | ((w_files & ~BB_FILE_H) << 1))).bit_count()
+    b_iso = (bp & ~(((b_files & ~BB_FILE_A) >> 1) | ((b_files & ~BB_FILE_H) << 1))).bit_count()
+    mg = (b_doubled - w_doubled) * DOUBLED_MG + (b_iso - w_iso) * ISOLATED_MG
+    eg = (b_doubled - w_doubled) * DOUBLED_EG + (b_iso - w_iso) * ISOLATED_EG
+    # passed: no enemy pawn in front on the own or an adjacent file
+    passed = wp & ~_sides(_south_fill(bp >> 8))
+    while passed:
+        sq = passed.bit_length() - 1
+        passed ^= BB_SQUARES[sq]
+        mg += PASSED_MG[sq >> 3]
+        eg += PASSED_EG[sq >> 3]
+    passed = bp & ~_sides(_north_fill(wp << 8))
+    while passed:
+        sq = passed.bit_length() - 1
+        passed ^= BB_SQUARES[sq]
+        mg -= PASSED_MG[7 - (sq >> 3)]
+        eg -= PASSED_EG[7 - (sq >> 3)]
     return mg, eg
 
 
@@ -1125,7 +1147,9 @@ def king_shield(white_pawns: int, black_pawns: int, wk: int, bk: int) -> int:
     return score
 
 
-_PAWN_CACHE: dict[tuple[int, int, int, int], tuple[int, int]] = {}
+#: pawn structure by the two pawn bitboards; with the king shield by pawns and king squares
+_PAWN_CACHE: dict[tuple[int, int], tuple[int, int]] = {}
+_PAWN_KING_CACHE: dict[tuple[int, int, int, int], tuple[int, int]] = {}
 
 
 def _pawn_king_terms(s: ChessState) -> tuple[int, int]:
@@ -1139,13 +1163,19 @@ def _pawn_king_terms(s: ChessState) -> tuple[int, int]:
     wk = (kings & b.occupied_co[1]).bit_length() - 1
     bk = (kings & b.occupied_co[0]).bit_length() - 1
     k = (wp, bp, wk, bk)
-    v = _PAWN_CACHE.get(k)
+    v = _PAWN_KING_CACHE.get(k)
     if v is None:
-        mg, eg = pawn_structure(wp, bp)
-        v = (mg + king_shield(wp, bp, wk, bk), eg)
-        if len(_PAWN_CACHE) > 200_000:
-            _PAWN_CACHE.clear()
-        _PAWN_CACHE[k] = v
+        pk = (wp, bp)
+        ps = _PAWN_CACHE.get(pk)
+        if ps is None:
+            ps = pawn_structure(wp, bp)
+            if len(_PAWN_CACHE) > 200_000:
+                _PAWN_CACHE.clear()
+            _PAWN_CACHE[pk] = ps
+        v = (ps[0] + king_shield(wp, bp, wk, bk), ps[1])
+        if len(_PAWN_KING_CACHE) > 200_000:
+            _PAWN_KING_CACHE.clear()
+        _PAWN_KING_CACHE[k] = v
     s._pk = v
     return v
 
@@ -1559,7 +1589,8 @@ class ChessGame(Game[ChessState, Move]):
         if v is not None:
             return (v if player == state.player else -v), 0.0
         b = state.board
-        pmg, peg = _pawn_king_terms(state)
+        pk = state._pk
+        pmg, peg = pk if pk is not None else _pawn_king_terms(state)
         phase = state.phase if state.phase < 24 else 24
         w = (state.mg + pmg) * phase + (state.eg + peg) * (24 - phase)
         w = w // 24 if w >= 0 else -(-w // 24)
