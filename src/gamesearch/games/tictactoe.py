@@ -31,7 +31,8 @@ BOARD = (1 << 18) - 1  # both players' squares, without the turn bit
 
 
 def _terminal_status() -> list[float | None]:
-    """``STATUS[x | o << 9]``: X's utility when the board is over, else None (2^18 entries).
+    """``STATUS[state]``: X's utility when the board is over, else None, for every state
+    (``x | o << 9``, the turn bit 18 either way: 2^19 entries).
 
     One list index answers IS-TERMINAL and UTILITY together, the test the search runs at
     every node; building it takes a few tens of milliseconds, once per process.
@@ -48,7 +49,7 @@ def _terminal_status() -> list[float | None]:
                 status[row | x] = -1.0
             elif x | o == FULL:
                 status[row | x] = 0.0
-    return status
+    return status + status  # the same with the turn bit set
 
 
 _STATUS: list[list[float | None]] = []  # built by the first TicTacToe()
@@ -99,7 +100,7 @@ class TicTacToe(Game[int, int]):
         return 0.0
 
     def terminal_utility(self, state: int, player: int) -> float | None:
-        u = self._status[state & BOARD]
+        u = self._status[state]
         if player and u:
             return -u
         return u
