@@ -27,8 +27,6 @@ ORDERS = {
 
 # WON[m] is True when the 9-bit mask m contains a line.
 WON = [any(all(m >> i & 1 for i in line) for line in LINES) for m in range(512)]
-BOARD = (1 << 18) - 1  # both players' squares, without the turn bit
-
 
 def _terminal_status() -> list[float | None]:
     """``STATUS[state]``: X's utility when the board is over, else None, for every state
