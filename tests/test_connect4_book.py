@@ -196,3 +196,22 @@ def test_the_solver_as_first_player_never_loses(opponent: str) -> None:
         state = GAME.result(GAME.result(GAME.initial_state(), first), reply)
         final, _ = play_game(GAME, [solver, other], state)
         assert GAME.utility(final, 0) > 0, (opponent, reply, GAME.format_state(final))
+
+
+@needs_numba
+def test_a_stopped_build_still_takes_the_journal_of_later_plies(tmp_path: Path) -> None:
+    # A both-sides build interleaves the two trees ply by ply: when it stops at one side's
+    # ply, the other side's deeper plies already in the journal must stay in the book.
+    out = tmp_path / "b.bin"
+    root = "4453374455"  # ply 10: the root side's tree at plies 10 and 12, the other's at 11, 13
+    full = build_book(14, out, root=root, tt_capacity=1 << 20)
+    journal = tmp_path / "b.bin.journal"
+    lines = journal.read_text().splitlines()
+    drop = next(line for line in lines if len(line.split()[0]) == 11)
+    journal.write_text("".join(line + "\n" for line in lines if line != drop))
+    again = build_book(14, out, root=root, max_seconds=1e-9, tt_capacity=1 << 20)
+    assert again.meta["complete_below"] == 11
+    assert len(again) < len(full)
+    ply12 = [line.split()[0] for line in lines if len(line.split()[0]) == 12]
+    assert ply12
+    assert all(again.lookup(GAME.parse_state(m)) is not None for m in ply12)

@@ -341,9 +341,12 @@ def build_book(
                 if moves in done:
                     res = done[moves]
                 else:
-                    if max_seconds is not None and time.perf_counter() - start > max_seconds:
+                    if stopped or (max_seconds is not None
+                                   and time.perf_counter() - start > max_seconds):
+                        # Out of time: no new solves, but the later plies still take what
+                        # the journal has (a both-sides build interleaves the two trees).
                         stopped = True
-                        break
+                        continue
                     res = _solve_one(cc, SearchTimeout, state, tt_capacity, strong_nodes,
                                      max_nodes)
                     jf.write(_journal_line(moves, res) + "\n")
@@ -362,8 +365,6 @@ def build_book(
                 entries[key] = (score, 6 - move if mirrored else move, exact)
                 for cm, child in _children(moves, state, move):
                     nxt.setdefault(canonical(child)[0], (cm, child))
-            if stopped:
-                break
             if st["solved"] == st["positions"] and complete == ply - 1:
                 complete = ply
             log(f"ply {ply}: {int(st['solved'])}/{len(todo)} positions solved "
