@@ -52,6 +52,19 @@ def solver_check(state: tuple[int, int, int, float], score: int, move: int,
 
 
 # ----- the shipped book -----------------------------------------------------------------
+def test_the_package_book_covers_both_sides_first_moves() -> None:
+    # as second player: an answer to each of the 7 first moves and to each next reply
+    book = default_book()
+    root = GAME.initial_state()
+    for c in GAME.actions(root):
+        s = GAME.result(root, c)
+        entry = book.lookup(s)
+        assert entry is not None, c
+        after = GAME.result(s, entry.move)
+        for r in GAME.actions(after):
+            assert book.lookup(GAME.result(after, r)) is not None, (c, entry.move, r)
+
+
 def test_the_package_book_loads_and_describes_itself() -> None:
     book = default_book()
     assert len(book) > 0
