@@ -296,6 +296,22 @@ def _from_table(v: int, ply: int) -> int:
     return v
 
 
+@_jit
+def _tt_narrow(table: Any, key: int, ply: int, alpha: int, beta: int) -> tuple[int, int, int, int]:
+    """Probe the table for ``key``: (found, value, alpha, beta) with the window narrowed by
+    the stored bound (the value read back from the distance-independent form at ``ply``)."""
+    w = _tt_find(table, key)
+    if w == 0:
+        return 0, 0, alpha, beta
+    v = _from_table((w & ((1 << _VALUE_BITS) - 1)) - _VALUE_BIAS, ply)
+    flag = (w >> _VALUE_BITS) & 3
+    if flag == _EXACT:
+        return 1, v, v, v
+    if flag == _LOWER:
+        return 1, v, max(alpha, v), beta
+    return 1, v, alpha, min(beta, v)
+
+
 # ----- the search --------------------------------------------------------------------
 # One row of ``work`` per ply: the node's ordered moves in columns 0-6, then its frame on the
 # explicit stack: its bitboards, its window (alpha as narrowed so far), alpha_orig, best,
@@ -345,22 +361,10 @@ def _negamax(
                     leaf = True
         found = 0
         if not leaf:
-            w = _tt_find(table, cur + mask)
-            if w != 0:
-                found = 1
-                v = _from_table((w & ((1 << _VALUE_BITS) - 1)) - _VALUE_BIAS, ply)
-                flag = (w >> _VALUE_BITS) & 3
-                if flag == _EXACT:
-                    alpha = v
-                    beta = v
-                elif flag == _LOWER:
-                    if v > alpha:
-                        alpha = v
-                elif v < beta:
-                    beta = v
-                if alpha >= beta:
-                    val = v
-                    leaf = True
+            found, v, alpha, beta = _tt_narrow(table, cur + mask, ply, alpha, beta)
+            if found and alpha >= beta:
+                val = v
+                leaf = True
         if not leaf:
             hi = _WIN - (ply + 3)  # no win before our next move; after the table, as Pons
             if beta > hi:
@@ -456,20 +460,9 @@ def _root(
             alpha0 = lo
             if alpha0 >= beta0:
                 return alpha0, -1
-        w = _tt_find(table, cur + mask)
-        if w != 0:
-            v = (w & ((1 << _VALUE_BITS) - 1)) - _VALUE_BIAS  # the root is ply 0
-            flag = (w >> _VALUE_BITS) & 3
-            if flag == _EXACT:
-                alpha0 = v
-                beta0 = v
-            elif flag == _LOWER:
-                if v > alpha0:
-                    alpha0 = v
-            elif v < beta0:
-                beta0 = v
-            if alpha0 >= beta0:
-                return v, -1
+        found, v, alpha0, beta0 = _tt_narrow(table, cur + mask, 0, alpha0, beta0)
+        if found and alpha0 >= beta0:
+            return v, -1
         hi = _WIN - 3
         if beta0 > hi:
             beta0 = hi
