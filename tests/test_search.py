@@ -117,6 +117,13 @@ def test_depth_limited_search_with_heuristics(p: dict[str, Any], depth: int) -> 
         r = make_searcher(game, algorithm, discount=False, **options).search(
             root, Limit(depth=depth))
         assert r.value == truth, (algorithm, options)
+    # Alpha-beta values the cut-off's leaves inside their parent's loop; the plain negamax
+    # calls itself for each. Both must visit the same nodes and agree with minimax's line.
+    mm = make_searcher(game, "minimax", discount=False).search(root, Limit(depth=depth))
+    ab = make_searcher(game, "alphabeta", discount=False).search(root, Limit(depth=depth))
+    ng = make_searcher(game, "negamax", discount=False).search(root, Limit(depth=depth))
+    assert ab.nodes == ng.nodes <= mm.nodes
+    assert ab.pv == mm.pv
 
 
 @settings(max_examples=200, deadline=None)
