@@ -3,12 +3,15 @@ alpha-beta with quiescence, on the same middlegame positions in the same run.
 
 The baseline is the textbook program a Python chess programmer writes first: negamax
 alpha-beta on ``chess.Board`` with ``push``/``pop``, captures tried first, iterative
-deepening, quiescence over ``generate_legal_captures`` with stand-pat, and material plus
-PeSTO middlegame piece-square tables recomputed at every leaf. Both count a node for every
-position generated (the root and each ``push``/``result``). For node efficiency the table
-also gives the nodes each needed to complete a fixed depth. Rates are nodes per CPU second
-of this process (``time.process_time``), so that other load on a shared machine does not
-favour whichever engine happened to run in a quiet moment; the time limits are wall-clock.
+deepening, quiescence over ``generate_legal_captures`` with stand-pat, and a material count
+at every leaf ("minimal": the searcher behind the issue's ~46k nodes/s and peers.md's
+46-57k). A second row gives the same searcher with PeSTO middlegame piece-square tables
+recomputed at every leaf ("minimal+PST", about half as fast): ratios are printed against
+both, the issue's target is against the first. Both count a node for every position
+generated (the root and each ``push``/``result``). For node efficiency the table also gives
+the nodes each needed to complete a fixed depth. Rates are nodes per CPU second of this
+process (``time.process_time``), so that other load on a shared machine does not favour
+whichever engine happened to run in a quiet moment; the time limits are wall-clock.
 
     .venv/bin/python benchmarks/chess_nps.py                # 5 s per position and engine
     .venv/bin/python benchmarks/chess_nps.py --time 2 --depth 4 --fixed-cap 60
@@ -44,10 +47,13 @@ class Baseline:
         self.deadline = float("inf")
 
     def evaluate(self, board: chess.Board) -> int:
+        black, white = board.occupied_co  # indexed by colour: False (black), True (white)
         score = 0
-        for sq, piece in board.piece_map().items():
-            score += MG[1 if piece.color else 0][piece.piece_type][sq]
+        for bb, value in ((board.pawns, 100), (board.knights, 320), (board.bishops, 330),
+                          (board.rooks, 500), (board.queens, 900)):
+            score += value * ((bb & white).bit_count() - (bb & black).bit_count())
         return score if board.turn else -score
+
 
     def quiesce(self, board: chess.Board, alpha: int, beta: int) -> int:
         stand = self.evaluate(board)
@@ -105,6 +111,16 @@ class Baseline:
         return done, self.nodes
 
 
+class PstBaseline(Baseline):
+    """The minimal searcher with PeSTO middlegame piece-square tables at every leaf."""
+
+    def evaluate(self, board: chess.Board) -> int:
+        score = 0
+        for sq, piece in board.piece_map().items():
+            score += MG[1 if piece.color else 0][piece.piece_type][sq]
+        return score if board.turn else -score
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--time", type=float, default=5.0, help="seconds per position and engine")
@@ -113,9 +129,10 @@ def main() -> None:
                     help="seconds allowed to the baseline's fixed-depth search")
     args = ap.parse_args()
     game = ChessGame()
-    print(f"{'position':<10} {'engine':<9} {'nodes/s':>9} {'depth':>5}   "
+    print(f"{'position':<10} {'engine':<12} {'nodes/s':>9} {'depth':>5}   "
           f"nodes to depth {args.depth}")
-    totals = {"id": [0, 0.0], "baseline": [0, 0.0]}
+    baselines = {"minimal": Baseline, "minimal+PST": PstBaseline}
+    totals = {name: [0, 0.0] for name in ("id", *baselines)}
     for name, fen in POSITIONS.items():
         state = game.search_root(game.parse_state(fen))
         searcher = make_searcher(game, "id", soft_time=1.0)  # the whole time, as the baseline
@@ -125,21 +142,21 @@ def main() -> None:
         fixed = make_searcher(ChessGame(), "id").search(state, Limit(depth=args.depth)).nodes
         totals["id"][0] += r.nodes
         totals["id"][1] += dt
-        print(f"{name:<10} {'id':<9} {r.nodes / dt:>9.0f} {r.depth:>5}   {fixed}")
-        base = Baseline()
-        t0 = time.process_time()
-        depth, nodes = base.search(fen, args.time, None)
-        dt = time.process_time() - t0
-        probe = Baseline()
-        done, fixed_nodes = probe.search(fen, args.fixed_cap, args.depth)
-        fixed_b = str(fixed_nodes) if done == args.depth else f"> {fixed_nodes} (stopped)"
-        totals["baseline"][0] += nodes
-        totals["baseline"][1] += dt
-        print(f"{'':<10} {'baseline':<9} {nodes / dt:>9.0f} {depth:>5}   {fixed_b}")
-    ids = totals["id"][0] / totals["id"][1]
-    bas = totals["baseline"][0] / totals["baseline"][1]
-    print(f"overall nodes per CPU second: id {ids:.0f}, baseline {bas:.0f}, "
-          f"ratio {ids / bas:.2f}")
+        print(f"{name:<10} {'id':<12} {r.nodes / dt:>9.0f} {r.depth:>5}   {fixed}")
+        for label, cls in baselines.items():
+            base = cls()
+            t0 = time.process_time()
+            depth, nodes = base.search(fen, args.time, None)
+            dt = time.process_time() - t0
+            done, fixed_nodes = cls().search(fen, args.fixed_cap, args.depth)
+            fixed_b = str(fixed_nodes) if done == args.depth else f"> {fixed_nodes} (stopped)"
+            totals[label][0] += nodes
+            totals[label][1] += dt
+            print(f"{'':<10} {label:<12} {nodes / dt:>9.0f} {depth:>5}   {fixed_b}")
+    rate = {name: n / t for name, (n, t) in totals.items()}
+    print("overall nodes per CPU second: " + ", ".join(f"{k} {v:.0f}" for k, v in rate.items()))
+    for label in baselines:
+        print(f"ratio id / {label}: {rate['id'] / rate[label]:.2f}")
 
 
 if __name__ == "__main__":
