@@ -22,6 +22,9 @@ import sys
 import time
 from pathlib import Path
 
+# Pons's compute_winning_position, unrolled (a plain function over two ints)
+from gamesearch.games.connect4 import winning_cells
+
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
 SETS = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1"]
 
@@ -32,17 +35,6 @@ COLUMNS = [((1 << HEIGHT) - 1) << (c * H1) for c in range(WIDTH)]
 CENTRE_FIRST = [3, 2, 4, 1, 5, 0, 6]
 MIN_SCORE = -(WIDTH * HEIGHT) // 2 + 3
 MAX_SCORE = (WIDTH * HEIGHT + 1) // 2 - 3
-
-
-def winning_cells(p: int, mask: int) -> int:
-    """Pons's ``compute_winning_position``: the empty cells that complete a four for ``p``."""
-    r = (p << 1) & (p << 2) & (p << 3)
-    for s in (H1, H1 - 1, H1 + 1):
-        a = (p << s) & (p << 2 * s)
-        r |= a & (p << 3 * s) | a & (p >> s)
-        a = (p >> s) & (p >> 2 * s)
-        r |= a & (p << s) | a & (p >> 3 * s)
-    return r & (BOARD ^ mask)
 
 
 def solve(moves: str) -> tuple[int, int]:
