@@ -460,6 +460,7 @@ def test_solver_helpers_match_reference() -> None:
                 if not any(child.wins_by_playing(d, 1 - me) for d in child.legal()):
                     safe.append(c)
             assert list(game.possible_non_losing_moves(state)) == safe, moves
+            assert list(game.safe_actions(state)) == safe, moves  # the solver's inlined copy
             checked_non_losing += 1
         for c in legal:
             child = ref.copy()

@@ -62,6 +62,7 @@ ORDERS = {
 }
 #: Rank of each column in the centre-first order (for ``order_actions``).
 CENTER_RANK = tuple(ORDERS["center"].index(c) for c in range(WIDTH))
+CENTER_ORDER = ORDERS["center"]
 
 #: The bottom cell of each column.
 BOTTOM = tuple(1 << (c * H1) for c in range(WIDTH))
@@ -133,21 +134,21 @@ def winning_cells(position: int, mask: int) -> int:
     """
     # vertical: three stones just below
     r = (position << 1) & (position << 2) & (position << 3)
-    # horizontal (shift 7), unrolled like the two diagonals below for speed
-    p = (position << 7) & (position << 14)
-    r |= p & (position << 21) | p & (position >> 7)
-    p = (position >> 7) & (position >> 14)
-    r |= p & (position << 7) | p & (position >> 21)
-    # diagonal down to the right (shift 6)
-    p = (position << 6) & (position << 12)
-    r |= p & (position << 18) | p & (position >> 6)
-    p = (position >> 6) & (position >> 12)
-    r |= p & (position << 6) | p & (position >> 18)
-    # diagonal up to the right (shift 8)
-    p = (position << 8) & (position << 16)
-    r |= p & (position << 24) | p & (position >> 8)
-    p = (position >> 8) & (position >> 16)
-    r |= p & (position << 8) | p & (position >> 24)
+    # the other three directions (shift 7: horizontal, 6 and 8: the diagonals), unrolled:
+    # with a = one step back and b = one step ahead on the line, a cell wins when
+    # (a, two back) and (three back or b), or (b, two ahead) and (a or three ahead)
+    a = position << 7
+    b = position >> 7
+    r |= a & (position << 14) & ((position << 21) | b) | b & (position >> 14) & (
+        a | (position >> 21))
+    a = position << 6
+    b = position >> 6
+    r |= a & (position << 12) & ((position << 18) | b) | b & (position >> 12) & (
+        a | (position >> 18))
+    a = position << 8
+    b = position >> 8
+    r |= a & (position << 16) & ((position << 24) | b) | b & (position >> 16) & (
+        a | (position >> 24))
     return r & (BOARD ^ mask)
 
 
@@ -195,6 +196,12 @@ class ConnectFour(Game[C4State, int]):
         self.order = order
         self._order = ORDERS[order]
         self._actions = _actions_by_top(self._order)
+        #: the columns (in ``order``) for a set of columns given as their bottom cells
+        self._by_bottoms = {
+            sum(BOTTOM[c] for c in range(WIDTH) if cols >> c & 1): tuple(
+                c for c in self._order if cols >> c & 1)
+            for cols in range(1 << WIDTH)
+        }
 
     # ----- the textbook's six functions -----------------------------------------------
     def initial_state(self) -> C4State:
@@ -277,10 +284,10 @@ class ConnectFour(Game[C4State, int]):
         keyed = []
         for c in actions:
             moved = (mask + BOTTOM[c]) & COLUMN_MASK[c]
-            threats = winning_cells(cur | moved, mask).bit_count()
-            keyed.append((-threats, CENTER_RANK[c], c))
+            # one int per move, -8 * threats + centre rank: sorts like the pair, no tuples
+            keyed.append(-winning_cells(cur | moved, mask).bit_count() << 3 | CENTER_RANK[c])
         keyed.sort()
-        return [k[2] for k in keyed]
+        return [CENTER_ORDER[k & 7] for k in keyed]
 
     # ----- solver hooks (used by gamesearch.search.solve and the engine) --------------
     has_safe_actions = True
@@ -298,8 +305,21 @@ class ConnectFour(Game[C4State, int]):
 
     def safe_actions(self, state: C4State) -> Sequence[int]:
         """Pons's non-losing moves: never leave the opponent a win at once."""
-        bits = self.non_losing_moves_mask(state)
-        return tuple(c for c in self._order if bits & COLUMN_MASK[c])
+        # non_losing_moves_mask inlined (this runs at every node of the solver)
+        cur, mask = state[0], state[1]
+        moves = (mask + BOTTOM_ALL) & BOARD
+        threats = winning_cells(cur ^ mask, mask)
+        forced = moves & threats
+        if forced:
+            if forced & (forced - 1):  # two forced blocks: the opponent wins anyway
+                return ()
+            moves = forced
+        bits = moves & ~(threats >> 1)
+        # At most one cell per column: sliding each down to its column's bottom cell (a
+        # shift of at most 5 never reaches the next column's bottom) names the columns.
+        return self._by_bottoms[
+            (bits | bits >> 1 | bits >> 2 | bits >> 3 | bits >> 4 | bits >> 5) & BOTTOM_ALL
+        ]
 
     def plies_left_bound(self, state: C4State) -> int:
         return NUM_CELLS - state[2]

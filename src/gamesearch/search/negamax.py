@@ -122,7 +122,8 @@ class Negamax(Searcher):
         #: that ``list.sort(key=h.__getitem__)`` sorts without a Python-level key function
         self.history: list[defaultdict[Any, int]] = [
             defaultdict(int) for _ in range(game.num_players)]
-        self._killers: list[list[Any]] = [[None, None] for _ in range(1024)]
+        #: two killer moves per ply, allocated by the first search that uses them
+        self._killers: list[list[Any]] = []
         self.prev_value: float | None = None
         self._prev_best: Any = None
         self._partial: Iteration | None = None
@@ -216,6 +217,8 @@ class Negamax(Searcher):
         pvs = self.pvs
         use_lmr = self.lmr
         reductions = re_searches = 0
+        if use_killers and not self._killers:
+            self._killers = [[None, None] for _ in range(1024)]
         killers = self._killers
         history = self.history
 
@@ -399,7 +402,7 @@ class Negamax(Searcher):
                     lines[ply] = None
                     return beta if v > threshold else v
             alpha_orig = alpha
-            if use_order:
+            if use_order and len(moves) > 1:  # (one move: nothing to order)
                 moves = ordered(s, p, moves, tt_move, ply)
             outer_horizon = horizon  # track whether *this* subtree meets the horizon
             horizon = False
