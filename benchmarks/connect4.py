@@ -5,7 +5,8 @@ and, when numba is installed, the compiled path) over Pascal Pons's test sets in
 ``../shared/data/connect4`` and prints per set: positions, mean and median explored nodes,
 mean time, nodes/s, and the ratios to Pons's C++ solver from ``pons_reference.csv``
 (measured with his solver, no opening book). The time of a set is one CPU-time measurement
-around the loop over its positions (parsed beforehand), divided by the positions.
+around the loop over its positions (parsed beforehand), divided by the positions; the
+fastest of up to three passes when a pass takes under a second.
 
 With ``--peers`` it also solves samples of the easy sets with easyAI's and OpenSpiel's
 searches, run to the end of the game (see :data:`PEERS`), each position under a time
@@ -54,6 +55,8 @@ DEFAULT_LIMITS = {
 }
 
 Solver = Callable[[Any], dict[str, Any]]
+#: passes over a set whose loop takes under a second (the fastest counts)
+PASSES = 3
 
 
 @dataclass
@@ -88,11 +91,24 @@ def read_pons() -> dict[str, tuple[float, float]]:
 def run_impl(name: str, impl: str, positions: list[tuple[str, int]], solve_one: Solver,
              pons: dict[str, tuple[float, float]]) -> Row:
     """Solve every position; one CPU-time measurement around the whole loop (a timer call
-    per position would add ~0.7 us to each, 15 % of Pons's End-Easy time)."""
+    per position would add ~0.7 us to each, 15 % of Pons's End-Easy time). A loop that
+    takes under a second is run up to :data:`PASSES` times and the fastest pass counts
+    (the answers must not change): a set of 50-node endgames takes ~10 ms, and one pass
+    read anywhere from 1.8x to 2.8x Pons's time from run to run on this shared machine."""
     states = [GAME.parse_state(moves) for moves, _ in positions]
-    t = time.process_time()
-    results = [solve_one(state) for state in states]
-    secs = time.process_time() - t
+    secs = float("inf")
+    results: list[dict[str, Any]] = []
+    for _ in range(PASSES):
+        t = time.process_time()
+        this = [solve_one(state) for state in states]
+        took = time.process_time() - t
+        if results and [(r["value"], r["nodes"]) for r in this] != [
+                (r["value"], r["nodes"]) for r in results]:
+            raise AssertionError(f"{impl} on {name}: a second pass gave other answers")
+        results = this
+        secs = min(secs, took)
+        if took >= 1.0:
+            break
     nodes, wrong = [], 0
     for (moves, score), got in zip(positions, results, strict=True):
         nodes.append(got["nodes"])
