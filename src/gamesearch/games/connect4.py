@@ -99,6 +99,7 @@ WEIGHT = tuple(
 )
 #: The weight of a cell keyed by its one-bit bitboard, as a float (for ``result``).
 _CELL_WEIGHT = {_cell(c, r): float(WEIGHT[c][r]) for c in range(WIDTH) for r in range(HEIGHT)}
+_NEG_CELL_WEIGHT = {cell: -w for cell, w in _CELL_WEIGHT.items()}
 
 
 def _actions_by_top(order: Sequence[int]) -> dict[int, tuple[int, ...]]:
@@ -220,7 +221,7 @@ class ConnectFour(Game[C4State, int]):
             state[0] ^ mask,
             new_mask,
             state[2] + 1,
-            -state[3] - _CELL_WEIGHT[new_mask ^ mask],
+            _NEG_CELL_WEIGHT[new_mask ^ mask] - state[3],  # one float operation, not two
         )
 
     def is_terminal(self, state: C4State) -> bool:
