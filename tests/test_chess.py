@@ -418,6 +418,49 @@ def test_late_move_reductions_reduce_and_keep_the_tactics() -> None:
     assert r.action in board_of(quiet).legal_moves
 
 
+def test_futility_pruning_prunes_and_keeps_the_tactics() -> None:
+    assert make_searcher(GAME, "id").futility == GAME.futility_margins
+    assert make_searcher(GAME, "id", futility=False).futility is None
+    assert make_searcher(get_game("connect4"), "id").futility is None
+    # The mates are still found at the same depth with futility pruning on.
+    for fen, best in [
+        ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "g3g6"),
+        ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6"),
+    ]:
+        r = make_searcher(GAME, "id").search(GAME.search_root(GAME.parse_state(fen)),
+                                             Limit(depth=5))
+        assert r.action.uci() == best
+        assert r.value > MATE - 1000
+    # A position where one side is a rook up: quiet moves far below alpha are pruned and
+    # nodes far above beta end at once, and the search needs fewer nodes for its depth.
+    state = GAME.search_root(GAME.parse_state(
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/1NBQK2R w Kkq - 4 4"))
+    plain = make_searcher(GAME, "id", futility=False).search(state, Limit(depth=5))
+    s = make_searcher(GAME, "id")
+    r = s.search(state, Limit(depth=5))
+    assert s.futility_prunes > 0 and s.reverse_futility_prunes > 0
+    assert r.nodes < plain.nodes
+    assert r.action in board_of(state).legal_moves
+
+
+def test_is_noisy_is_capture_or_promotion() -> None:
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        state = GAME.initial_state()
+        for _ in range(rng.randrange(10, 80)):
+            moves = list(GAME.actions(state))
+            if not moves:
+                break
+            board = board_of(state)
+            for m in moves:
+                assert GAME.is_noisy(state, m) == (
+                    board.is_capture(m) or m.promotion is not None), (board.fen(), m)
+                checked += 1
+            state = GAME.result(state, rng.choice(moves))
+    assert checked > 10_000
+
+
 def test_soft_time_limit_starts_no_iteration_after_its_share() -> None:
     state = GAME.search_root(GAME.initial_state())
     # soft_time=0: any time passed is past the soft limit, so only depth 1 is searched

@@ -378,3 +378,29 @@ def plain_minimax_decisions(game: Any, s: Any, me: int, depth: int) -> float:
     vals = [plain_minimax_decisions(game, game.result(s, a), me, depth - 1)
             for a in game.actions(s)]
     return max(vals) if game.to_move(s) == me else min(vals)
+
+
+class _FutileTree(TreeGame):
+    """A random tree with heuristics whose futility margins never trigger a pruning."""
+
+    futility_margins = (0.0, 1e9, 1e9)
+
+
+@settings(max_examples=100, deadline=None)
+@given(tree_params, st.integers(2, 4))
+def test_futility_pruning_that_never_triggers_changes_nothing(
+    p: dict[str, Any], depth: int
+) -> None:
+    game = _FutileTree(build_tree(p, heuristics=True).tree, name="futile")
+    root = game.initial_state()
+    on = make_searcher(game, "id").search(root, Limit(depth=depth))
+    off = make_searcher(game, "id", futility=False).search(root, Limit(depth=depth))
+    assert (on.value, on.action, on.pv, on.nodes) == (off.value, off.action, off.pv, off.nodes)
+
+
+def test_futility_needs_margins() -> None:
+    game = TreeGame.random(2, 3, 1)
+    with pytest.raises(UnsupportedGameError, match="futility margins"):
+        make_searcher(game, "id", futility=True)
+    with pytest.raises(UnsupportedGameError, match="futility margins"):
+        search(game, 0, "id:futility=1")

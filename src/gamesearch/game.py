@@ -136,6 +136,15 @@ class Game(Generic[S, A]):
         search iterates this; the default iterates ``noisy_actions``."""
         return self.noisy_actions(state)
 
+    has_is_noisy: bool = False
+
+    def is_noisy(self, state: S, action: A) -> bool:
+        """Whether ``action`` is a tactical move the engine must never reduce or prune as
+        quiet (chess: a capture or a promotion, whatever its static exchange). Games that
+        answer it cheaply set ``has_is_noisy``; otherwise the engine asks whether the action
+        is among ``noisy_actions``, as this default does."""
+        return action in self.noisy_actions(state)
+
     has_quick_evaluate: bool = False
 
     def quick_evaluate(self, state: S, player: int) -> tuple[float, float]:
@@ -149,6 +158,9 @@ class Game(Generic[S, A]):
     #: limit (under a time limit, no new iteration after this share of it).
     late_move_reductions: bool = False
     soft_time: float | None = None
+    #: Futility margins by remaining depth (index 1, 2, ...; in utility units) for the
+    #: engine's futility and reverse-futility pruning; ``None``: no futility pruning.
+    futility_margins: tuple[float, ...] | None = None
 
     def order_actions(self, state: S, actions: Sequence[A]) -> Sequence[A]:
         """Game knowledge for move ordering: the actions, most promising first."""

@@ -1508,6 +1508,9 @@ class ChessGame(Game[ChessState, Move]):
     #: late-move reductions in the ``id`` engine (captures, promotions and checks are never
     #: reduced: ``noisy_actions`` and ``in_check``)
     late_move_reductions = True
+    #: futility margins by remaining depth (centipawns): at depth 1 a quiet move must gain
+    #: over two pawns to matter, at depth 2 four (the engine's futility pruning)
+    futility_margins = (0.0, 200.0, 400.0)
     #: under a time limit, start no new iteration after half of it
     soft_time = 0.5
 
@@ -1640,6 +1643,19 @@ class ChessGame(Game[ChessState, Move]):
             if v in need and (pawn_attacks[m.to_square] & their_pawns or see(b, m) < 0):
                 continue
             yield m
+
+    has_is_noisy = True
+
+    def is_noisy(self, state: ChessState, action: Move) -> bool:
+        """A capture (en passant included) or a promotion: never reduced or pruned as quiet
+        by the engine, whether or not its static exchange wins material."""
+        if action.promotion:
+            return True
+        b = state.board
+        to = action.to_square
+        if b.occupied_co[not b.turn] & BB_SQUARES[to]:
+            return True
+        return to == b.ep_square and bool(b.pawns & BB_SQUARES[action.from_square])
 
     has_order_actions = True
 

@@ -63,7 +63,7 @@ ALGORITHMS: dict[str, AlgorithmInfo] = {
 LIMIT_KEYS = ("depth", "time", "nodes")
 BOOL_OPTIONS = (
     "ordering", "killers", "history", "quiescence", "pvs", "discount", "iterate", "partial",
-    "check_extension", "null_move", "lmr",
+    "check_extension", "null_move", "lmr", "futility",
 )
 
 

@@ -27,11 +27,20 @@ from its usual source:
   :data:`LMR_FULL_MOVES` are searched one ply shallower (two once past
   :data:`LMR_DEEP_MOVES` at depth >= 6), and again at full depth when the reduced search
   beats alpha. Never reduced: the table move, the killers, noisy moves (the game's
-  ``noisy_actions``) and moves that give check. Departures: only where the opponent moves
-  next (a player moving twice keeps its full depth); no reduction table by depth x move
-  number, no history-based adjustment. Off unless asked for or the game sets
+  ``is_noisy``, else its ``noisy_actions``) and moves that give check. Departures: only
+  where the opponent moves next (a player moving twice keeps its full depth); no reduction
+  table by depth x move number, no history-based adjustment. Off unless asked for or the game sets
   ``late_move_reductions = True`` (chess does): reductions change the value of a
   fixed-depth search, so the tests that compare with minimax run without them;
+* ``futility``: futility pruning (Heinz 1998, "Extended Futility Pruning") and its mirror
+  image, reverse futility pruning (the Chess Programming Wiki, "Reverse Futility Pruning"),
+  with the game's ``futility_margins`` (by remaining depth): in a zero-window node near the
+  horizon, not in check and not near a mate score, a static value (the game's
+  ``quick_evaluate``/``evaluate``) that stays above beta by the margin ends the node, and
+  one below alpha by the margin lets the quiet moves after the first go unsearched (noisy
+  moves and moves that give check are always searched; the node's value is then at least
+  the static value plus the margin, still below alpha). On when the game gives margins
+  (chess does) and the search iterates; it changes fixed-depth values, like ``lmr``;
 * ``soft_time``: under a time limit, no new iteration starts once this fraction of the time
   has passed (the next one would most likely not finish: each takes a few times longer
   than all before it). The time limit itself stays the hard limit. A game may ask for it
@@ -49,6 +58,7 @@ from collections import defaultdict
 from math import nextafter
 from typing import Any, ClassVar
 
+from ..errors import UnsupportedGameError
 from .base import Searcher
 from .common import DISCOUNT_FRACTION, INF, Iteration, SearchTimeout, win_threshold
 from .minimax import pv_list
@@ -87,6 +97,7 @@ class Negamax(Searcher):
         null_move: bool | None = None,
         lmr: bool | None = None,
         soft_time: float | None = None,
+        futility: bool | None = None,
     ) -> None:
         super().__init__(game, discount=discount)
         size = parse_size(tt)
@@ -113,6 +124,18 @@ class Negamax(Searcher):
         #: late-move reductions (None: when the game asks for them and the search iterates)
         self.lmr = (game.late_move_reductions and self.iterate
                     and not self.safe if lmr is None else lmr)
+        #: futility margins by remaining depth, or None (off): the game's, when it has them
+        #: and the search iterates, unless turned off (see the module docstring)
+        margins = game.futility_margins
+        if futility and not margins:
+            raise UnsupportedGameError(
+                f"futility pruning needs the game's futility margins; {game.name} has none "
+                "(a game sets futility_margins, e.g. chess)")
+        self.futility: tuple[float, ...] | None = (
+            tuple(margins) if margins and (futility or (futility is None and self.iterate
+                                                         and not self.safe)) else None)
+        #: quiet moves left unsearched by futility pruning, nodes ended by its reverse
+        self.futility_prunes = self.reverse_futility_prunes = 0
         #: no new iteration after this fraction of a time limit (None: the game's choice)
         self.soft_time: float | None = (
             game.soft_time if soft_time is None else soft_time)
@@ -138,6 +161,7 @@ class Negamax(Searcher):
         self._prev_best = None
         self._partial = None
         self.reductions = self.re_searches = 0
+        self.futility_prunes = self.reverse_futility_prunes = 0
         if self.killers_on:
             for ks in self._killers:
                 ks[0] = ks[1] = None
@@ -184,6 +208,9 @@ class Negamax(Searcher):
         noisy_actions = game.noisy_actions
         # a game may give its noisy actions lazily (chess: SEE only when reached)
         iter_noisy = game.iter_noisy_actions
+        # for late-move reductions and futility: a cheap test of one move when the game has
+        # one, else membership in the node's noisy actions (computed once per node)
+        is_noisy = game.is_noisy if game.has_is_noisy else None
         order_hook = game.order_actions if (self.hook_on and game.has_order_actions) else None
         safe_actions, plies_left = game.safe_actions, game.plies_left_bound
         use_safe = self.safe
@@ -216,6 +243,10 @@ class Negamax(Searcher):
         quick = game.quick_evaluate if game.has_quick_evaluate else None
         pvs = self.pvs
         use_lmr = self.lmr
+        margins = self.futility
+        futility_depth = len(margins) if margins else 0  # prune while d < this
+        estimate = quick if quick is not None else None
+        futility_prunes = reverse_futility_prunes = 0
         reductions = re_searches = 0
         if use_killers and not self._killers:
             self._killers = [[None, None] for _ in range(1024)]
@@ -310,6 +341,7 @@ class Negamax(Searcher):
 
         def negamax(s: Any, alpha: float, beta: float, d: int, ply: int, p: int) -> float:
             nonlocal nodes, next_check, horizon, cutoffs, tt_hits, reductions, re_searches
+            nonlocal futility_prunes, reverse_futility_prunes
             nodes += 1
             if nodes >= next_check:
                 next_check = clock.check(base_nodes + nodes) - base_nodes
@@ -401,6 +433,29 @@ class Negamax(Searcher):
                     horizon = True
                     lines[ply] = None
                     return beta if v > threshold else v
+            futile = False
+            fut_value = -INF
+            if (
+                d < futility_depth and not checked
+                and nextafter(alpha, INF) >= beta and -threshold < alpha and beta < threshold
+            ):
+                # Futility and reverse futility pruning (see the module docstring): a static
+                # value, with the game's margin for this depth, settles the node or its
+                # quiet moves. A cheap estimate within +- m is used when the game has one.
+                margin = margins[d]  # type: ignore[index]
+                if estimate is not None:
+                    q, m = estimate(s, p)
+                    low, high = q - m, q + m
+                else:
+                    low = high = evaluate(s, p)
+                if low - margin >= beta:
+                    reverse_futility_prunes += 1
+                    horizon = True
+                    lines[ply] = None
+                    return low - margin
+                if high + margin <= alpha:
+                    futile = True
+                    fut_value = high + margin
             alpha_orig = alpha
             if use_order and len(moves) > 1:  # (one move: nothing to order)
                 moves = ordered(s, p, moves, tt_move, ply)
@@ -418,13 +473,32 @@ class Negamax(Searcher):
                 c = result(s, a)
                 cp = to_move(c)
                 searched += 1
+                if futile and not first and cp != p:
+                    if is_noisy is not None:
+                        loud = is_noisy(s, a)
+                    else:
+                        if noisy is None:
+                            noisy = set(noisy_actions(s))
+                        loud = a in noisy
+                    if not loud and not (check_hook and in_check(c)):
+                        # A quiet move cannot lift this node to alpha. Its position was
+                        # generated (to test for check), so it counts as a node.
+                        futility_prunes += 1
+                        nodes += 1
+                        if nodes >= next_check:
+                            next_check = clock.check(base_nodes + nodes) - base_nodes
+                        continue
                 if (
                     lmr_node and searched > LMR_FULL_MOVES and cp != p and a != tt_move
                     and not (use_killers and (a == killers[ply][0] or a == killers[ply][1]))
                 ):
-                    if noisy is None:
-                        noisy = set(noisy_actions(s))
-                    if a not in noisy and not (check_hook and in_check(c)):
+                    if is_noisy is not None:
+                        loud = is_noisy(s, a)
+                    else:
+                        if noisy is None:
+                            noisy = set(noisy_actions(s))
+                        loud = a in noisy
+                    if not loud and not (check_hook and in_check(c)):
                         r = 2 if searched > LMR_DEEP_MOVES and d >= 6 else 1
                         reductions += 1
                         v = -negamax(c, -nextafter(alpha, INF), -alpha, d - 1 - r, ply + 1, cp)
@@ -467,8 +541,10 @@ class Negamax(Searcher):
                         if use_history:
                             history[p][a] -= d * d
                         break
-            exact_to_end = not horizon
-            horizon = horizon or outer_horizon
+            if futile and best < fut_value:
+                best = fut_value  # what the unsearched quiet moves might still reach
+            exact_to_end = not horizon and not futile
+            horizon = horizon or outer_horizon or futile
             if use_tt:
                 # Fail-soft bounds; a subtree that never met the horizon holds for any depth.
                 flag = LOWER if best >= beta else UPPER if best <= alpha_orig else EXACT
@@ -555,6 +631,8 @@ class Negamax(Searcher):
             self.tt_hits += tt_hits
             self.reductions += reductions
             self.re_searches += re_searches
+            self.futility_prunes += futility_prunes
+            self.reverse_futility_prunes += reverse_futility_prunes
             self.seldepth = max(self.seldepth, seldepth)
         if use_tt and k is not None and root_moves is None:  # a restricted root is no bound
             flag = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
