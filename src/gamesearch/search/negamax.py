@@ -245,7 +245,6 @@ class Negamax(Searcher):
         use_lmr = self.lmr
         margins = self.futility
         futility_depth = len(margins) if margins else 0  # prune while d < this
-        estimate = quick if quick is not None else None
         futility_prunes = reverse_futility_prunes = 0
         reductions = re_searches = 0
         if use_killers and not self._killers:
@@ -443,8 +442,8 @@ class Negamax(Searcher):
                 # value, with the game's margin for this depth, settles the node or its
                 # quiet moves. A cheap estimate within +- m is used when the game has one.
                 margin = margins[d]  # type: ignore[index]
-                if estimate is not None:
-                    q, m = estimate(s, p)
+                if quick is not None:
+                    q, m = quick(s, p)
                     low, high = q - m, q + m
                 else:
                     low = high = evaluate(s, p)
