@@ -11,6 +11,7 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -393,29 +394,40 @@ def test_late_move_reductions_on_for_chess_only() -> None:
     assert not make_searcher(get_game("tictactoe"), "id").lmr
 
 
+#: WAC.001-style mates an engine finds at depth 5 with every pruning on: (FEN, the move)
+QUICK_MATES = [
+    ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "g3g6"),
+    ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6"),
+]
+
+
 def test_late_move_reductions_reduce_and_keep_the_tactics() -> None:
     # WAC.001-style mates and a quiet middlegame: with reductions the engine still finds the
     # mates at the same depth, and it does reduce (and sometimes re-search) late moves.
     reduced = 0
-    for fen, best in [
-        ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "g3g6"),
-        ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6"),
-    ]:
+    for fen, best in QUICK_MATES:
         state = GAME.search_root(GAME.parse_state(fen))
         for lmr in (False, True):
             s = make_searcher(GAME, "id", lmr=lmr)
             r = s.search(state, Limit(depth=5))
             assert r.action.uci() == best
             assert r.value > MATE - 1000
-    quiet = GAME.search_root(GAME.parse_state(
-        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"))
-    plain = make_searcher(GAME, "id", lmr=False).search(quiet, Limit(depth=5))
-    s = make_searcher(GAME, "id")
-    r = s.search(quiet, Limit(depth=5))
+    s = _fewer_nodes_without(
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", "lmr")
     reduced += s.reductions
     assert reduced > 0 and s.re_searches <= s.reductions
+
+
+def _fewer_nodes_without(fen: str, option: str) -> Any:
+    """The engine's depth-5 search of ``fen`` (returned), checked to need fewer nodes than
+    with ``option`` off and to choose a legal move."""
+    state = GAME.search_root(GAME.parse_state(fen))
+    plain = make_searcher(GAME, "id", **{option: False}).search(state, Limit(depth=5))
+    s = make_searcher(GAME, "id")
+    r = s.search(state, Limit(depth=5))
     assert r.nodes < plain.nodes
-    assert r.action in board_of(quiet).legal_moves
+    assert r.action in board_of(state).legal_moves
+    return s
 
 
 def test_futility_pruning_prunes_and_keeps_the_tactics() -> None:
@@ -423,24 +435,16 @@ def test_futility_pruning_prunes_and_keeps_the_tactics() -> None:
     assert make_searcher(GAME, "id", futility=False).futility is None
     assert make_searcher(get_game("connect4"), "id").futility is None
     # The mates are still found at the same depth with futility pruning on.
-    for fen, best in [
-        ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "g3g6"),
-        ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6"),
-    ]:
+    for fen, best in QUICK_MATES:
         r = make_searcher(GAME, "id").search(GAME.search_root(GAME.parse_state(fen)),
                                              Limit(depth=5))
         assert r.action.uci() == best
         assert r.value > MATE - 1000
     # A position where one side is a rook up: quiet moves far below alpha are pruned and
     # nodes far above beta end at once, and the search needs fewer nodes for its depth.
-    state = GAME.search_root(GAME.parse_state(
-        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/1NBQK2R w Kkq - 4 4"))
-    plain = make_searcher(GAME, "id", futility=False).search(state, Limit(depth=5))
-    s = make_searcher(GAME, "id")
-    r = s.search(state, Limit(depth=5))
+    s = _fewer_nodes_without(
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/1NBQK2R w Kkq - 4 4", "futility")
     assert s.futility_prunes > 0 and s.reverse_futility_prunes > 0
-    assert r.nodes < plain.nodes
-    assert r.action in board_of(state).legal_moves
 
 
 def test_is_noisy_is_capture_or_promotion() -> None:

@@ -472,25 +472,13 @@ class Negamax(Searcher):
                 c = result(s, a)
                 cp = to_move(c)
                 searched += 1
-                if futile and not first and cp != p:
-                    if is_noisy is not None:
-                        loud = is_noisy(s, a)
-                    else:
-                        if noisy is None:
-                            noisy = set(noisy_actions(s))
-                        loud = a in noisy
-                    if not loud and not (check_hook and in_check(c)):
-                        # A quiet move cannot lift this node to alpha. Its position was
-                        # generated (to test for check), so it counts as a node.
-                        futility_prunes += 1
-                        nodes += 1
-                        if nodes >= next_check:
-                            next_check = clock.check(base_nodes + nodes) - base_nodes
-                        continue
-                if (
-                    lmr_node and searched > LMR_FULL_MOVES and cp != p and a != tt_move
+                # A quiet move (not noisy, giving no check) may be pruned (futility) or
+                # searched shallower first (late-move reduction).
+                prune = futile and not first
+                if cp != p and (prune or (
+                    lmr_node and searched > LMR_FULL_MOVES and a != tt_move
                     and not (use_killers and (a == killers[ply][0] or a == killers[ply][1]))
-                ):
+                )):
                     if is_noisy is not None:
                         loud = is_noisy(s, a)
                     else:
@@ -498,6 +486,14 @@ class Negamax(Searcher):
                             noisy = set(noisy_actions(s))
                         loud = a in noisy
                     if not loud and not (check_hook and in_check(c)):
+                        if prune:
+                            # It cannot lift this node to alpha. Its position was generated
+                            # (to test for check), so it counts as a node.
+                            futility_prunes += 1
+                            nodes += 1
+                            if nodes >= next_check:
+                                next_check = clock.check(base_nodes + nodes) - base_nodes
+                            continue
                         r = 2 if searched > LMR_DEEP_MOVES and d >= 6 else 1
                         reductions += 1
                         v = -negamax(c, -nextafter(alpha, INF), -alpha, d - 1 - r, ply + 1, cp)
