@@ -43,7 +43,7 @@ written against python-chess's own bitboards and attack tables:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import pairwise
 from operator import itemgetter
 
@@ -474,6 +474,54 @@ def _checkers_and_pinned(b: Board) -> tuple[int, int, int]:
 _first = itemgetter(0)
 
 
+def _safe_king_steps(b: Board, ksq: int, steps: int, occ: int, them: int, turn: bool) -> int:
+    """The squares of ``steps`` (king steps from ``ksq``) that no piece of ``them`` attacks
+    once the king has left ``ksq`` (so a slider's ray through it counts)."""
+    occ_k = occ ^ BB_SQUARES[ksq]
+    qr = (b.queens | b.rooks) & them
+    qb = (b.queens | b.bishops) & them
+    kn = b.knights & them
+    pw = b.pawns & them
+    kk = b.kings & them
+    pawn_att = BB_PAWN_ATTACKS[turn]
+    safe = 0
+    t = steps
+    while t:
+        to = t.bit_length() - 1
+        tbb = BB_SQUARES[to]
+        t ^= tbb
+        if not (
+            BB_KNIGHT_ATTACKS[to] & kn
+            or BB_KING_ATTACKS[to] & kk
+            or pawn_att[to] & pw
+            or BB_DIAG_ATTACKS[to][BB_DIAG_MASKS[to] & occ_k] & qb
+            or (BB_RANK_ATTACKS[to][BB_RANK_MASKS[to] & occ_k]
+                | BB_FILE_ATTACKS[to][BB_FILE_MASKS[to] & occ_k]) & qr
+        ):
+            safe |= tbb
+    return safe
+
+
+def _add_en_passant(
+    b: Board, own: int, up: int, ksq: int, occ: int, them: int,
+    add: Callable[[tuple[int, Move]], None],
+) -> None:
+    """Add the legal en-passant captures of the pawns ``own`` (MVV-LVA value 9) with
+    ``add``; ``up`` is the pawns' step (+8 for White, -8 for Black)."""
+    ep = b.ep_square
+    assert ep is not None
+    capturers = BB_PAWN_ATTACKS[not b.turn][ep] & own
+    if capturers:
+        cbb = BB_SQUARES[ep - up]  # the captured pawn
+        while capturers:
+            frm = capturers.bit_length() - 1
+            capturers ^= BB_SQUARES[frm]
+            # simulate: the king must not be attacked afterwards
+            occ2 = (occ ^ BB_SQUARES[frm] ^ cbb) | BB_SQUARES[ep]
+            if not _king_attacked(b, ksq, occ2, them & ~cbb, b.turn):
+                add((9, MOVES[frm][ep]))
+
+
 def generate_moves(
     b: Board, noisy: bool = False, cp: tuple[int, int, int] | None = None
 ) -> tuple[list[Move], bool]:
@@ -489,8 +537,7 @@ def generate_moves(
     us = occ_co[turn]
     them = occ_co[not turn]
     occ = b.occupied
-    pawns, knights, bishops, rooks, queens, kings = (
-        b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings)
+    pawns, knights, bishops, rooks, queens = b.pawns, b.knights, b.bishops, b.rooks, b.queens
     minors = knights | bishops
     ksq, checkers, pinned = cp if cp is not None else _checkers_and_pinned(b)
     caps: list[tuple[int, Move]] = []
@@ -663,45 +710,19 @@ def generate_moves(
                     if pinned & BB[frm] and not BB_RAYS[ksq][frm] & tbb:
                         continue
                     qadd(MOVES[frm][to])
-            ep = b.ep_square
-            if ep is not None:
-                capturers = BB_PAWN_ATTACKS[not turn][ep] & own
-                if capturers:
-                    captured = ep - up
-                    cbb = BB[captured]
-                    while capturers:
-                        frm = capturers.bit_length() - 1
-                        capturers ^= BB[frm]
-                        # simulate: the king must not be attacked afterwards
-                        occ2 = (occ ^ BB[frm] ^ cbb) | BB[ep]
-                        if not _king_attacked(b, ksq, occ2, them & ~cbb, turn):
-                            cadd((9, MOVES[frm][ep]))
+            if b.ep_square is not None:
+                _add_en_passant(b, own, up, ksq, occ, them, cadd)
     # king moves
     t = BB_KING_ATTACKS[ksq] & ~us
     if noisy:
         t &= them
     if t:
-        occ_k = occ ^ BB[ksq]
-        qr = (queens | rooks) & them
-        qb = (queens | bishops) & them
-        kn = knights & them
-        pw = pawns & them
-        kk = kings & them
-        pawn_att = BB_PAWN_ATTACKS[turn]
+        t = _safe_king_steps(b, ksq, t, occ, them, turn)
         row = MOVES[ksq]
         while t:
             to = t.bit_length() - 1
             tbb = BB[to]
             t ^= tbb
-            if (
-                BB_KNIGHT_ATTACKS[to] & kn
-                or BB_KING_ATTACKS[to] & kk
-                or pawn_att[to] & pw
-                or BB_DIAG_ATTACKS[to][BB_DIAG_MASKS[to] & occ_k] & qb
-                or (BB_RANK_ATTACKS[to][BB_RANK_MASKS[to] & occ_k]
-                    | BB_FILE_ATTACKS[to][BB_FILE_MASKS[to] & occ_k]) & qr
-            ):
-                continue
             if tbb & them:
                 cadd((-10 if pawns & tbb else 10 if minors & tbb else 30 if rooks & tbb
                       else 70, row[to]))
@@ -857,41 +878,16 @@ def _noisy_scored(b: Board, ksq: int, pinned: int) -> list[tuple[int, Move]]:
                 continue
             promos.append((80, PROMOTIONS[(frm, to, QUEEN)]))
             promos.append((0, PROMOTIONS[(frm, to, KNIGHT)]))
-        ep = b.ep_square
-        if ep is not None:
-            capturers = BB_PAWN_ATTACKS[not turn][ep] & own
-            if capturers:
-                captured = ep - up
-                cbb = BB[captured]
-                while capturers:
-                    frm = capturers.bit_length() - 1
-                    capturers ^= BB[frm]
-                    occ2 = (occ ^ BB[frm] ^ cbb) | BB[ep]
-                    if not _king_attacked(b, ksq, occ2, them & ~cbb, turn):
-                        cadd((9, MOVES[frm][ep]))
+        if b.ep_square is not None:
+            _add_en_passant(b, own, up, ksq, occ, them, cadd)
     t = BB_KING_ATTACKS[ksq] & them
     if t:
-        occ_k = occ ^ BB[ksq]
-        qr = (queens | rooks) & them
-        qb = (queens | bishops) & them
-        kn = knights & them
-        pw = pawns & them
-        kk = b.kings & them
-        pawn_att = BB_PAWN_ATTACKS[turn]
+        t = _safe_king_steps(b, ksq, t, occ, them, turn)
         row = MOVES[ksq]
         while t:
             to = t.bit_length() - 1
             tbb = BB[to]
             t ^= tbb
-            if (
-                BB_KNIGHT_ATTACKS[to] & kn
-                or BB_KING_ATTACKS[to] & kk
-                or pawn_att[to] & pw
-                or BB_DIAG_ATTACKS[to][BB_DIAG_MASKS[to] & occ_k] & qb
-                or (BB_RANK_ATTACKS[to][BB_RANK_MASKS[to] & occ_k]
-                    | BB_FILE_ATTACKS[to][BB_FILE_MASKS[to] & occ_k]) & qr
-            ):
-                continue
             cadd((-10 if pawns & tbb else 10 if minors & tbb else 30 if rooks & tbb else 70,
                   row[to]))
     if len(caps) > 1:

@@ -306,16 +306,7 @@ class ConnectFour(Game[C4State, int]):
 
     def safe_actions(self, state: C4State) -> Sequence[int]:
         """Pons's non-losing moves: never leave the opponent a win at once."""
-        # non_losing_moves_mask inlined (this runs at every node of the solver)
-        cur, mask = state[0], state[1]
-        moves = (mask + BOTTOM_ALL) & BOARD
-        threats = winning_cells(cur ^ mask, mask)
-        forced = moves & threats
-        if forced:
-            if forced & (forced - 1):  # two forced blocks: the opponent wins anyway
-                return ()
-            moves = forced
-        bits = moves & ~(threats >> 1)
+        bits = self.non_losing_moves_mask(state)
         # At most one cell per column: sliding each down to its column's bottom cell (a
         # shift of at most 5 never reaches the next column's bottom) names the columns.
         return self._by_bottoms[
