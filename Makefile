@@ -10,17 +10,20 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -U pip setuptools wheel
 
-# Re-install when the project's declared dependencies change. The ``fast`` extra (numba):
-# the compiled Connect Four solver, which takes over from the opening book in ``make run``.
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# Re-install when the project's declared dependencies or its compiled parts change. The
+# ``fast`` extra (numba): the compiled Connect Four solver, which takes over from the
+# opening book in ``make run``. The install also compiles the chess kernels (Cython, C).
+KERNELS := setup.py src/gamesearch/games/_chess_kernels.pyx src/gamesearch/games/_chess_eval.pxi
+
+$(VENV)/.installed: pyproject.toml $(KERNELS) | $(BIN)/python
 	$(PIP) install -e '.[fast]'
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-dev: pyproject.toml $(KERNELS) | $(BIN)/python
 	$(PIP) install -e '.[dev]'
 	touch $@
 
-$(VENV)/.installed-bench: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-bench: pyproject.toml $(KERNELS) | $(BIN)/python
 	$(PIP) install -e '.[dev,bench]'
 	touch $@
 

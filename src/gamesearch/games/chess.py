@@ -43,6 +43,7 @@ written against python-chess's own bitboards and attack tables:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from itertools import pairwise
 from operator import itemgetter
@@ -898,6 +899,24 @@ def _noisy_scored(b: Board, ksq: int, pinned: int) -> list[tuple[int, Move]]:
     return caps
 
 
+def _noisy_moves(b: Board, ksq: int, pinned: int) -> Iterator[Move]:
+    """The quiescence moves of a side not in check (``ksq``, ``pinned``: its king square and
+    pinned pieces): captures and queen/knight promotions in MVV-LVA order, without the
+    captures that lose material by static exchange. The exchange is worked out only when
+    the caller gets to the capture (after a cut-off, never)."""
+    their_pawns = b.pawns & b.occupied_co[not b.turn]
+    pawn_attacks = BB_PAWN_ATTACKS[b.turn]
+    need = _SEE_NEEDED
+    for v, m in _noisy_scored(b, ksq, pinned):
+        # Cheap cases: pawn captures, promotions and a victim worth at least the capturer
+        # (the MVV-LVA value tells, see _SEE_NEEDED). Otherwise the capturer is worth over a
+        # pawn more than the victim, so a target a pawn defends loses material (what
+        # ``see`` finds, without running it).
+        if v in need and (pawn_attacks[m.to_square] & their_pawns or see(b, m) < 0):
+            continue
+        yield m
+
+
 #: legal moves by Zobrist key, with the occupancy as a check against a collision:
 #: iterative deepening generates the moves of the same positions again and again
 _MOVE_CACHE: dict[int, tuple[int, list[Move], bool]] = {}
@@ -923,6 +942,35 @@ def _state_moves(state: ChessState, cp: tuple[int, int, int] | None = None) -> l
     return moves
 
 
+def _has_free_move(b: Board, pinned: int) -> bool:
+    """The quick test of ``has_legal_move`` for a side not in check: an unpinned knight,
+    bishop, rook or queen with a square to go to, or an unpinned pawn that can step forward
+    (False: look at all the moves)."""
+    us = b.occupied_co[b.turn]
+    occ = b.occupied
+    free = b.knights & us & ~pinned
+    while free:
+        sq = free.bit_length() - 1
+        free ^= BB_SQUARES[sq]
+        if BB_KNIGHT_ATTACKS[sq] & ~us:
+            return True
+    free = (b.bishops | b.queens) & us & ~pinned
+    while free:
+        sq = free.bit_length() - 1
+        free ^= BB_SQUARES[sq]
+        if BB_DIAG_ATTACKS[sq][BB_DIAG_MASKS[sq] & occ] & ~us:
+            return True
+    free = (b.rooks | b.queens) & us & ~pinned
+    while free:
+        sq = free.bit_length() - 1
+        free ^= BB_SQUARES[sq]
+        if (BB_RANK_ATTACKS[sq][BB_RANK_MASKS[sq] & occ]
+                | BB_FILE_ATTACKS[sq][BB_FILE_MASKS[sq] & occ]) & ~us:
+            return True
+    own = b.pawns & us & ~pinned
+    return bool(own and ((own << 8 if b.turn else own >> 8) & ~occ))
+
+
 def has_legal_move(b: Board, state: ChessState | None = None) -> bool:
     """True when the side to move has a legal move (fast for the usual case). Given the
     ``state`` of ``b``, it also records whether the side to move is in check and, when
@@ -934,31 +982,8 @@ def has_legal_move(b: Board, state: ChessState | None = None) -> bool:
         state._cp = cp
         if checkers:
             return bool(_state_moves(state, cp))
-    if not checkers:
-        us = b.occupied_co[b.turn]
-        occ = b.occupied
-        free = b.knights & us & ~pinned
-        while free:
-            sq = free.bit_length() - 1
-            free ^= BB_SQUARES[sq]
-            if BB_KNIGHT_ATTACKS[sq] & ~us:
-                return True
-        free = (b.bishops | b.queens) & us & ~pinned
-        while free:
-            sq = free.bit_length() - 1
-            free ^= BB_SQUARES[sq]
-            if BB_DIAG_ATTACKS[sq][BB_DIAG_MASKS[sq] & occ] & ~us:
-                return True
-        free = (b.rooks | b.queens) & us & ~pinned
-        while free:
-            sq = free.bit_length() - 1
-            free ^= BB_SQUARES[sq]
-            if (BB_RANK_ATTACKS[sq][BB_RANK_MASKS[sq] & occ]
-                    | BB_FILE_ATTACKS[sq][BB_FILE_MASKS[sq] & occ]) & ~us:
-                return True
-        own = b.pawns & us & ~pinned
-        if own and ((own << 8 if b.turn else own >> 8) & ~occ):
-            return True
+    if not checkers and _has_free_move(b, pinned):
+        return True
     if state is not None:
         return bool(_state_moves(state, cp))
     return bool(generate_moves(b, False, cp)[0])
@@ -1628,17 +1653,7 @@ class ChessGame(Game[ChessState, Move]):
             yield from _state_moves(state, cp)
             return
         state._check = 0
-        their_pawns = b.pawns & b.occupied_co[not b.turn]
-        pawn_attacks = BB_PAWN_ATTACKS[b.turn]
-        need = _SEE_NEEDED
-        for v, m in _noisy_scored(b, cp[0], cp[2]):
-            # Cheap cases: pawn captures, promotions and a victim worth at least the
-            # capturer (the MVV-LVA value tells, see _SEE_NEEDED). Otherwise the capturer
-            # is worth over a pawn more than the victim, so a target a pawn defends loses
-            # material (what ``see`` finds, without running it).
-            if v in need and (pawn_attacks[m.to_square] & their_pawns or see(b, m) < 0):
-                continue
-            yield m
+        yield from _noisy_moves(b, cp[0], cp[2])
 
     has_is_noisy = True
 
@@ -1850,6 +1865,48 @@ def _move_between(a: ChessState, b: ChessState) -> Move:
         if ChessGame().result(a, m).key == b.key:
             return m
     raise GameError("no move leads from one state to the next")  # pragma: no cover
+
+
+# ----- the compiled kernels ----------------------------------------------------------------
+#: The pure-Python functions that the compiled kernels replace (the reference: the tests
+#: compare the two).
+PURE_PYTHON_KERNELS: dict[str, Callable[..., object]] = {
+    "_king_attacked": _king_attacked,
+    "_checkers_and_pinned": _checkers_and_pinned,
+    "generate_moves": generate_moves,
+    "_noisy_moves": _noisy_moves,
+    "_has_free_move": _has_free_move,
+    "see": see,
+    "evaluate_board": evaluate_board,
+}
+#: ``"compiled"`` when the Cython kernels (``_chess_kernels``, built by ``pip install``
+#: where a C compiler is found) serve the hot functions, else ``"python"``. Setting the
+#: environment variable ``GAMESEARCH_PURE_PYTHON`` keeps the pure-Python functions.
+KERNELS = "python"
+
+
+def _use_compiled_kernels() -> bool:
+    if os.environ.get("GAMESEARCH_PURE_PYTHON"):
+        return False
+    try:
+        from . import _chess_kernels as kernels
+    except ImportError:  # not built (no C compiler at install time): pure Python
+        return False
+    kernels.init(MOVES, PROMOTIONS)
+    kernels.init_eval(_pawn_king_terms, BISHOP_PAIR)
+    g = globals()
+    g["_king_attacked"] = kernels.king_attacked
+    g["_checkers_and_pinned"] = kernels.checkers_and_pinned
+    g["generate_moves"] = kernels.generate_moves
+    g["_noisy_moves"] = kernels.noisy_moves
+    g["_has_free_move"] = kernels.has_free_move
+    g["see"] = kernels.see
+    g["evaluate_board"] = kernels.evaluate_board
+    return True
+
+
+if _use_compiled_kernels():
+    KERNELS = "compiled"
 
 
 __all__ = [
