@@ -670,3 +670,4 @@ def has_free_move(b, u64 pinned):
 
 
 include "_chess_eval.pxi"
+include "_chess_result.pxi"

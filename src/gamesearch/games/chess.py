@@ -1585,6 +1585,9 @@ class ChessGame(Game[ChessState, Move]):
         #: evaluations by Zobrist key (side to move's view): iterative deepening meets the
         #: same quiescence leaves again and again
         self._eval_cache: dict[int, int] = {}
+        if _compiled_result is not None:
+            # the compiled twin of ``result`` (see "the compiled kernels" below)
+            self.result = _compiled_result  # type: ignore[method-assign,assignment]
 
     def evaluate(self, state: ChessState, player: int) -> float:
         """Centipawns for ``player`` (see the module docstring), within ±EVAL_LIMIT."""
@@ -1878,11 +1881,14 @@ PURE_PYTHON_KERNELS: dict[str, Callable[..., object]] = {
     "_has_free_move": _has_free_move,
     "see": see,
     "evaluate_board": evaluate_board,
+    "result": ChessGame.result,  # (unbound: called with the game first)
 }
 #: ``"compiled"`` when the Cython kernels (``_chess_kernels``, built by ``pip install``
 #: where a C compiler is found) serve the hot functions, else ``"python"``. Setting the
 #: environment variable ``GAMESEARCH_PURE_PYTHON`` keeps the pure-Python functions.
 KERNELS = "python"
+#: the compiled ``ChessGame.result`` (a game instance takes it in ``__init__``), or None
+_compiled_result: Callable[[ChessState, Move], ChessState] | None = None
 
 
 def _use_compiled_kernels() -> bool:
@@ -1902,6 +1908,8 @@ def _use_compiled_kernels() -> bool:
     g["_has_free_move"] = kernels.has_free_move
     g["see"] = kernels.see
     g["evaluate_board"] = kernels.evaluate_board
+    kernels.init_result(ChessState, Board, ZOBRIST, MG, EG, PHASE, Z_TURN, Z_EP, Z_CASTLING)
+    g["_compiled_result"] = kernels.result
     return True
 
 
