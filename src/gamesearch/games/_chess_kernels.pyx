@@ -635,16 +635,9 @@ def noisy_moves(b, int ksq, u64 pinned):
     return out
 
 
-def has_free_move(b, u64 pinned):
-    """The quick test of ``chess.has_legal_move`` for a side not in check: an unpinned
-    knight, bishop, rook or queen with a square to go to, or an unpinned pawn that can step
-    forward (False means: look at all the moves)."""
-    cdef Pos p
-    cdef u64 free, occ, us
+cdef bint _free_move(Pos* p, u64 pinned) noexcept nogil:
+    cdef u64 free, occ = p.occ, us = p.us
     cdef int sq
-    _read(b, &p)
-    us = p.us
-    occ = p.occ
     free = p.knights & us & ~pinned
     while free:
         sq = gs_msb(free)
@@ -664,10 +657,18 @@ def has_free_move(b, u64 pinned):
         if rook_attacks(sq, occ) & ~us:
             return True
     free = p.pawns & us & ~pinned
-    if free and (((free << 8) if p.turn else (free >> 8)) & ~occ):
-        return True
-    return False
+    return free != 0 and (((free << 8) if p.turn else (free >> 8)) & ~occ) != 0
+
+
+def has_free_move(b, u64 pinned):
+    """``chess._has_free_move``: the quick test of ``has_legal_move`` for a side not in
+    check: an unpinned knight, bishop, rook or queen with a square to go to, or an unpinned
+    pawn that can step forward (False means: look at all the moves)."""
+    cdef Pos p
+    _read(b, &p)
+    return _free_move(&p, pinned)
 
 
 include "_chess_eval.pxi"
 include "_chess_result.pxi"
+include "_chess_status.pxi"

@@ -45,8 +45,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from itertools import pairwise
 from operator import itemgetter
+from typing import Any
 
 from ..errors import GameError, IllegalMoveError, InvalidPositionError
 from ..game import Game, GameType
@@ -1585,9 +1587,16 @@ class ChessGame(Game[ChessState, Move]):
         #: evaluations by Zobrist key (side to move's view): iterative deepening meets the
         #: same quiescence leaves again and again
         self._eval_cache: dict[int, int] = {}
-        if _compiled_result is not None:
-            # the compiled twin of ``result`` (see "the compiled kernels" below)
-            self.result = _compiled_result  # type: ignore[method-assign,assignment]
+        kernels = _compiled
+        if kernels is not None:
+            # the compiled twins of the hot methods (see "the compiled kernels" below)
+            cache = self._eval_cache
+            self.result = kernels.result  # type: ignore[method-assign]
+            self.terminal_utility = kernels.terminal_utility  # type: ignore[method-assign]
+            self._compute_status = kernels.compute_status  # type: ignore[method-assign]
+            self.evaluate = partial(kernels.evaluate, cache)  # type: ignore[method-assign]
+            self.quick_evaluate = partial(  # type: ignore[method-assign]
+                kernels.quick_evaluate, cache)
 
     def evaluate(self, state: ChessState, player: int) -> float:
         """Centipawns for ``player`` (see the module docstring), within ±EVAL_LIMIT."""
@@ -1881,14 +1890,23 @@ PURE_PYTHON_KERNELS: dict[str, Callable[..., object]] = {
     "_has_free_move": _has_free_move,
     "see": see,
     "evaluate_board": evaluate_board,
-    "result": ChessGame.result,  # (unbound: called with the game first)
+    "pawn_structure": pawn_structure,
+    "king_shield": king_shield,
+    "_pawn_king_terms": _pawn_king_terms,
+    # methods of ChessGame (unbound: called with the game first)
+    "result": ChessGame.result,
+    "evaluate": ChessGame.evaluate,
+    "quick_evaluate": ChessGame.quick_evaluate,
+    "_compute_status": ChessGame._compute_status,
+    "terminal_utility": ChessGame.terminal_utility,
 }
 #: ``"compiled"`` when the Cython kernels (``_chess_kernels``, built by ``pip install``
 #: where a C compiler is found) serve the hot functions, else ``"python"``. Setting the
 #: environment variable ``GAMESEARCH_PURE_PYTHON`` keeps the pure-Python functions.
 KERNELS = "python"
-#: the compiled ``ChessGame.result`` (a game instance takes it in ``__init__``), or None
-_compiled_result: Callable[[ChessState, Move], ChessState] | None = None
+#: the compiled kernels module when in use (a game instance takes its methods'
+#: twins in ``__init__``), or None
+_compiled: Any = None
 
 
 def _use_compiled_kernels() -> bool:
@@ -1899,7 +1917,14 @@ def _use_compiled_kernels() -> bool:
     except ImportError:  # not built (no C compiler at install time): pure Python
         return False
     kernels.init(MOVES, PROMOTIONS)
-    kernels.init_eval(_pawn_king_terms, BISHOP_PAIR)
+    kernels.init_eval({
+        "BISHOP_PAIR": BISHOP_PAIR, "DOUBLED_MG": DOUBLED_MG, "DOUBLED_EG": DOUBLED_EG,
+        "ISOLATED_MG": ISOLATED_MG, "ISOLATED_EG": ISOLATED_EG, "PASSED_MG": PASSED_MG,
+        "PASSED_EG": PASSED_EG, "SHIELD_BONUS": SHIELD_BONUS,
+        "OPEN_FILE_NEAR_KING": OPEN_FILE_NEAR_KING, "TEMPO": TEMPO, "EVAL_LIMIT": EVAL_LIMIT,
+        "EVAL_CACHE_SIZE": EVAL_CACHE_SIZE, "LAZY_MARGIN": LAZY_MARGIN,
+    })
+    kernels.init_status(_state_moves, MATE)
     g = globals()
     g["_king_attacked"] = kernels.king_attacked
     g["_checkers_and_pinned"] = kernels.checkers_and_pinned
@@ -1909,7 +1934,10 @@ def _use_compiled_kernels() -> bool:
     g["see"] = kernels.see
     g["evaluate_board"] = kernels.evaluate_board
     kernels.init_result(ChessState, Board, ZOBRIST, MG, EG, PHASE, Z_TURN, Z_EP, Z_CASTLING)
-    g["_compiled_result"] = kernels.result
+    g["pawn_structure"] = kernels.pawn_structure
+    g["king_shield"] = kernels.king_shield
+    g["_pawn_king_terms"] = kernels.pawn_king_terms
+    g["_compiled"] = kernels
     return True
 
 
