@@ -608,10 +608,15 @@ def noisy_moves(b, int ksq, u64 pinned):
     """``chess._noisy_moves``: captures and queen/knight promotions of a side not in check,
     MVV-LVA first, without the captures that lose material by static exchange."""
     cdef Pos p
+    _read(b, &p)
+    return _noisy_list(&p, ksq, pinned)
+
+
+cdef list _noisy_list(Pos* pp, int ksq, u64 pinned):
+    cdef Pos p = pp[0]
     cdef MoveList caps, quiet, promos
     cdef int i, v, code, to
     cdef u64 their_pawns, white
-    _read(b, &p)
     _generate(&p, True, ksq, 0, pinned, &caps, &quiet, &promos)
     if caps.n > 1:
         _sort_desc(&caps)

@@ -101,3 +101,35 @@ def terminal_utility(state, int player):
     if st == S_MATED:
         return MATE_LOSS if state.player == player else MATE_WIN
     return ZERO
+
+
+def in_check(state):
+    """``ChessGame.in_check``."""
+    cdef Pos p
+    if state._check == -1:
+        _read(state.board, &p)
+        return _in_check(state, &p)
+    return state._check == 1
+
+
+def noisy_actions(state):
+    """``ChessGame.iter_noisy_actions`` as a list: every evasion when in check, else the
+    captures and queen/knight promotions without the losing captures (``noisy_moves``)."""
+    moves = state._moves
+    if moves is not None and state._check == 1:
+        return moves
+    cdef Pos p
+    cdef int ksq
+    cdef u64 checkers, pinned
+    _read(state.board, &p)
+    cp = state._cp
+    if cp is None:
+        _checkers_pinned(&p, &ksq, &checkers, &pinned)
+        cp = (ksq, checkers, pinned)
+        state._cp = cp
+    else:
+        ksq, checkers, pinned = cp
+    if checkers:
+        return _state_moves(state, cp)
+    state._check = 0
+    return _noisy_list(&p, ksq, pinned)

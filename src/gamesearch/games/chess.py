@@ -1597,6 +1597,8 @@ class ChessGame(Game[ChessState, Move]):
             self.evaluate = partial(kernels.evaluate, cache)  # type: ignore[method-assign]
             self.quick_evaluate = partial(  # type: ignore[method-assign]
                 kernels.quick_evaluate, cache)
+            self.in_check = kernels.in_check  # type: ignore[method-assign]
+            self.iter_noisy_actions = kernels.noisy_actions  # type: ignore[method-assign]
 
     def evaluate(self, state: ChessState, player: int) -> float:
         """Centipawns for ``player`` (see the module docstring), within ±EVAL_LIMIT."""
@@ -1899,6 +1901,8 @@ PURE_PYTHON_KERNELS: dict[str, Callable[..., object]] = {
     "quick_evaluate": ChessGame.quick_evaluate,
     "_compute_status": ChessGame._compute_status,
     "terminal_utility": ChessGame.terminal_utility,
+    "in_check": ChessGame.in_check,
+    "iter_noisy_actions": ChessGame.iter_noisy_actions,
 }
 #: ``"compiled"`` when the Cython kernels (``_chess_kernels``, built by ``pip install``
 #: where a C compiler is found) serve the hot functions, else ``"python"``. Setting the
