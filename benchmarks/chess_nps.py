@@ -13,6 +13,10 @@ the nodes each needed to complete a fixed depth. Rates are nodes per CPU second 
 process (``time.process_time``), so that other load on a shared machine does not favour
 whichever engine happened to run in a quiet moment; the time limits are wall-clock.
 
+The ``id`` row uses the compiled chess kernels when they are built (``KERNELS`` is printed);
+the "id (pure)" row runs the same engine in a child process with ``GAMESEARCH_PURE_PYTHON=1``
+(the pure-Python functions the kernels are checked against), at the same time per position.
+
     .venv/bin/python benchmarks/chess_nps.py                # 5 s per position and engine
     .venv/bin/python benchmarks/chess_nps.py --time 2 --depth 4 --fixed-cap 60
 """
@@ -20,11 +24,15 @@ whichever engine happened to run in a quiet moment; the time limits are wall-clo
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
+import sys
 import time
 
 import chess
 
-from gamesearch.games.chess import MG, ChessGame
+from gamesearch.games.chess import KERNELS, MG, ChessGame
 from gamesearch.search import Limit, make_searcher
 
 POSITIONS = {
@@ -121,28 +129,55 @@ class PstBaseline(Baseline):
         return score if board.turn else -score
 
 
+def run_id(game: ChessGame, fen: str, seconds: float) -> tuple[int, float, int]:
+    """(nodes, CPU seconds, depth) of the ``id`` engine on ``fen`` for ``seconds``."""
+    state = game.search_root(game.parse_state(fen))
+    searcher = make_searcher(game, "id", soft_time=1.0)  # the whole time, as the baseline
+    t0 = time.process_time()
+    r = searcher.search(state, Limit(time=seconds))
+    return r.nodes, time.process_time() - t0, r.depth
+
+
+def run_pure(seconds: float) -> dict[str, tuple[int, float, int]]:
+    """``run_id`` on every position in a child process on the pure-Python kernels."""
+    env = dict(os.environ, GAMESEARCH_PURE_PYTHON="1")
+    out = subprocess.run([sys.executable, __file__, "--id-only", "--time", str(seconds)],
+                         env=env, capture_output=True, text=True, check=True).stdout
+    return {k: tuple(v) for k, v in json.loads(out).items()}  # type: ignore[misc]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--time", type=float, default=5.0, help="seconds per position and engine")
     ap.add_argument("--depth", type=int, default=3, help="fixed depth for node efficiency")
     ap.add_argument("--fixed-cap", type=float, default=30.0,
                     help="seconds allowed to the baseline's fixed-depth search")
+    ap.add_argument("--no-pure", action="store_true",
+                    help="skip the id engine on the pure-Python kernels")
+    ap.add_argument("--id-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     game = ChessGame()
+    if args.id_only:  # the child of run_pure
+        print(json.dumps({name: run_id(game, fen, args.time) for name, fen in POSITIONS.items()}))
+        return
+    print(f"chess kernels: {KERNELS}")
+    pure = {} if args.no_pure else run_pure(args.time)
     print(f"{'position':<10} {'engine':<12} {'nodes/s':>9} {'depth':>5}   "
           f"nodes to depth {args.depth}")
     baselines = {"minimal": Baseline, "minimal+PST": PstBaseline}
-    totals = {name: [0, 0.0] for name in ("id", *baselines)}
+    totals = {name: [0, 0.0] for name in ("id", *(["id (pure)"] if pure else []), *baselines)}
     for name, fen in POSITIONS.items():
+        nodes, dt, depth = run_id(game, fen, args.time)
         state = game.search_root(game.parse_state(fen))
-        searcher = make_searcher(game, "id", soft_time=1.0)  # the whole time, as the baseline
-        t0 = time.process_time()
-        r = searcher.search(state, Limit(time=args.time))
-        dt = time.process_time() - t0
         fixed = make_searcher(ChessGame(), "id").search(state, Limit(depth=args.depth)).nodes
-        totals["id"][0] += r.nodes
+        totals["id"][0] += nodes
         totals["id"][1] += dt
-        print(f"{name:<10} {'id':<12} {r.nodes / dt:>9.0f} {r.depth:>5}   {fixed}")
+        print(f"{name:<10} {'id':<12} {nodes / dt:>9.0f} {depth:>5}   {fixed}")
+        if pure:
+            nodes, dt, depth = pure[name]
+            totals["id (pure)"][0] += nodes
+            totals["id (pure)"][1] += dt
+            print(f"{'':<10} {'id (pure)':<12} {nodes / dt:>9.0f} {depth:>5}   {fixed}")
         for label, cls in baselines.items():
             base = cls()
             t0 = time.process_time()
@@ -155,8 +190,11 @@ def main() -> None:
             print(f"{'':<10} {label:<12} {nodes / dt:>9.0f} {depth:>5}   {fixed_b}")
     rate = {name: n / t for name, (n, t) in totals.items()}
     print("overall nodes per CPU second: " + ", ".join(f"{k} {v:.0f}" for k, v in rate.items()))
-    for label in baselines:
-        print(f"ratio id / {label}: {rate['id'] / rate[label]:.2f}")
+    for label in ("id (pure)", *baselines):
+        if label in rate:
+            print(f"ratio id / {label}: {rate['id'] / rate[label]:.2f}")
+    if pure:
+        print(f"ratio id (pure) / minimal: {rate['id (pure)'] / rate['minimal']:.2f}")
 
 
 if __name__ == "__main__":

@@ -600,7 +600,8 @@ def see(b, move):
 
 # ----- the quiescence moves ---------------------------------------------------------------
 cdef inline bint _see_needed(int v) noexcept nogil:
-    # chess._SEE_NEEDED: the capturer is worth more than its victim
+    # the MVV-LVA values of chess._SEE_NEEDED's captures: the capturer is worth more
+    # than its victim (not a pawn capture, not a promotion)
     return v == 7 or v == 5 or v == 1 or v == -10 or v == 25 or v == 21 or v == 10 or v == 41
 
 
