@@ -171,6 +171,30 @@ def evaluate_board(s):
     return _evaluate_board(s, &p)
 
 
+cdef inline long _mobility(u64 pieces, int kind, int neutral, u64 occ, u64 white, u64 black,
+                           u64 w_free, u64 b_free) noexcept nogil:
+    """White's minus Black's mobility of one piece type: the free squares each piece attacks,
+    counted from ``neutral`` a piece."""
+    cdef u64 w = pieces & white, k = pieces & black
+    cdef long n = neutral * (gs_popcount(k) - gs_popcount(w))
+    cdef int sq
+    while w:
+        sq = gs_msb(w)
+        w ^= bit(sq)
+        n += gs_popcount(_attacks(kind, sq, occ) & w_free)
+    while k:
+        sq = gs_msb(k)
+        k ^= bit(sq)
+        n -= gs_popcount(_attacks(kind, sq, occ) & b_free)
+    return n
+
+
+cdef inline u64 _attacks(int kind, int sq, u64 occ) noexcept nogil:
+    if kind == KNIGHT:
+        return KNIGHT_ATT[sq]
+    return slider_attacks(kind, sq, occ)
+
+
 cdef long _evaluate_board(object s, Pos* pp) except? -999999:
     cdef Pos p = pp[0]
     pk = _pawn_king_terms(s, &p)
@@ -185,61 +209,20 @@ cdef long _evaluate_board(object s, Pos* pp) except? -999999:
     # from a neutral count per piece type (chess.MOBILITY), White minus Black
     cdef u64 w_free = ~(white | ((bp & ~FILE_A) >> 9) | ((bp & ~FILE_H) >> 7))
     cdef u64 b_free = ~(black | ((wp & ~FILE_A) << 7) | ((wp & ~FILE_H) << 9))
-    cdef u64 w, k
-    cdef int sq
-    cdef long nk, nb, nr, nq, mg, eg, v
-    w = p.knights & white
-    k = p.knights & black
-    nk = 4 * (gs_popcount(k) - gs_popcount(w))
-    while w:
-        sq = gs_msb(w)
-        w ^= bit(sq)
-        nk += gs_popcount(KNIGHT_ATT[sq] & w_free)
-    while k:
-        sq = gs_msb(k)
-        k ^= bit(sq)
-        nk -= gs_popcount(KNIGHT_ATT[sq] & b_free)
+    cdef u64 wb = p.bishops & white, bb = p.bishops & black
+    cdef long mg, eg, v
+    cdef long nk = _mobility(p.knights, KNIGHT, 4, occ, white, black, w_free, b_free)
+    cdef long nb = _mobility(p.bishops, BISHOP, 6, occ, white, black, w_free, b_free)
+    cdef long nr = _mobility(p.rooks, ROOK, 7, occ, white, black, w_free, b_free)
+    cdef long nq = _mobility(p.queens, QUEEN, 13, occ, white, black, w_free, b_free)
     mg = smg + pmg + 4 * nk
     eg = seg + peg + 4 * nk
-    w = p.bishops & white
-    k = p.bishops & black
-    if w & (w - 1):
+    if wb & (wb - 1):
         mg += BISHOP_PAIR_MG
         eg += BISHOP_PAIR_EG
-    if k & (k - 1):
+    if bb & (bb - 1):
         mg -= BISHOP_PAIR_MG
         eg -= BISHOP_PAIR_EG
-    nb = 6 * (gs_popcount(k) - gs_popcount(w))
-    while w:
-        sq = gs_msb(w)
-        w ^= bit(sq)
-        nb += gs_popcount(bishop_attacks(sq, occ) & w_free)
-    while k:
-        sq = gs_msb(k)
-        k ^= bit(sq)
-        nb -= gs_popcount(bishop_attacks(sq, occ) & b_free)
-    w = p.rooks & white
-    k = p.rooks & black
-    nr = 7 * (gs_popcount(k) - gs_popcount(w))
-    while w:
-        sq = gs_msb(w)
-        w ^= bit(sq)
-        nr += gs_popcount(rook_attacks(sq, occ) & w_free)
-    while k:
-        sq = gs_msb(k)
-        k ^= bit(sq)
-        nr -= gs_popcount(rook_attacks(sq, occ) & b_free)
-    w = p.queens & white
-    k = p.queens & black
-    nq = 13 * (gs_popcount(k) - gs_popcount(w))
-    while w:
-        sq = gs_msb(w)
-        w ^= bit(sq)
-        nq += gs_popcount((bishop_attacks(sq, occ) | rook_attacks(sq, occ)) & w_free)
-    while k:
-        sq = gs_msb(k)
-        k ^= bit(sq)
-        nq -= gs_popcount((bishop_attacks(sq, occ) | rook_attacks(sq, occ)) & b_free)
     mg += 5 * nb + 2 * nr + nq
     eg += 5 * nb + 4 * nr + 2 * nq
     if phase > 24:

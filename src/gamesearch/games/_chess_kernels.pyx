@@ -283,6 +283,31 @@ cdef inline void _piece_moves(
         _push(quiet, 0, sq * 64 + to)
 
 
+cdef inline u64 slider_attacks(int kind, int sq, u64 occ) noexcept nogil:
+    """The attacks of a bishop, rook or queen (``kind``) on ``sq``."""
+    if kind == BISHOP:
+        return bishop_attacks(sq, occ)
+    if kind == ROOK:
+        return rook_attacks(sq, occ)
+    return bishop_attacks(sq, occ) | rook_attacks(sq, occ)
+
+
+cdef inline void _slider_moves(
+    MoveList* caps, MoveList* quiet, Pos* p, u64 pieces, int kind, int ksq, u64 pinned,
+    u64 cap_targets, u64 quiet_targets, int vp, int vm, int vr, int vq,
+) noexcept nogil:
+    """The moves of the sliders ``pieces`` of one ``kind`` (a pinned one along its pin)."""
+    cdef int sq
+    cdef u64 att
+    while pieces:
+        sq = gs_msb(pieces)
+        pieces ^= bit(sq)
+        att = slider_attacks(kind, sq, p.occ)
+        if pinned & bit(sq):
+            att &= LINE[ksq][sq]
+        _piece_moves(caps, quiet, p, sq, att, cap_targets, quiet_targets, vp, vm, vr, vq)
+
+
 cdef inline u64 _safe_king_steps(Pos* p, int ksq, u64 steps) noexcept nogil:
     cdef u64 occ_k = p.occ ^ bit(ksq)
     cdef u64 safe = 0
@@ -338,33 +363,12 @@ cdef void _generate(Pos* p, bint noisy, int ksq, u64 checkers, u64 pinned,
             bb ^= bit(sq)
             _piece_moves(caps, quiet, p, sq, KNIGHT_ATT[sq], cap_targets, quiet_targets,
                          7, 27, 47, 87)
-        bb = p.bishops & us
-        while bb:
-            sq = gs_msb(bb)
-            sbb = bit(sq)
-            bb ^= sbb
-            att = bishop_attacks(sq, occ)
-            if pinned & sbb:
-                att &= LINE[ksq][sq]
-            _piece_moves(caps, quiet, p, sq, att, cap_targets, quiet_targets, 7, 27, 47, 87)
-        bb = p.rooks & us
-        while bb:
-            sq = gs_msb(bb)
-            sbb = bit(sq)
-            bb ^= sbb
-            att = rook_attacks(sq, occ)
-            if pinned & sbb:
-                att &= LINE[ksq][sq]
-            _piece_moves(caps, quiet, p, sq, att, cap_targets, quiet_targets, 5, 25, 45, 85)
-        bb = p.queens & us
-        while bb:
-            sq = gs_msb(bb)
-            sbb = bit(sq)
-            bb ^= sbb
-            att = bishop_attacks(sq, occ) | rook_attacks(sq, occ)
-            if pinned & sbb:
-                att &= LINE[ksq][sq]
-            _piece_moves(caps, quiet, p, sq, att, cap_targets, quiet_targets, 1, 21, 41, 81)
+        _slider_moves(caps, quiet, p, p.bishops & us, BISHOP, ksq, pinned, cap_targets,
+                      quiet_targets, 7, 27, 47, 87)
+        _slider_moves(caps, quiet, p, p.rooks & us, ROOK, ksq, pinned, cap_targets,
+                      quiet_targets, 5, 25, 45, 85)
+        _slider_moves(caps, quiet, p, p.queens & us, QUEEN, ksq, pinned, cap_targets,
+                      quiet_targets, 1, 21, 41, 81)
         own = p.pawns & us
         if own:
             if p.turn:
