@@ -47,7 +47,7 @@ written against python-chess's own bitboards and attack tables:
   compare them on thousands of positions and a search node for node); the Python functions
   stay the reference and the fallback (``KERNELS`` says which serve; the environment
   variable ``GAMESEARCH_PURE_PYTHON`` forces Python). Measured (``benchmarks/chess_nps.py``):
-  about 2.9x the nodes per second of the pure-Python functions, and the state stays a
+  3.1x the nodes per second of the pure-Python functions, and the state stays a
   python-chess board, so notation, FEN and draw rules are python-chess's own.
 """
 
