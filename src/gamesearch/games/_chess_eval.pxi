@@ -195,13 +195,12 @@ cdef inline u64 _attacks(int kind, int sq, u64 occ) noexcept nogil:
     return slider_attacks(kind, sq, occ)
 
 
-cdef long _evaluate_board(object s, Pos* pp) except? -999999:
-    cdef Pos p = pp[0]
-    pk = _pawn_king_terms(s, &p)
+cdef long _evaluate_board(object s, Pos* p) except? -999999:
+    pk = _pawn_king_terms(s, p)
     cdef long pmg = pk[0], peg = pk[1]
     cdef long smg = s.mg, seg = s.eg
     cdef int phase = s.phase
-    cdef u64 white = _white(&p)
+    cdef u64 white = _white(p)
     cdef u64 black = p.occ & ~white
     cdef u64 occ = p.occ
     cdef u64 wp = p.pawns & white, bp = p.pawns & black

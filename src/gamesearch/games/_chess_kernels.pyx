@@ -233,6 +233,18 @@ cdef inline void _push(MoveList* ml, int value, int code) noexcept nogil:
     ml.n += 1
 
 
+cdef inline void _promotions(MoveList* qn, int vq, int vn, MoveList* promos, bint noisy,
+                             int code) noexcept nogil:
+    """The promotions of one pawn move (``code``: from * 64 + to): queen and knight into
+    ``qn`` with the values ``vq`` and ``vn``, rook and bishop (not when ``noisy``) into
+    ``promos`` at -10, after the quiet moves."""
+    _push(qn, vq, code + 4096 * QUEEN)
+    _push(qn, vn, code + 4096 * KNIGHT)
+    if not noisy:
+        _push(promos, -10, code + 4096 * ROOK)
+        _push(promos, -10, code + 4096 * BISHOP)
+
+
 cdef inline int _victim(Pos* p, u64 tbb, int pawn, int minor, int rook, int queen) noexcept nogil:
     if p.pawns & tbb:
         return pawn
@@ -405,11 +417,7 @@ cdef void _generate(Pos* p, bint noisy, int ksq, u64 checkers, u64 pinned,
                         continue
                     v = _victim(p, tbb, 10, 30, 50, 90)
                     if tbb & last_rank:
-                        _push(caps, v + 80, frm * 64 + to + 4096 * QUEEN)
-                        _push(caps, v - 1, frm * 64 + to + 4096 * KNIGHT)
-                        if not noisy:
-                            _push(promos, -10, frm * 64 + to + 4096 * ROOK)
-                            _push(promos, -10, frm * 64 + to + 4096 * BISHOP)
+                        _promotions(caps, v + 80, v - 1, promos, noisy, frm * 64 + to)
                     else:
                         _push(caps, v - 1, frm * 64 + to)
             pushes = single & targets
@@ -423,11 +431,7 @@ cdef void _generate(Pos* p, bint noisy, int ksq, u64 checkers, u64 pinned,
                 if pinned & bit(frm) and not LINE[ksq][frm] & tbb:
                     continue
                 if tbb & last_rank:
-                    _push(promos, 80, frm * 64 + to + 4096 * QUEEN)
-                    _push(promos, 0, frm * 64 + to + 4096 * KNIGHT)
-                    if not noisy:
-                        _push(promos, -10, frm * 64 + to + 4096 * ROOK)
-                        _push(promos, -10, frm * 64 + to + 4096 * BISHOP)
+                    _promotions(promos, 80, 0, promos, noisy, frm * 64 + to)
                 else:
                     _push(quiet, 0, frm * 64 + to)
             if not noisy:
@@ -617,18 +621,17 @@ def noisy_moves(b, int ksq, u64 pinned):
     return _noisy_list(&p, ksq, pinned)
 
 
-cdef list _noisy_list(Pos* pp, int ksq, u64 pinned):
-    cdef Pos p = pp[0]
+cdef list _noisy_list(Pos* p, int ksq, u64 pinned):
     cdef MoveList caps, quiet, promos
     cdef int i, v, code, to
     cdef u64 their_pawns, white
-    _generate(&p, True, ksq, 0, pinned, &caps, &quiet, &promos)
+    _generate(p, True, ksq, 0, pinned, &caps, &quiet, &promos)
     if caps.n > 1:
         _sort_desc(&caps)
     if promos.n > 1:
         _sort_desc(&promos)
     their_pawns = p.pawns & p.them
-    white = _white(&p)
+    white = _white(p)
     cdef list out = []
     for i in range(caps.n):
         v = caps.value[i]
@@ -637,7 +640,7 @@ cdef list _noisy_list(Pos* pp, int ksq, u64 pinned):
             to = code & 63
             if PAWN_ATT[p.turn][to] & their_pawns:
                 continue
-            if _see(&p, white, (code & 4095) >> 6, to, code >> 12) < 0:
+            if _see(p, white, (code & 4095) >> 6, to, code >> 12) < 0:
                 continue
         out.append(_move(code))
     for i in range(promos.n):

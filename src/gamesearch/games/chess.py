@@ -1471,18 +1471,12 @@ class ChessGame(Game[ChessState, Move]):
         #: evaluations by Zobrist key (side to move's view): iterative deepening meets the
         #: same quiescence leaves again and again
         self._eval_cache: dict[int, int] = {}
-        kernels = _compiled
-        if kernels is not None:
+        if _compiled is not None:
             # the compiled twins of the hot methods (see "the compiled kernels" below)
-            cache = self._eval_cache
-            self.result = kernels.result  # type: ignore[method-assign]
-            self.terminal_utility = kernels.terminal_utility  # type: ignore[method-assign]
-            self._compute_status = kernels.compute_status  # type: ignore[method-assign]
-            self.evaluate = partial(kernels.evaluate, cache)  # type: ignore[method-assign]
-            self.quick_evaluate = partial(  # type: ignore[method-assign]
-                kernels.quick_evaluate, cache)
-            self.in_check = kernels.in_check  # type: ignore[method-assign]
-            self.iter_noisy_actions = kernels.noisy_actions  # type: ignore[method-assign]
+            for name, kernel in _METHOD_KERNELS.items():
+                fn = getattr(_compiled, kernel)
+                setattr(self, name, partial(fn, self._eval_cache)
+                        if name in _CACHED_METHODS else fn)
 
     def evaluate(self, state: ChessState, player: int) -> float:
         """Centipawns for ``player`` (see the module docstring), within ±EVAL_LIMIT."""
@@ -1766,27 +1760,27 @@ def _move_between(a: ChessState, b: ChessState) -> Move:
 
 
 # ----- the compiled kernels ----------------------------------------------------------------
-#: The pure-Python functions that the compiled kernels replace (the reference: the tests
-#: compare the two).
+#: The module functions that compiled kernels replace: name here -> name in _chess_kernels.
+_FUNCTION_KERNELS = {
+    "_king_attacked": "king_attacked", "_checkers_and_pinned": "checkers_and_pinned",
+    "generate_moves": "generate_moves", "_noisy_moves": "noisy_moves",
+    "_has_free_move": "has_free_move", "see": "see", "evaluate_board": "evaluate_board",
+    "pawn_structure": "pawn_structure", "king_shield": "king_shield",
+    "_pawn_king_terms": "pawn_king_terms",
+}
+#: The ChessGame methods that compiled kernels replace on each instance (``__init__``);
+#: ``evaluate`` and ``quick_evaluate`` also take the game's evaluation cache.
+_METHOD_KERNELS = {
+    "result": "result", "evaluate": "evaluate", "quick_evaluate": "quick_evaluate",
+    "_compute_status": "compute_status", "terminal_utility": "terminal_utility",
+    "in_check": "in_check", "iter_noisy_actions": "noisy_actions",
+}
+_CACHED_METHODS = ("evaluate", "quick_evaluate")
+#: The pure-Python functions and methods that the compiled kernels replace (the reference:
+#: the tests compare the two; methods unbound, called with the game first).
 PURE_PYTHON_KERNELS: dict[str, Callable[..., object]] = {
-    "_king_attacked": _king_attacked,
-    "_checkers_and_pinned": _checkers_and_pinned,
-    "generate_moves": generate_moves,
-    "_noisy_moves": _noisy_moves,
-    "_has_free_move": _has_free_move,
-    "see": see,
-    "evaluate_board": evaluate_board,
-    "pawn_structure": pawn_structure,
-    "king_shield": king_shield,
-    "_pawn_king_terms": _pawn_king_terms,
-    # methods of ChessGame (unbound: called with the game first)
-    "result": ChessGame.result,
-    "evaluate": ChessGame.evaluate,
-    "quick_evaluate": ChessGame.quick_evaluate,
-    "_compute_status": ChessGame._compute_status,
-    "terminal_utility": ChessGame.terminal_utility,
-    "in_check": ChessGame.in_check,
-    "iter_noisy_actions": ChessGame.iter_noisy_actions,
+    **{name: globals()[name] for name in _FUNCTION_KERNELS},
+    **{name: getattr(ChessGame, name) for name in _METHOD_KERNELS},
 }
 #: ``"compiled"`` when the Cython kernels (``_chess_kernels``, built by ``pip install``
 #: where a C compiler is found) serve the hot functions, else ``"python"``. Setting the
@@ -1813,18 +1807,10 @@ def _use_compiled_kernels() -> bool:
         "EVAL_CACHE_SIZE": EVAL_CACHE_SIZE, "LAZY_MARGIN": LAZY_MARGIN,
     })
     kernels.init_status(_state_moves, MATE)
-    g = globals()
-    g["_king_attacked"] = kernels.king_attacked
-    g["_checkers_and_pinned"] = kernels.checkers_and_pinned
-    g["generate_moves"] = kernels.generate_moves
-    g["_noisy_moves"] = kernels.noisy_moves
-    g["_has_free_move"] = kernels.has_free_move
-    g["see"] = kernels.see
-    g["evaluate_board"] = kernels.evaluate_board
     kernels.init_result(ChessState, Board, ZOBRIST, MG, EG, PHASE, Z_TURN, Z_EP, Z_CASTLING)
-    g["pawn_structure"] = kernels.pawn_structure
-    g["king_shield"] = kernels.king_shield
-    g["_pawn_king_terms"] = kernels.pawn_king_terms
+    g = globals()
+    for name, kernel in _FUNCTION_KERNELS.items():
+        g[name] = getattr(kernels, kernel)
     g["_compiled"] = kernels
     return True
 
