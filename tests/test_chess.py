@@ -44,7 +44,7 @@ from gamesearch.uci import (  # noqa: E402
     uci_score,
 )
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "chess"
+DATA = Path(__file__).resolve().parent / "data" / "chess"
 UCI_COMMAND = [sys.executable, "-c", "from gamesearch.uci import main; main()"]
 GAME = ChessGame()
 

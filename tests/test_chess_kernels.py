@@ -23,7 +23,7 @@ from gamesearch.games import chess as chess_mod  # noqa: E402
 from gamesearch.games.chess import ChessGame, ChessState  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = REPO.parent / "shared" / "data" / "chess"
+DATA = Path(__file__).resolve().parent / "data" / "chess"
 PURE = chess_mod.PURE_PYTHON_KERNELS
 #: kernels that replace methods of ChessGame (a game instance takes their compiled twins)
 METHOD_KERNELS = tuple(n for n in PURE if PURE[n].__qualname__.startswith("ChessGame."))

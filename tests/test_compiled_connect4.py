@@ -18,16 +18,13 @@ from gamesearch.games.connect4 import ConnectFour
 from gamesearch.search import compiled_connect4 as cc
 from gamesearch.search.solve import make_solver, solve
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
+DATA = Path(__file__).resolve().parent / "data" / "connect4"
 GAME = ConnectFour()
 
 needs_numba = pytest.mark.skipif(
     not cc.available(),
     reason="NUMBA IS NOT INSTALLED: the compiled Connect Four solver is NOT TESTED "
     "(pip install -e '.[dev]' or '.[fast]')",
-)
-needs_data = pytest.mark.skipif(
-    not DATA.is_dir(), reason=f"Pons's test sets are not at {DATA}"
 )
 
 #: 20 fixed lines (0-based) of Test_L2_R2: ranks 25, 50, ..., 500 by node count (the
@@ -65,7 +62,6 @@ SAMPLES = [
 
 
 @needs_numba
-@needs_data
 @pytest.mark.parametrize(("name", "which"), SAMPLES, ids=[s[0] for s in SAMPLES])
 def test_exact_scores_and_identical_node_counts(name: str, which: Any) -> None:
     for moves, score in lines(name, which):
@@ -74,7 +70,6 @@ def test_exact_scores_and_identical_node_counts(name: str, which: Any) -> None:
 
 
 @needs_numba
-@needs_data
 @pytest.mark.parametrize(("name", "which"), [
     ("Test_L3_R1", range(0, 100, 4)),
     ("Test_L2_R1", range(0, 100, 4)),
@@ -89,7 +84,6 @@ def test_weak_signs_and_identical_node_counts(name: str, which: Any) -> None:
 
 
 @needs_numba
-@needs_data
 def test_best_moves_identical() -> None:
     for name, which in (("Test_L3_R1", range(20)), ("Test_L2_R1", range(20)),
                         ("Test_L1_R1", range(10))):
@@ -100,7 +94,6 @@ def test_best_moves_identical() -> None:
 
 
 @needs_numba
-@needs_data
 @pytest.mark.parametrize("capacity", [1, 64, 1024])
 def test_tiny_tables_clear_identically(capacity: int) -> None:
     """A table that fills up is emptied at the same moments: the node counts still agree."""
@@ -112,7 +105,6 @@ def test_tiny_tables_clear_identically(capacity: int) -> None:
 
 
 @needs_numba
-@needs_data
 def test_kept_table_like_one_engine_for_a_sequence() -> None:
     """keep_table=True is one solver engine reused: the same warm table, the same counts."""
     engine = make_solver(GAME, 1 << 12)

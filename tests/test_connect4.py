@@ -21,7 +21,7 @@ DIRECTIONS = {
     "diagonal /": (1, 1),
     "diagonal \\": (1, -1),
 }
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
+DATA = Path(__file__).resolve().parent / "data" / "connect4"
 
 # The peers' table (docs/peers.md): number of four-windows through each cell, row 1 = bottom.
 PEER_WEIGHTS = [
@@ -547,7 +547,6 @@ def test_alphabeta_node_counts_match_the_peers() -> None:
 
 
 # ----- Pons's benchmark positions ------------------------------------------------------
-@pytest.mark.skipif(not (DATA / "Test_L3_R1").exists(), reason="shared data not present")
 def test_pons_end_easy_positions() -> None:
     lines = (DATA / "Test_L3_R1").read_text().splitlines()
     assert len(lines) == 1000

@@ -1,4 +1,4 @@
-"""The Connect Four solver against Pons's reference scores (../shared/data/connect4).
+"""The Connect Four solver against Pons's reference scores (tests/data/connect4).
 
 `make test` solves a fixed sample of at least 200 positions per R1 set and small samples of
 the harder sets; `benchmarks/connect4.py --all` solves the whole sets."""
@@ -12,14 +12,11 @@ import pytest
 from gamesearch import get_game, make_searcher
 from gamesearch.search.solve import solve
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "connect4"
+DATA = Path(__file__).resolve().parent / "data" / "connect4"
 
 
 def sample(name: str, every: int, limit: int | None = None) -> list[tuple[str, int]]:
     path = DATA / name
-    if not path.exists():
-        pytest.skip(f"reference data {path} is missing: the shared data folder is not beside "
-                    "the checkout")
     rows = [line.split() for line in path.read_text().splitlines() if line.strip()]
     picked = [(moves, int(score)) for moves, score in rows[::every]]
     return picked[:limit] if limit else picked
