@@ -8,15 +8,16 @@ from typing import Any
 
 from gamesearch.agents import Agent
 from gamesearch.game import Game
+from gamesearch.search import Limit
 
 
 class _First(Agent):
-    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         return game.actions(state)[0]
 
 
 class _Crash(Agent):
-    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         raise RuntimeError("deliberate crash")
 
 
@@ -24,7 +25,7 @@ class _Slow(Agent):
     """Sleeps 1.7 s, then plays a legal move: late for a 1 s clock + 0.5 s grace, but it
     returns before the runner would kill it (at 2 s)."""
 
-    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         time.sleep(1.7)
         return game.actions(state)[0]
 
@@ -32,20 +33,20 @@ class _Slow(Agent):
 class _Hang(Agent):
     """Never returns: the runner must kill its process."""
 
-    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         while True:
             time.sleep(3600)
 
 
 class _Illegal(Agent):
-    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         return "no such move"
 
 
 class _Exit(Agent):
     """Kills its own process (as a segfault in an extension would)."""
 
-    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         os._exit(3)
 
 
@@ -80,7 +81,7 @@ def BrokenFactory(game: Game[Any, Any]) -> Agent:
 class _Sleepy(Agent):
     """Deterministic but slow: waits 30 ms, then plays the first legal move."""
 
-    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         time.sleep(0.03)
         return game.actions(state)[0]
 

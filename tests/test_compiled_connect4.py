@@ -16,6 +16,7 @@ import pytest
 from gamesearch.errors import GameError, InvalidPositionError, UnsupportedGameError
 from gamesearch.games.connect4 import ConnectFour
 from gamesearch.search import compiled_connect4 as cc
+from gamesearch.search.common import SearchResult
 from gamesearch.search.solve import make_solver, solve
 
 DATA = Path(__file__).resolve().parent / "data" / "connect4"
@@ -38,9 +39,14 @@ def lines(name: str, which: range | tuple[int, ...]) -> list[tuple[str, int]]:
     return [(rows[i][0], int(rows[i][1])) for i in which]
 
 
+def record(r: SearchResult) -> dict[str, Any]:
+    """The generic solver's result in the compiled solver's terms."""
+    return {"value": r.value, "move": r.action, "moves": r.best_actions, "nodes": r.nodes}
+
+
 def reference(moves: str, **kw: Any) -> dict[str, Any]:
     tt = kw.pop("tt_capacity", 1 << 22)
-    return solve(GAME, GAME.parse_state(moves), solver=make_solver(GAME, tt), **kw)
+    return record(solve(GAME, GAME.parse_state(moves), solver=make_solver(GAME, tt), **kw))
 
 
 def same(moves: str, **kw: Any) -> dict[str, Any]:
@@ -112,7 +118,8 @@ def test_kept_table_like_one_engine_for_a_sequence() -> None:
                                        + lines("Test_L1_R1", range(5))):
         fast = cc.solve_fast(moves, tt_capacity=1 << 12, keep_table=i > 0,
                              best_moves=i % 3 == 0)
-        ref = solve(GAME, GAME.parse_state(moves), solver=engine, best_moves=i % 3 == 0)
+        ref = record(solve(GAME, GAME.parse_state(moves), solver=engine,
+                           best_moves=i % 3 == 0))
         assert (fast["value"], fast["moves"], fast["nodes"]) == (score, ref["moves"],
                                                                  ref["nodes"]), moves
 

@@ -27,7 +27,7 @@ from gamesearch.book import (
 from gamesearch.cli import main
 from gamesearch.games.connect4 import ConnectFour
 from gamesearch.search import compiled_connect4 as cc
-from gamesearch.search.common import SearchTimeout
+from gamesearch.search.control import SearchTimeout
 
 GAME = ConnectFour()
 needs_numba = pytest.mark.skipif(

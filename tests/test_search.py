@@ -4,6 +4,7 @@ published node counts. Correctness and node counts only — never wall time."""
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -383,7 +384,7 @@ def plain_minimax_decisions(game: Any, s: Any, me: int, depth: int) -> float:
 class _FutileTree(TreeGame):
     """A random tree with heuristics whose futility margins never trigger a pruning."""
 
-    futility_margins = (0.0, 1e9, 1e9)
+    engine_defaults = MappingProxyType({"futility_margins": (0.0, 1e9, 1e9)})
 
 
 @settings(max_examples=100, deadline=None)

@@ -42,9 +42,9 @@ def test_solver_gives_the_reference_scores(name: str, every: int) -> None:
     rows = sample(name, every)
     for moves, score in rows:
         got = solve(GAME, GAME.parse_state(moves), best_moves=False)
-        nodes += got["nodes"]
-        if got["value"] != score:
-            wrong.append((moves, score, got["value"]))
+        nodes += got.nodes
+        if got.value != score:
+            wrong.append((moves, score, got.value))
     assert wrong == []
     if len(rows) == 1000:
         # Node efficiency (not speed): explored nodes per position within 1.2x of the mean
@@ -55,7 +55,7 @@ def test_solver_gives_the_reference_scores(name: str, every: int) -> None:
 def test_weak_solve_gives_the_sign() -> None:
     for moves, score in sample("Test_L2_R1", 40):
         got = solve(GAME, GAME.parse_state(moves), weak=True, best_moves=False)
-        assert got["value"] == (score > 0) - (score < 0), moves
+        assert got.value == (score > 0) - (score < 0), moves
 
 
 def test_best_moves_keep_the_score() -> None:
@@ -63,13 +63,13 @@ def test_best_moves_keep_the_score() -> None:
     for moves, score in sample("Test_L2_R1", 100):
         state = GAME.parse_state(moves)
         got = solve(GAME, state)
-        assert got["value"] == score
-        for a in got["moves"]:
+        assert got.value == score
+        for a in got.best_actions:
             child = GAME.result(state, a)
             if GAME.is_terminal(child):
                 assert score > 0
                 continue
-            assert solve(GAME, child, best_moves=False)["value"] == -score, (moves, a)
+            assert solve(GAME, child, best_moves=False).value == -score, (moves, a)
 
 
 def test_plain_alphabeta_to_the_end_agrees_with_the_reference() -> None:
@@ -82,8 +82,8 @@ def test_plain_alphabeta_to_the_end_agrees_with_the_reference() -> None:
 
 
 def test_textbook_scores_of_the_readme() -> None:
-    assert solve(GAME, GAME.parse_state("4455"))["value"] == 18
-    assert solve(GAME, GAME.parse_state("44455554221"))["value"] == -15
+    assert solve(GAME, GAME.parse_state("4455")).value == 18
+    assert solve(GAME, GAME.parse_state("44455554221")).value == -15
 
 
 def test_solver_agent_converts_won_positions() -> None:
@@ -113,5 +113,5 @@ def test_a_reused_solver_table_gives_the_same_answers() -> None:
         state = GAME.parse_state(moves)
         first = solve(GAME, state, solver=engine, best_moves=True)
         again = solve(GAME, state, solver=engine, best_moves=False)
-        assert first["value"] == again["value"] == score, moves
-        assert again["move"] in first["moves"], moves
+        assert first.value == again.value == score, moves
+        assert again.action in first.best_actions, moves

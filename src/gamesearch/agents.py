@@ -2,8 +2,13 @@
 
 An agent is named by a spec, as on the command line: ``human``, ``random``, ``random:seed=3``,
 or any search spec (``minimax``, ``alphabeta:depth=6``, ``id:time=1,tt=1M``; see
-:func:`gamesearch.search.parse_spec`). A search agent with no limit in its spec gets the time
-per move the caller gives it.
+:func:`gamesearch.search.parse_spec` and :mod:`gamesearch.spec`).
+
+``agent.choose(game, state, limit)`` returns a legal action. The optional
+:class:`~gamesearch.search.Limit` is what the caller allows for this move — a time, or the
+players' clocks (the arena), or a stop event (the web app); agents that search combine it
+with the limit of their own spec (see :meth:`SearchAgent.limit_for`). :func:`play_game` is
+the one game loop: the terminal, the arena and the web app all play through it.
 """
 
 from __future__ import annotations
@@ -15,9 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import GameError, IllegalMoveError, InvalidLimitError, UnknownNameError
-from .game import CHANCE, Game
+from .game import CHANCE, Game, sample_outcome
 from .search import ALGORITHMS, Limit, SearchResult, make_searcher, parse_spec
 from .search.common import Callback
+from .search.control import MAX_SECONDS, SearchTimeout
+from .spec import read_float, read_int, shorten, split_spec
 
 
 class QuitGame(Exception):
@@ -25,17 +32,14 @@ class QuitGame(Exception):
 
 
 class Agent:
-    """Base class: ``choose`` returns a legal action of ``game`` in ``state``."""
+    """Base class: :meth:`choose` returns a legal action of ``game`` in ``state``."""
 
     name: str = "agent"
 
-    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
+        """A legal action for the player to move; ``limit``: what the caller allows for
+        this move (``None``: the agent's own setting). Agents that do not search ignore it."""
         raise NotImplementedError
-
-    def choose_in(self, game: Game[Any, Any], state: Any, seconds: float | None) -> Any:
-        """Like :meth:`choose`, given the seconds this move may take (a time control's
-        budget; ``None``: no clock). Agents that do not manage time ignore it."""
-        return self.choose(game, state)
 
     def reset(self) -> None:
         """Forget everything about the previous game."""
@@ -50,7 +54,7 @@ class RandomAgent(Agent):
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
 
-    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         return self.rng.choice(list(game.actions(state)))
 
 
@@ -66,35 +70,37 @@ class SearchAgent(Agent):
     ) -> None:
         algorithm, options, limit = parse_spec(spec)
         if algorithm not in ALGORITHMS:
-            raise UnknownNameError("agent", spec, [*ALGORITHMS, "human", "random"])
+            raise UnknownNameError("agent", spec, [*ALGORITHMS, *AGENT_KINDS])
         #: the limit the spec itself gives (``Limit()`` when it names none)
         self.spec_limit = limit
-        if limit.unlimited and default_time is not None:
-            limit = Limit(time=default_time)
+        self.default_time = default_time
         self.name = spec
-        self.limit = limit
         self.searcher = make_searcher(game, algorithm, **options)
         self.callback = callback
         self.last: SearchResult | None = None
 
-    def choose(self, game: Game[Any, Any], state: Any) -> Any:
-        self.last = self.searcher.search(state, self.limit, self.callback)
-        return self.last.action
-
-    def choose_in(self, game: Game[Any, Any], state: Any, seconds: float | None) -> Any:
-        """Search within ``seconds``: a spec without a limit searches for ``seconds``; a spec
-        with ``time=`` searches for the smaller of the two; a pure ``depth=``/``nodes=`` spec
-        keeps its limit (it stays deterministic, and may lose on time if it is too slow)."""
+    def limit_for(self, limit: Limit | None) -> Limit:
+        """The limit of one move: a spec without a limit searches as the caller allows (or
+        ``default_time``); a spec with ``time=`` takes the smaller time; a pure ``depth=``/
+        ``nodes=`` spec keeps its limit (it stays deterministic, and may lose on time if
+        it is too slow) but still honours the caller's stop event."""
         spec = self.spec_limit
-        if seconds is None or not seconds > 0:
-            return self.choose(game, state)
+        if limit is None or limit.unlimited:
+            base = spec if not spec.unlimited or self.default_time is None else \
+                Limit(time=self.default_time)
+            stop = limit.stop if limit is not None else None
+            return base if stop is None else Limit(
+                base.depth, base.nodes, base.time, base.soft_time, stop=stop)
         if spec.unlimited:
-            limit = Limit(time=seconds)
-        elif spec.time is not None:
-            limit = Limit(depth=spec.depth, time=min(spec.time, seconds), nodes=spec.nodes)
-        else:
-            limit = spec
-        self.last = self.searcher.search(state, limit, self.callback)
+            return limit
+        if spec.time is not None:
+            return Limit(spec.depth or limit.depth, spec.nodes or limit.nodes,
+                         spec.time, None, limit.clocks, limit.increments, limit.moves_to_go,
+                         limit.stop).with_time(limit.time)
+        return Limit(spec.depth, spec.nodes, stop=limit.stop)
+
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
+        self.last = self.searcher.search(state, self.limit_for(limit), self.callback)
         return self.last.action
 
 
@@ -132,14 +138,10 @@ class SolverAgent(Agent):
             raise InvalidLimitError(f"solver agent book={book!r}: the opening book is for "
                                     "connect4 only")
 
-    def choose(self, game: Game[Any, Any], state: Any) -> Any:
-        return self.choose_in(game, state, self.seconds)
-
-    def choose_in(self, game: Game[Any, Any], state: Any, seconds: float | None) -> Any:
-        from .search.common import SearchTimeout
-        from .search.solve import solve
-
-        budget = self.seconds if seconds is None or not seconds > 0 else seconds
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
+        budget = self.seconds
+        if limit is not None and limit.timed:
+            budget, _ = limit.budget(game.to_move(state))
         start = time.perf_counter()
         self.last = None
         if self.book is not None:
@@ -154,22 +156,22 @@ class SolverAgent(Agent):
             if self.solved is not None:
                 return self.solved["move"]
         else:
-            self.solver.table.clear()  # type: ignore[union-attr]
+            self.solver.table.clear()
             try:
-                self.solved = solve(game, state, solver=self.solver, best_moves=False,
-                                    limit=Limit(time=budget / 2))
-                return self.solved["move"]
+                r = self.solver.solve(state, best_moves=False, limit=Limit(time=budget / 2))
+                self.solved = {"value": r.value, "move": r.action, "nodes": r.nodes,
+                               "seconds": r.seconds}
+                return r.action
             except SearchTimeout:
                 self.solved = None
         left = max(budget - (time.perf_counter() - start), budget / 4)
-        action = self.engine.choose_in(game, state, left)
+        action = self.engine.choose(game, state, Limit(time=left))
         self.last = self.engine.last
         return action
 
     def _solve_fast(self, state: Any, deadline: float) -> dict[str, Any] | None:
         """The compiled solve by the ``deadline`` (None if it did not finish): slices of
         nodes on the table the previous slice left (still sound), sized from the rate."""
-        from .search.common import SearchTimeout
 
         keep, chunk, nodes = False, 200_000, 0
         t0 = time.perf_counter()
@@ -202,7 +204,7 @@ class HumanAgent(Agent):
         self.read = read
         self.write = write
 
-    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         while True:
             try:
                 text = self.read("your move (q to quit): ")
@@ -227,37 +229,34 @@ def make_agent(
     write: Callable[[str], None] = print,
     callback: Callback | None = None,
 ) -> Agent:
-    """Build an agent from its spec (``human``, ``random[:seed=N]`` or a search spec)."""
-    name, _, rest = spec.strip().partition(":")
-    name = name.lower()
+    """Build an agent from its spec (``human``, ``random[:seed=N]``,
+    ``solver[:time=S,book=off|FILE]`` or a search spec)."""
+    parsed = split_spec(spec, options=False)
+    name = parsed.name
     if name == "human":
+        if parsed.rest.strip():
+            raise InvalidLimitError(f"agent {shorten(spec)!r}: human takes no options")
         return HumanAgent(read, write)
     if name == "solver":
+        options = split_spec(spec).options
+        unknown = set(options) - {"time", "book"}
+        if unknown:
+            raise InvalidLimitError(f"solver agent option {shorten(min(unknown))!r}: only "
+                                    "time=S and book=off|FILE are allowed")
         seconds = default_time
-        book = None
-        for part in filter(None, rest.split(",")):
-            key, _, val = part.partition("=")
-            if key.strip() == "book" and val.strip():
-                book = val.strip()
-                continue
-            try:
-                if key.strip() != "time":
-                    raise ValueError
-                seconds = float(val)
-            except ValueError:
-                raise InvalidLimitError(f"solver agent option {part!r}: only time=S and "
-                                        "book=off|FILE are allowed") from None
-            if not seconds > 0:
-                raise InvalidLimitError(f"solver agent time {val!r}: must be positive")
-        return SolverAgent(game, seconds, book)
+        if "time" in options:
+            seconds = read_float("time", options["time"], 0.0, MAX_SECONDS, low_open=True)
+        return SolverAgent(game, seconds, options.get("book") or None)
     if name == "random":
-        seed = None
-        for part in filter(None, rest.split(",")):
-            key, _, val = part.partition("=")
-            if key.strip() != "seed" or not val.strip().lstrip("-").isdigit():
-                raise InvalidLimitError(f"random agent option {part!r}: only seed=N is allowed")
-            seed = int(val)
+        options = split_spec(spec).options
+        if set(options) - {"seed"}:
+            raise InvalidLimitError(f"random agent options {shorten(parsed.rest)!r}: only "
+                                    "seed=N is allowed")
+        seed = read_int("seed", options["seed"], -(1 << 63), 1 << 63) \
+            if "seed" in options else None
         return RandomAgent(seed)
+    if name not in ALGORITHMS:
+        raise UnknownNameError("agent", name, [*ALGORITHMS, *AGENT_KINDS])
     return SearchAgent(game, spec, default_time, callback)
 
 
@@ -268,6 +267,9 @@ AGENT_KINDS = {
     "random": "uniformly random legal moves (random:seed=N for a repeatable one)",
 }
 
+#: ``choose(player, state) -> action`` for :func:`play_game`'s ``choose``.
+Chooser = Callable[[int, Any], Any]
+
 
 def play_game(
     game: Game[Any, Any],
@@ -276,23 +278,32 @@ def play_game(
     rng: random.Random | None = None,
     on_move: Callable[[Any, Any, int], None] | None = None,
     max_moves: int = 100_000,
+    choose: Chooser | None = None,
 ) -> tuple[Any, list[Any]]:
-    """Play one game to the end; chance outcomes drawn from ``rng``. Returns (state, moves)."""
+    """Play one game to the end or to ``max_moves`` moves (chance moves included); chance
+    outcomes drawn from ``rng``. Returns (state, moves).
+
+    This is the one game loop. ``choose(player, state)`` asks for a move (default: the
+    agent's :meth:`Agent.choose`, its move checked for legality); the arena passes its
+    own, which keeps the clocks and turns an agent's failure into a forfeit.
+    """
     if len(agents) != game.num_players:
         raise GameError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
     rng = rng or random.Random()
     state = game.initial_state() if state is None else state
+
+    def ask(player: int, s: Any) -> Any:
+        action = agents[player].choose(game, s)
+        if action not in list(game.actions(s)):
+            raise IllegalMoveError(action, game.legal_action_strings(s),
+                                   reason=f"played by {agents[player].name}")
+        return action
+
+    choose = choose or ask
     moves: list[Any] = []
     while not game.is_terminal(state) and len(moves) < max_moves:
         player = game.to_move(state)
-        if player == CHANCE:
-            outcomes = game.chance_outcomes(state)
-            action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
-        else:
-            action = agents[player].choose(game, state)
-            if action not in list(game.actions(state)):
-                raise IllegalMoveError(action, game.legal_action_strings(state),
-                                       reason=f"played by {agents[player].name}")
+        action = sample_outcome(game, state, rng) if player == CHANCE else choose(player, state)
         if on_move is not None:
             on_move(state, action, player)
         state = game.result(state, action)

@@ -299,7 +299,7 @@ def build_book(
     then holds every position solved so far.
     """
     from .search import compiled_connect4 as cc
-    from .search.common import SearchTimeout
+    from .search.control import SearchTimeout
 
     game = _GAME
     root_state = game.parse_state(root)

@@ -290,12 +290,13 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
             elif gt.num_players == 2 and gt.zero_sum and not gt.chance:
                 if fast is not None:
                     data = fast.solve_fast(state, weak=args.weak)
+                    data["move"] = game.format_action(state, data["move"])
                     data["moves"] = [data["move"]]
+                    data["seconds"] = round(data["seconds"], 6)
                 else:
-                    data = solve(game, state, weak=args.weak)
-                data["move"] = game.format_action(state, data["move"])
-                data["moves"] = [game.format_action(state, a) for a in data["moves"]]
-                data["seconds"] = round(data["seconds"], 6)
+                    r = solve(game, state, weak=args.weak)
+                    data = {"value": r.value, "move": r.move, "moves": r.best_moves,
+                            "nodes": r.nodes, "seconds": round(r.seconds, 6)}
             else:  # n players or chance: the exact value by a full-depth search
                 if args.weak:
                     raise CliError(f"--weak needs a two-player zero-sum game; {game.name} "

@@ -25,8 +25,9 @@ and the notations ``parse_action``/``format_action``/``parse_state``/``format_st
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
 from .errors import IllegalMoveError, InvalidPositionError
@@ -153,14 +154,13 @@ class Game(Generic[S, A]):
         evaluation). The default is the evaluation itself, margin 0."""
         return self.evaluate(state, player), 0.0
 
-    #: Search defaults a game may ask for: late-move reductions in the engine (they change
-    #: fixed-depth values, so they are off unless a game turns them on) and a soft time
-    #: limit (under a time limit, no new iteration after this share of it).
-    late_move_reductions: bool = False
-    soft_time: float | None = None
-    #: Futility margins by remaining depth (index 1, 2, ...; in utility units) for the
-    #: engine's futility and reverse-futility pruning; ``None``: no futility pruning.
-    futility_margins: tuple[float, ...] | None = None
+    #: Engine policy, not rules: defaults a game asks of the search engine (``negamax``/
+    #: ``id``), each overridden by the searcher's own options. Keys: ``"lmr"`` (late-move
+    #: reductions: they change fixed-depth values, so they are off unless a game turns them
+    #: on), ``"futility_margins"`` (by remaining depth 1, 2, ..., in utility units: futility
+    #: and reverse-futility pruning) and ``"soft_share"`` (under a plain time limit, no new
+    #: iteration after this share of it).
+    engine_defaults: Mapping[str, Any] = MappingProxyType({})
 
     def order_actions(self, state: S, actions: Sequence[A]) -> Sequence[A]:
         """Game knowledge for move ordering: the actions, most promising first."""
@@ -258,12 +258,18 @@ class Game(Generic[S, A]):
         return f"<{type(self).__name__} {self.name}>"
 
 
+def sample_outcome(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
+    """A chance node's outcome drawn by its probability (the one place chance is sampled:
+    games in play, random playouts, arena openings)."""
+    outcomes = game.chance_outcomes(state)
+    return rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+
+
 def random_playout(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
     """Play uniformly random moves (chance by its probabilities) to the end; return the state."""
     while not game.is_terminal(state):
         if game.to_move(state) == CHANCE:
-            outcomes = game.chance_outcomes(state)
-            action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            action = sample_outcome(game, state, rng)
         else:
             action = rng.choice(list(game.actions(state)))
         state = game.result(state, action)

@@ -11,27 +11,26 @@ configures it once for both interfaces; :class:`UCIEngine` speaks the protocol
   ``setoption name Hash value N`` (MiB); ``position startpos|fen F [moves m1 m2 ...]``;
   ``go [wtime|btime|winc|binc|movestogo|movetime|depth|nodes N] [infinite]``; ``stop``;
   ``quit``. ``debug``, ``register``, ``ponderhit`` are accepted and do nothing.
-* The search runs in a thread. ``stop`` sets ``searcher.clock.stop_requested`` (and keeps
-  setting it on the current clock until the thread ends, so a stop that arrives while
-  the search is starting is not lost); the search ends at its next clock check and answers
+* The search runs in a thread under a :class:`~gamesearch.search.control.Limit` that
+  carries a stop event: ``stop`` (and ``quit``, a new ``position``, ``ucinewgame``) sets
+  the event and waits for the thread; the search ends at its next clock check and answers
   with the deepest completed iteration (or the partial one the driver deems sound).
+  ``go infinite`` is a limit with nothing but the stop event.
 * After each iteration: ``info depth D seldepth S score cp X|mate N nodes N nps N time MS
   pv ...``, then ``bestmove``. A mate in ``n`` moves is ``score mate n`` (negative: the
   engine is mated). Under ``go infinite`` the ``bestmove`` waits for ``stop``.
-* Time: with ``movetime`` the search gets that time less :data:`MOVE_OVERHEAD` or less
-  10 %, whichever leaves less; on a clock
-  it gets ``time / movestogo`` (``time / 30`` without ``movestogo``) plus 80 % of the
-  increment, at most half of the remaining time (all of it but the overhead when one move
-  is left to the control) and never more than the remaining time less the overhead. That
-  share is the *target*; on a clock the search may run to :data:`HARD_FACTOR` times it (the
-  hard limit, within the same caps) but starts no new iteration after half the target
-  (the engine's ``soft_time``): an iteration that starts late rarely finishes, one that
-  started early may finish a little after the target. ``movetime`` and EPD runs use the
-  whole time and nothing more (no soft limit).
+* Time: the clocks (``wtime``/``btime``/``winc``/``binc``/``movestogo``) go into the limit
+  as they are, and the library's one allocation rule
+  (:func:`gamesearch.search.control.allocate_time`, shared with the arena) turns them into
+  a target, a hard limit and a soft limit. ``movetime`` is used whole, less
+  :data:`~gamesearch.search.control.MOVE_OVERHEAD` or 10 %, whichever leaves less;
+  ``movetime`` 0 or less means "move at once" (a depth-1 search).
 * Bad input never ends the engine: a malformed command, an illegal move in ``position``
   (the moves before it are kept), or an unknown option is answered with ``info string``
-  and otherwise ignored. The engine always answers ``go`` with a legal move (``0000`` only
-  when the position has none: mate or stalemate).
+  and otherwise ignored; a ``go`` with a malformed parameter says so and moves at once.
+  Every ``go`` gets exactly one ``bestmove`` with a legal move (``0000`` only when the
+  position has none: mate or stalemate). Input is read as bytes and decoded leniently; a
+  ``position`` longer than :data:`MAX_POSITION_MOVES` moves is refused at once.
 """
 
 from __future__ import annotations
@@ -48,6 +47,7 @@ from .errors import GameError, IllegalMoveError, InvalidPositionError
 from .games.chess import ChessGame, ChessState, Move
 from .search import Limit, SearchResult, make_searcher
 from .search.common import win_step, win_threshold
+from .search.control import MAX_SECONDS, MIN_SECONDS, MOVE_OVERHEAD
 from .search.negamax import Negamax
 
 ENGINE_NAME = f"gamesearch {__version__}"
@@ -56,52 +56,18 @@ DEFAULT_HASH_MB = 64
 MAX_HASH_MB = 4096
 #: Approximate bytes per transposition-table entry (a dict slot, an int key, a 4-tuple).
 ENTRY_BYTES = 200
-#: Seconds kept back from every allocation: thread start, the last clock check, output.
-MOVE_OVERHEAD = 0.05
-#: Stands for "no time limit": the clock still runs, so that ``stop`` is noticed.
-FOREVER = 1e9
-#: Options of the ``id`` search for chess, beyond its defaults (see ChessEngine).
-SEARCH_OPTIONS: dict[str, Any] = {}
-#: On a clock: the hard limit is this many times the target (see the module docstring) ...
-HARD_FACTOR = 2.5
-#: ... and no iteration starts after this fraction of the target.
-SOFT_SHARE = 0.5
+#: Longest move list a ``position`` command may carry (longer than any real game).
+MAX_POSITION_MOVES = 6000
 
 
 def hash_entries(megabytes: int) -> int:
     return max(1024, megabytes * (1 << 20) // ENTRY_BYTES)
 
 
-def allocate_time(
-    remaining: float | None,
-    increment: float = 0.0,
-    movestogo: int | None = None,
-    movetime: float | None = None,
-    overhead: float = MOVE_OVERHEAD,
-) -> float | None:
-    """Seconds to think (see the module docstring); ``None`` when no clock is given."""
-    if movetime is not None:
-        return max(0.005, min(movetime - overhead, movetime * 0.9))
-    if remaining is None:
-        return None
-    left = max(remaining, 0.0)
-    mtg = movestogo if movestogo and movestogo > 0 else 30
-    share = left / mtg + 0.8 * max(increment, 0.0)
-    cap = left - overhead if mtg == 1 else min(left * 0.5, left - overhead)
-    return max(0.005, min(share, cap, left * 0.9))
-
-
-def hard_limit(
-    target: float,
-    remaining: float,
-    movestogo: int | None = None,
-    overhead: float = MOVE_OVERHEAD,
-) -> float:
-    """The hard time limit for a clock ``target`` from :func:`allocate_time`: up to
-    :data:`HARD_FACTOR` times it, within the caps the target obeys."""
-    left = max(remaining, 0.0)
-    cap = left - overhead if movestogo == 1 else min(left * 0.5, left - overhead)
-    return max(target, min(HARD_FACTOR * target, cap, left * 0.9))
+def movetime_seconds(milliseconds: int) -> float:
+    """Seconds to search under ``go movetime`` (the overhead kept back)."""
+    movetime = milliseconds / 1000
+    return max(MIN_SECONDS, min(movetime - MOVE_OVERHEAD, movetime * 0.9))
 
 
 def uci_score(value: float, max_utility: float) -> str:
@@ -125,7 +91,7 @@ class ChessEngine:
     def __init__(self, hash_mb: int = DEFAULT_HASH_MB, **options: Any) -> None:
         self.game = ChessGame()
         self.hash_mb = hash_mb
-        self.options = {**SEARCH_OPTIONS, **options}
+        self.options = dict(options)
         self.searcher: Negamax = self._make_searcher()
 
     def _make_searcher(self) -> Negamax:
@@ -148,22 +114,11 @@ class ChessEngine:
         state: ChessState,
         limit: Limit,
         callback: Callable[[SearchResult], None] | None = None,
-        soft_time: float | None = None,
     ) -> SearchResult | None:
-        """Search ``state``; ``None`` when the position has no legal move. ``soft_time``:
-        no new iteration after this fraction of the time limit (None: the configured one)."""
-        game = self.game
-        if not game.actions(state):
+        """Search ``state`` under ``limit``; ``None`` when the position has no legal move."""
+        if not self.game.actions(state):
             return None
-        root = game.search_root(state)
-        searcher = self.searcher
-        configured = searcher.soft_time
-        if soft_time is not None:
-            searcher.soft_time = soft_time
-        try:
-            return searcher.search(root, limit, callback)
-        finally:
-            searcher.soft_time = configured
+        return self.searcher.search(self.game.search_root(state), limit, callback)
 
 
 def position_from_tokens(game: ChessGame, tokens: list[str]) -> tuple[ChessState, str | None]:
@@ -177,13 +132,16 @@ def position_from_tokens(game: ChessGame, tokens: list[str]) -> tuple[ChessState
         head, moves = tokens[:i], tokens[i + 1:]
     else:
         head, moves = tokens, []
-    if head[0] == "startpos" and len(head) == 1:
+    if len(moves) > MAX_POSITION_MOVES:
+        raise InvalidPositionError(f"position: {len(moves)} moves, more than any game "
+                                   f"(at most {MAX_POSITION_MOVES}); position unchanged")
+    if head and head[0] == "startpos" and len(head) == 1:
         state = game.initial_state()
-    elif head[0] == "fen" and len(head) > 1:
+    elif head and head[0] == "fen" and len(head) > 1:
         state = game.parse_state(" ".join(head[1:]))
     else:
         raise InvalidPositionError(
-            f"position {' '.join(tokens)!r}: expected 'startpos' or 'fen <FEN>' then "
+            f"position {' '.join(tokens)[:80]!r}: expected 'startpos' or 'fen <FEN>' then "
             "optionally 'moves m1 m2 ...'"
         )
     for n, word in enumerate(moves, 1):
@@ -214,8 +172,7 @@ class UCIEngine:
         self.state = self.game.initial_state()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
-        #: the soft limit of the next search, a fraction of its time (see the docstring)
-        self._soft: float | None = None
+        #: the running search's stop event (a new one for every ``go``)
         self._stop = threading.Event()
         self.quit = False
 
@@ -305,91 +262,96 @@ class UCIEngine:
 
     def cmd_go(self, args: list[str]) -> None:
         self.stop_search()
+        params, infinite, bad = self._go_params(args)
+        self._stop = threading.Event()
+        if bad:
+            self.info(f"go: {bad}; moving at once")
+            limit, infinite = Limit(depth=1, stop=self._stop), False
+        else:
+            limit = self._limit(params, infinite)
+        state = self.state
+        self._thread = threading.Thread(
+            target=self._search, args=(state, limit, infinite), daemon=True
+        )
+        self._thread.start()
+
+    _GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth",
+                   "nodes", "mate")
+
+    def _go_params(self, args: list[str]) -> tuple[dict[str, int], bool, str | None]:
+        """The numbers of a ``go`` command, whether it is infinite, and what was malformed."""
         params: dict[str, int] = {}
         infinite = False
         i = 0
-        numeric = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth",
-                   "nodes", "mate")
         while i < len(args):
             word = args[i]
             if word in ("infinite", "ponder"):
                 infinite = True
                 i += 1
-            elif word in numeric:
-                try:
-                    params[word] = int(args[i + 1])
-                except (IndexError, ValueError):
-                    got = repr(args[i + 1]) if i + 1 < len(args) else "nothing"
-                    self.info(f"go: {word} needs a whole number, got {got}; go ignored")
-                    return
+            elif word in self._GO_NUMBERS:
+                text = args[i + 1] if i + 1 < len(args) else None
+                if text is None or not text.lstrip("-").isascii() \
+                        or not text.lstrip("-").isdigit() or len(text) > 15:
+                    got = repr(text[:20]) if text is not None else "nothing"
+                    return params, infinite, f"{word} needs a whole number, got {got}"
+                params[word] = int(text)
                 i += 2
             elif word == "searchmoves":
                 self.info("go: searchmoves is not supported; searching all moves")
                 i += 1
-                while i < len(args) and args[i] not in numeric and args[i] != "infinite":
+                while i < len(args) and args[i] not in self._GO_NUMBERS \
+                        and args[i] != "infinite":
                     i += 1
             else:
-                self.info(f"go: unknown parameter {word!r} ignored")
+                self.info(f"go: unknown parameter {word[:40]!r} ignored")
                 i += 1
-        self._soft = None
-        limit = self._limit(params, infinite)
-        if limit is None:
-            infinite = True
-            limit = Limit(time=FOREVER)
-        self._stop.clear()
-        state = self.state
-        self._thread = threading.Thread(
-            target=self._search, args=(state, limit, infinite, self._soft), daemon=True
-        )
-        self._thread.start()
+        return params, infinite, None
 
-    def _limit(self, params: dict[str, int], infinite: bool) -> Limit | None:
-        white = self.state.board.turn
-        remaining = params.get("wtime" if white else "btime")
-        increment = params.get("winc" if white else "binc", 0)
-        if remaining is None and ("btime" if white else "wtime") in params:
-            # only the other side's clock: better its time than thinking forever
-            remaining = params["btime" if white else "wtime"]
-            increment = params.get("binc" if white else "winc", 0)
-            self.info("go: no clock for the side to move; using the other side's")
-        movetime = params.get("movetime")
-        seconds = None
-        if not infinite:
-            seconds = allocate_time(
-                remaining / 1000 if remaining is not None else None,
-                increment / 1000,
-                params.get("movestogo"),
-                movetime / 1000 if movetime is not None and movetime > 0 else None,
-            )
-            if seconds is not None and remaining is not None and not (
-                    movetime is not None and movetime > 0):
-                hard = hard_limit(seconds, remaining / 1000, params.get("movestogo"))
-                self._soft = SOFT_SHARE * seconds / hard
-                seconds = hard
-            else:
-                self._soft = 1.0  # movetime: use it all
+    def _limit(self, params: dict[str, int], infinite: bool) -> Limit:
+        """The search limit of a ``go`` (always with the stop event)."""
+        stop = self._stop
+        if infinite:
+            return Limit(stop=stop)
         depth = params.get("depth")
-        nodes = params.get("nodes")
         if "mate" in params and depth is None:
             depth = 2 * max(params["mate"], 1) - 1
-        if depth is not None and depth < 1:
-            self.info(f"go: depth {depth} must be at least 1; using 1")
-            depth = 1
-        if nodes is not None and nodes < 1:
-            self.info(f"go: nodes {nodes} must be at least 1; using 1")
-            nodes = 1
-        if seconds is None and depth is None and nodes is None:
-            return None  # go / go infinite: until stop
-        return Limit(depth=depth, nodes=nodes, time=seconds if seconds else FOREVER)
+        depth = None if depth is None else min(max(depth, 1), 200)
+        nodes = params.get("nodes")
+        nodes = None if nodes is None else max(nodes, 1)
+        if "movetime" in params:
+            movetime = params["movetime"]
+            if movetime <= 0:
+                return Limit(depth=1, stop=stop)  # no time at all: move at once
+            seconds = min(movetime_seconds(movetime), MAX_SECONDS)
+            return Limit(depth=depth, nodes=nodes, time=seconds, soft_time=seconds, stop=stop)
+        clocks = self._clocks(params)
+        if clocks is None:
+            return Limit(depth=depth, nodes=nodes, stop=stop)  # until stop, depth or nodes
+        incs = (max(params.get("winc", 0), 0) / 1000, max(params.get("binc", 0), 0) / 1000)
+        mtg = params.get("movestogo")
+        return Limit(depth=depth, nodes=nodes, clocks=clocks, increments=incs,
+                     moves_to_go=mtg if mtg and 0 < mtg <= 10_000 else None, stop=stop)
 
-    def _search(
-        self, state: ChessState, limit: Limit, infinite: bool, soft: float | None
-    ) -> None:
+    def _clocks(self, params: dict[str, int]) -> tuple[float, float] | None:
+        """Both clocks in seconds (negative read as 0); a missing one copies the other."""
+        def seconds(key: str) -> float | None:
+            ms = params.get(key)
+            return None if ms is None else min(max(ms, 0) / 1000, MAX_SECONDS)
+
+        white, black = seconds("wtime"), seconds("btime")
+        if white is None and black is None:
+            return None
+        mover_white = self.state.board.turn
+        if (white if mover_white else black) is None:
+            self.info("go: no clock for the side to move; using the other side's")
+        return (white if white is not None else black,  # type: ignore[return-value]
+                black if black is not None else white)
+
+    def _search(self, state: ChessState, limit: Limit, infinite: bool) -> None:
         game = self.game
         best: Move | None = None
         try:
-            result = self.engine.think(state, limit, lambda r: self._report(state, r),
-                                       soft_time=soft)
+            result = self.engine.think(state, limit, lambda r: self._report(state, r))
             if result is not None:
                 if not result.completed:
                     self._report(state, result)
@@ -404,28 +366,21 @@ class UCIEngine:
         self.send(f"bestmove {best.uci() if best is not None else '0000'}")
 
     def _report(self, state: ChessState, r: SearchResult) -> None:
-        pv = []
-        s = state
-        for m in r.pv:  # the PV from the table may run into a stale move: stop there
-            if s is None or m not in self.game.actions(s):
-                break
-            pv.append(m.uci())
-            s = self.game.result(s, m)
         ms = int(r.seconds * 1000)
+        pv = " ".join(m.uci() for m in r.pv[:len(r.pv_moves)])  # (annotate cut stale moves)
         self.send(
             f"info depth {r.depth} seldepth {max(r.seldepth, r.depth)} "
             f"score {uci_score(r.value, self.game.max_utility)} nodes {r.nodes} "
-            f"nps {int(r.nps)} time {ms} pv {' '.join(pv)}".rstrip()
+            f"nps {int(r.nps)} time {ms} pv {pv}".rstrip()
         )
 
     def stop_search(self) -> None:
+        """End the running search (it answers with ``bestmove``) and wait for it."""
         thread = self._thread
         if thread is None:
             return
         self._stop.set()
-        while thread.is_alive():
-            self.engine.searcher.clock.stop_requested = True
-            thread.join(0.005)
+        thread.join()
         self._thread = None
 
     def cmd_stop(self, args: list[str]) -> None:
@@ -454,11 +409,15 @@ class UCIEngine:
 
 
 def _stdin_lines() -> Iterator[str]:
+    """Standard input line by line, as bytes decoded leniently: a GUI's stray bytes are
+    read as replacement characters whatever the locale's encoding (then refused as
+    unknown input), never an exception that ends the engine."""
+    stream = getattr(sys.stdin, "buffer", None)
     while True:
-        line = sys.stdin.readline()
-        if not line:
+        raw = stream.readline() if stream is not None else sys.stdin.readline()
+        if not raw:
             return
-        yield line
+        yield raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -522,7 +481,7 @@ def run_epd(
     :class:`InvalidPositionError` naming the line of a position that does not parse."""
     import chess
 
-    engine = ChessEngine(hash_mb, **{"soft_time": 1.0, **options})  # the whole time
+    engine = ChessEngine(hash_mb, **options)
     game = engine.game
     out = []
     for number, line in lines:
@@ -537,7 +496,8 @@ def run_epd(
         avoid = [m for m in _ops_moves(ops.get("am"))]
         state = ChessState.from_board(board)
         engine.new_game()
-        result = engine.think(state, Limit(time=seconds, nodes=nodes))
+        # the whole time: no soft limit before the hard one
+        result = engine.think(state, Limit(time=seconds, soft_time=seconds, nodes=nodes))
         if result is None:
             move_uci, san, depth, n, secs, score, pv = "0000", "--", 0, 0, 0.0, "none", []
             solved = False

@@ -20,10 +20,10 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from ..agents import Agent, RandomAgent, make_agent
+from ..agents import Agent, RandomAgent, make_agent, play_game
 from ..errors import GameError
-from ..game import CHANCE, Game
-from ..search import SearchResult
+from ..game import Game
+from ..search import Limit, SearchResult
 from .errors import ArenaError
 from .schedule import Job, Slotted, derive_seed, load_game
 
@@ -193,49 +193,61 @@ def play_job(job: Job, emit: Callable[[Event], None] | None = None) -> GameRecor
 
     tc = job.time_control
     remaining = [tc.base, tc.base]
-    chance_rng = random.Random(derive_seed(job.seed, "chance"))
-    plies = 0
-    while True:
-        if game.is_terminal(state):
-            return finish("normal", scores_from_returns(game.returns(state)))
-        if plies >= job.max_plies:
-            return finish("move-limit", [0.5, 0.5], f"no result after {plies} plies")
-        player = game.to_move(state)
-        if player == CHANCE:
-            outcomes = game.chance_outcomes(state)
-            action = chance_rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
-            text = game.format_action(state, action)
-            send(("move", text, CHANCE, 0.0, 0))
-        else:
-            agent, spec = agents[player], job.specs[player]
-            send(("start", len(record.moves), player, remaining[player]))
-            start = time.perf_counter()
-            try:
-                action = agent.choose_in(game, state, tc.budget(remaining[player]))
-            except Exception as exc:
-                record.times[player] += time.perf_counter() - start
-                return finish("crash", forfeit_scores(player),
-                              f"{spec} raised {type(exc).__name__}: {exc}")
-            seconds = time.perf_counter() - start
-            record.times[player] += seconds
-            record.plies[player] += 1
-            moved_nodes = _nodes(agent)
-            record.nodes[player] += moved_nodes
-            if seconds > remaining[player] + job.grace:
-                return finish("timeout", forfeit_scores(player),
-                              f"{spec} took {seconds:.3f} s with {remaining[player]:.3f} s "
-                              f"on its clock (grace {job.grace:g} s)")
-            try:
-                legal = action in list(game.actions(state))
-            except Exception:
-                legal = False
-            if not legal:
-                return finish("illegal-move", forfeit_scores(player),
-                              f"{spec} played {action!r}; legal: "
-                              + " ".join(game.legal_action_strings(state)))
-            remaining[player] += tc.increment - seconds
-            text = game.format_action(state, action)
-            send(("move", text, player, seconds, moved_nodes))
-        state = game.result(state, action)
+
+    def choose(player: int, s: Any) -> Any:
+        """One agent move under the clocks: timed, checked, and a failure a forfeit."""
+        agent, spec = agents[player], job.specs[player]
+        send(("start", len(record.moves), player, remaining[player]))
+        limit = Limit(clocks=(max(remaining[0], 0.0), max(remaining[1], 0.0)),
+                      increments=(tc.increment, tc.increment))
+        start = time.perf_counter()
+        try:
+            action = agent.choose(game, s, limit)
+        except Exception as exc:
+            record.times[player] += time.perf_counter() - start
+            raise Forfeit("crash", player, f"{spec} raised {type(exc).__name__}: {exc}") \
+                from None
+        seconds = time.perf_counter() - start
+        record.times[player] += seconds
+        record.plies[player] += 1
+        moved_nodes = _nodes(agent)
+        record.nodes[player] += moved_nodes
+        if seconds > remaining[player] + job.grace:
+            raise Forfeit("timeout", player,
+                          f"{spec} took {seconds:.3f} s with {remaining[player]:.3f} s "
+                          f"on its clock (grace {job.grace:g} s)")
+        try:
+            legal = action in list(game.actions(s))
+        except Exception:
+            legal = False
+        if not legal:
+            raise Forfeit("illegal-move", player, f"{spec} played {action!r}; legal: "
+                          + " ".join(game.legal_action_strings(s)))
+        remaining[player] += tc.increment - seconds
+        last_move[player] = (seconds, moved_nodes)
+        return action
+
+    last_move: dict[int, tuple[float, int]] = {}
+
+    def on_move(s: Any, action: Any, player: int) -> None:
+        text = game.format_action(s, action)
+        seconds, nodes = last_move.pop(player, (0.0, 0))
+        send(("move", text, player, seconds, nodes))
         record.moves.append(text)
-        plies += 1
+
+    chance_rng = random.Random(derive_seed(job.seed, "chance"))
+    try:
+        state, _ = play_game(game, agents, state, chance_rng, on_move, job.max_plies, choose)
+    except Forfeit as forfeit:
+        return finish(forfeit.termination, forfeit_scores(forfeit.loser), forfeit.detail)
+    if game.is_terminal(state):
+        return finish("normal", scores_from_returns(game.returns(state)))
+    return finish("move-limit", [0.5, 0.5], f"no result after {job.max_plies} plies")
+
+
+class Forfeit(Exception):
+    """An agent lost the game by ``termination`` (crash, timeout, illegal move)."""
+
+    def __init__(self, termination: str, loser: int, detail: str) -> None:
+        super().__init__(detail)
+        self.termination, self.loser, self.detail = termination, loser, detail

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GameError
-from ..game import CHANCE, Game
+from ..game import CHANCE, Game, sample_outcome
 from ..games import get_game
 from .errors import ArenaError
 from .timecontrol import TimeControl
@@ -116,8 +116,7 @@ def random_openings(game: Game[Any, Any], count: int, plies: int, seed: int) -> 
             moves: list[str] = []
             while len(moves) < plies and not game.is_terminal(state):
                 if game.to_move(state) == CHANCE:
-                    outcomes = game.chance_outcomes(state)
-                    action = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+                    action = sample_outcome(game, state, rng)
                 else:
                     action = rng.choice(list(game.actions(state)))
                 moves.append(game.format_action(state, action))

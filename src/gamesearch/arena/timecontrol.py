@@ -1,10 +1,12 @@
 """Time controls: ``base+increment`` in seconds (Fischer clock), as chess GUIs write them.
 
 Each player starts with ``base`` seconds; a move's thinking time is taken off its clock and
-``increment`` added after the move. An agent is *given* a per-move budget (:meth:`budget`),
-and *loses on time* when one move takes longer than its whole remaining clock plus a grace
-period (``grace``, default 1 s: process and scheduling overhead, not thinking time). A move
-that never returns is cut off by the runner at the same deadline (plus a little slack).
+``increment`` added after the move. An agent is *given* both clocks and the increment (a
+:class:`~gamesearch.search.Limit` with ``clocks``) and allocates its own time with the
+library's one rule, :func:`gamesearch.search.control.allocate_time`; it *loses on time*
+when one move takes longer than its whole remaining clock plus a grace period (``grace``,
+default 1 s: process and scheduling overhead, not thinking time). A move that never
+returns is cut off by the runner at the same deadline (plus a little slack).
 """
 
 from __future__ import annotations
@@ -13,10 +15,6 @@ import math
 from dataclasses import dataclass
 
 from .errors import ArenaError
-
-#: The budget assumes this many moves still to play (a common engine rule of thumb).
-MOVES_TO_GO = 25
-MIN_BUDGET = 0.005
 
 
 @dataclass(frozen=True)
@@ -41,11 +39,6 @@ class TimeControl:
                 f"time control {text!r}: the base must be > 0 and the increment >= 0 seconds"
             )
         return cls(base, inc)
-
-    def budget(self, remaining: float) -> float:
-        """Seconds an agent is asked to spend on a move with ``remaining`` on its clock."""
-        share = max(remaining, 0.0) / MOVES_TO_GO + 0.75 * self.increment
-        return max(MIN_BUDGET, min(share, 0.5 * max(remaining, 0.0)))
 
     def __str__(self) -> str:
         def fmt(x: float) -> str:

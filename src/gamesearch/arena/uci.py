@@ -1,8 +1,8 @@
 """External engines that speak UCI, through python-chess's ``chess.engine`` (optional).
 
 Spec: ``uci:PATH[,elo=N][,threads=N][,hash=MB][,depth=N][,nodes=N]``, for example
-``uci:/usr/games/stockfish,elo=1350``. The engine gets the arena's per-move budget as its
-time limit (``depth``/``nodes`` given in the spec are passed on as well).
+``uci:/usr/games/stockfish,elo=1350``. The engine gets the arena's clocks as UCI clocks and
+allocates its own time (``depth``/``nodes`` given in the spec are passed on as well).
 
 UCI is chess's protocol, so the game must write positions as FEN (``format_state``) and
 read moves in UCI notation (``parse_action``), as :mod:`gamesearch.games.chess` does.
@@ -15,6 +15,7 @@ from typing import Any
 
 from ..agents import Agent
 from ..game import Game
+from ..search import Limit
 from .errors import ArenaError
 
 
@@ -74,13 +75,21 @@ class UCIAgent(Agent):
                 raise ArenaError(f"uci option {key!r}; allowed: elo, threads, hash, depth, nodes")
         return cls(game, path, options, depth, nodes)
 
-    def choose(self, game: Game[Any, Any], state: Any) -> Any:
-        return self.choose_in(game, state, None)
-
-    def choose_in(self, game: Game[Any, Any], state: Any, seconds: float | None) -> Any:
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
+        """Ask the engine: the arena's clocks go to it as UCI's ``wtime``/``btime``/``winc``/
+        ``binc`` (it allocates its own time), a plain time as ``movetime``."""
         board = self._chess.Board(game.format_state(state))
-        limit = self._engine_module.Limit(time=seconds, depth=self.depth, nodes=self.nodes)
-        played = self.engine.play(board, limit, info=self._engine_module.INFO_BASIC)
+        kwargs: dict[str, Any] = {"depth": self.depth, "nodes": self.nodes}
+        if limit is not None:
+            if limit.clocks is not None:
+                incs = limit.increments or (0.0, 0.0)
+                kwargs.update(white_clock=limit.clocks[0], black_clock=limit.clocks[-1],
+                              white_inc=incs[0], black_inc=incs[-1],
+                              remaining_moves=limit.moves_to_go)
+            if limit.time is not None:
+                kwargs["time"] = limit.time
+        played = self.engine.play(board, self._engine_module.Limit(**kwargs),
+                                  info=self._engine_module.INFO_BASIC)
         self.last_nodes = int(played.info.get("nodes", 0))
         return game.parse_action(state, played.move.uci())
 

@@ -58,6 +58,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from itertools import pairwise
 from operator import itemgetter
+from types import MappingProxyType
 from typing import Any
 
 from ..errors import GameError, IllegalMoveError, InvalidPositionError
@@ -1412,14 +1413,13 @@ class ChessGame(Game[ChessState, Move]):
         return bool((b.knights | b.bishops | b.rooks | b.queens) & b.occupied_co[b.turn])
 
     # ----- what the engine should use (read by gamesearch.search.negamax) -------------
-    #: late-move reductions in the ``id`` engine (captures, promotions and checks are never
-    #: reduced: ``noisy_actions`` and ``in_check``)
-    late_move_reductions = True
+    #: engine policy for chess: late-move reductions in the ``id`` engine (captures,
+    #: promotions and checks are never reduced: ``noisy_actions`` and ``in_check``);
     #: futility margins by remaining depth (centipawns): at depth 1 a quiet move must gain
-    #: over two pawns to matter, at depth 2 four (the engine's futility pruning)
-    futility_margins = (0.0, 200.0, 400.0)
-    #: under a time limit, start no new iteration after half of it
-    soft_time = 0.5
+    #: over two pawns to matter, at depth 2 four; under a time limit, no new iteration
+    #: after half of it
+    engine_defaults = MappingProxyType(
+        {"lmr": True, "futility_margins": (0.0, 200.0, 400.0), "soft_share": 0.5})
 
     # ----- chess queries -------------------------------------------------------------
     has_in_check = True

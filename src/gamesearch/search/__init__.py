@@ -9,23 +9,28 @@
 
 An algorithm is named by a *spec*: ``name`` or ``name:key=value,key=value``, where the keys
 are the search limit (``depth``, ``time``, ``nodes``) and the algorithm's options
-(``tt=1M``, ``ordering=1``, ``pvs=1``, ``quiescence=0``, ``aspiration=50``, ``discount=0``).
+(``tt=1M``, ``ordering=1``, ``pvs=1``, ``quiescence=0``, ``aspiration=50``, ``discount=0``,
+``soft_share=0.5``); :mod:`gamesearch.spec` reads them, each in its documented range.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidLimitError, UnknownNameError, UnsupportedGameError
 from ..game import Game
+from ..spec import read_bool, read_float, read_int, shorten, split_spec
 from .alphabeta import AlphaBeta
 from .base import Searcher
-from .common import Callback, Limit, SearchResult
+from .common import Callback, SearchResult
+from .control import MAX_DEPTH_LIMIT, MAX_NODES, MAX_SECONDS, Limit
 from .expectiminimax import Expectiminimax
 from .maxn import MaxN, Paranoid
 from .minimax import Minimax
 from .negamax import Negamax
+from .tt import parse_size
 
 
 @dataclass(frozen=True)
@@ -60,56 +65,43 @@ ALGORITHMS: dict[str, AlgorithmInfo] = {
     ]
 }
 
-LIMIT_KEYS = ("depth", "time", "nodes")
 BOOL_OPTIONS = (
     "ordering", "killers", "history", "quiescence", "pvs", "discount", "iterate", "partial",
     "check_extension", "null_move", "lmr", "futility",
 )
 
+#: How each option of a search spec is read (one reader, one documented range each).
+OPTION_READERS: dict[str, Callable[[str, str], Any]] = {
+    **{key: read_bool for key in BOOL_OPTIONS},
+    "tt": lambda key, text: parse_size(text),
+    "aspiration": lambda key, text: read_float(key, text, 0.0, 1e9, low_open=True),
+    "soft_share": lambda key, text: read_float(key, text, 0.0, 1.0, low_open=True),
+}
 
-def _parse_bool(key: str, text: str) -> bool:
-    t = text.strip().lower()
-    if t in ("1", "true", "yes", "on"):
-        return True
-    if t in ("0", "false", "no", "off"):
-        return False
-    raise InvalidLimitError(f"option {key}={text!r}: expected 1/0, true/false, on/off")
-
-
-def _parse_number(key: str, text: str, kind: type) -> Any:
-    try:
-        return kind(text) if kind is float else int(text)
-    except ValueError:
-        raise InvalidLimitError(f"option {key}={text!r}: expected a {kind.__name__}") from None
+#: The limit's keys in a spec and their ranges.
+LIMIT_READERS: dict[str, Callable[[str, str], Any]] = {
+    "depth": lambda key, text: read_int(key, text, 1, MAX_DEPTH_LIMIT),
+    "nodes": lambda key, text: read_int(key, text, 1, MAX_NODES),
+    "time": lambda key, text: read_float(key, text, 0.0, MAX_SECONDS, low_open=True),
+}
+LIMIT_KEYS = tuple(LIMIT_READERS)
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any], Limit]:
-    """``"alphabeta:depth=6,tt=1M"`` → ``("alphabeta", {"tt": "1M"}, Limit(depth=6))``."""
-    name, _, rest = spec.strip().partition(":")
-    name = name.strip().lower()
+    """``"alphabeta:depth=6,tt=1M"`` → ``("alphabeta", {"tt": 1048576}, Limit(depth=6))``."""
+    parsed = split_spec(spec)
     options: dict[str, Any] = {}
     limit_args: dict[str, Any] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, val = part.partition("=")
-        key = key.strip().lower()
-        if not eq:
-            raise InvalidLimitError(f"option {part!r} in {spec!r}: expected key=value")
-        if key == "depth":
-            limit_args["depth"] = _parse_number(key, val, int)
-        elif key == "time":
-            limit_args["time"] = _parse_number(key, val, float)
-        elif key == "nodes":
-            limit_args["nodes"] = _parse_number(key, val, int)
-        elif key in BOOL_OPTIONS:
-            options[key] = _parse_bool(key, val)
-        elif key == "tt":
-            options["tt"] = val.strip()
-        elif key in ("aspiration", "soft_time"):
-            options[key] = _parse_number(key, val, float)
+    for key, val in parsed.options.items():
+        if key in LIMIT_READERS:
+            limit_args[key] = LIMIT_READERS[key](key, val)
+        elif key in OPTION_READERS:
+            options[key] = OPTION_READERS[key](key, val)
         else:
-            allowed = ", ".join([*LIMIT_KEYS, *BOOL_OPTIONS, "tt", "aspiration", "soft_time"])
-            raise InvalidLimitError(f"unknown option {key!r} in {spec!r}; allowed: {allowed}")
-    return name, options, Limit(**limit_args)
+            allowed = ", ".join([*LIMIT_READERS, *OPTION_READERS])
+            raise InvalidLimitError(f"unknown option {shorten(key)!r} in {shorten(spec)!r}; "
+                                    f"allowed: {allowed}")
+    return parsed.name, options, Limit(**limit_args)
 
 
 def make_searcher(game: Game[Any, Any], algorithm: str, **options: Any) -> Searcher:

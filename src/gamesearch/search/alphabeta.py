@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .base import Searcher
-from .common import DISCOUNT_FRACTION, INF, Iteration
+from .common import INF, Iteration
+from .control import Clock
 from .minimax import pv_list
 
 
@@ -28,17 +29,15 @@ class AlphaBeta(Searcher):
     name: ClassVar[str] = "alphabeta"
     summary: ClassVar[str] = "alpha-beta search, AIMA Fig 6.7 (fail-soft, depth cut-off)"
 
-    def iteration(self, state: Any, depth: int | None) -> Iteration:
+    def iteration(self, state: Any, depth: int | None, clock: Clock) -> Iteration:
         game = self.game
         terminal_utility, to_move, actions = game.terminal_utility, game.to_move, game.actions
         result, evaluate = game.result, game.evaluate
         me = to_move(state)
         maxu = game.max_utility
-        step = maxu / DISCOUNT_FRACTION if self.discount else 0.0
-        clock = self.clock
-        base_nodes = self.nodes
+        step = self.win_step
         nodes = cutoffs = 0
-        next_check = clock.next_check - base_nodes
+        next_check = clock.begin(self.nodes)
         horizon = False
         lines: list[Any] = [None] * 512
         cutoff = -1 if depth is None else depth  # the ply of the depth cut-off
@@ -48,7 +47,7 @@ class AlphaBeta(Searcher):
             nonlocal nodes, next_check, horizon, cutoffs
             nodes += 1
             if nodes >= next_check:
-                next_check = clock.check(base_nodes + nodes) - base_nodes
+                next_check = clock.check(nodes)
             u = terminal_utility(s, me)
             if u is not None:
                 lines[ply] = None
@@ -70,7 +69,7 @@ class AlphaBeta(Searcher):
                     c = result(s, a)
                     nodes += 1
                     if nodes >= next_check:
-                        next_check = clock.check(base_nodes + nodes) - base_nodes
+                        next_check = clock.check(nodes)
                     v2 = terminal_utility(c, me)
                     if v2 is None:
                         horizon = True

@@ -1,11 +1,13 @@
 """The driver every algorithm shares: limits, iterative deepening, statistics, callbacks.
 
 An algorithm subclasses :class:`Searcher` and implements :meth:`Searcher.iteration`, one
-depth-limited search (``depth=None``: to the end of the game). The driver runs it once, or —
-under a time or node budget — at depths 1, 2, 3, ... (iterative deepening, AIMA 4e §6.3 and
-the COMP 3200 lecture's time-limited alpha-beta) and returns the deepest *completed*
-iteration, so a move is always ready and the clock is never overrun by more than one check
-interval.
+depth-limited search (``depth=None``: to the end of the game) against the search's
+:class:`~gamesearch.search.control.Clock`, which it receives as an argument. The driver turns
+the caller's :class:`~gamesearch.search.control.Limit` into that clock, runs the iteration
+once, or — under a time, node, clock or stop budget — at depths 1, 2, 3, ... (iterative
+deepening, AIMA 4e §6.3 and the COMP 3200 lecture's time-limited alpha-beta) and returns
+the deepest *completed* iteration, so a move is always ready and the clock is never overrun
+by more than one check interval. No iteration starts after the soft deadline.
 """
 
 from __future__ import annotations
@@ -17,15 +19,8 @@ from typing import Any, ClassVar
 
 from ..errors import GameError, InvalidLimitError, UnsupportedGameError
 from ..game import CHANCE, Game
-from .common import (
-    Callback,
-    Clock,
-    Iteration,
-    Limit,
-    NoClock,
-    SearchResult,
-    SearchTimeout,
-)
+from .common import Callback, Iteration, SearchResult, win_step
+from .control import Clock, Limit, SearchTimeout
 
 MAX_DEPTH = 200
 
@@ -52,6 +47,9 @@ class Searcher:
     handles_chance: ClassVar[bool] = False
     #: Run iterative deepening even under a plain depth limit (engines with ordering/TT).
     always_iterate: ClassVar[bool] = False
+    #: Under a plain time limit, start no iteration after this share of it (None: the
+    #: time limit alone); a clock's allocation sets its own soft limit (control.py).
+    soft_share: float | None = None
 
     def __init__(self, game: Game[Any, Any], *, discount: bool = True) -> None:
         gt = game.game_type
@@ -74,15 +72,18 @@ class Searcher:
         #: the name the result reports (the registry sets it to "id", "pvs", ...)
         self.label = self.name
         self.discount = discount
-        self.clock: Clock = NoClock()
+        #: what a full-size win loses per ply of distance (0: no discount)
+        self.win_step = win_step(game.max_utility) if discount else 0.0
         self.nodes = 0
         self.tt_hits = 0
         self.cutoffs = 0
         self.seldepth = 0
 
     # -- to implement ----------------------------------------------------------------
-    def iteration(self, state: Any, depth: int | None) -> Iteration:
-        """One search to ``depth`` plies (``None``: to the end). Adds to ``self.nodes``."""
+    def iteration(self, state: Any, depth: int | None, clock: Clock) -> Iteration:
+        """One search to ``depth`` plies (``None``: to the end) within ``clock``'s budget
+        (``clock.begin(self.nodes)`` gives the first check point). Adds to ``self.nodes``;
+        raises :class:`SearchTimeout` when the clock says so."""
         raise NotImplementedError
 
     def partial_iteration(self) -> Iteration | None:
@@ -110,10 +111,11 @@ class Searcher:
         game = self.game
         if game.is_terminal(state):
             raise GameError(f"{game.name}: the position is terminal; there is no move to search")
-        if game.to_move(state) == CHANCE:
+        player = game.to_move(state)
+        if player == CHANCE:
             raise GameError(f"{game.name}: the position is a chance node; roll first")
         self.new_search()
-        self.clock = clock = Clock(limit) if limit.budgeted else NoClock()
+        clock = Clock.start(limit, player, self.soft_share)
         iterate = limit.budgeted or self.always_iterate
         if iterate:
             depths: range | list[int | None] = range(1, (limit.depth or MAX_DEPTH) + 1)
@@ -124,9 +126,12 @@ class Searcher:
         per_depth: list[int] = []
         completed = True
         for depth in depths:
+            if best is not None and clock.soft_expired():
+                completed = False  # the next iteration would most likely not finish
+                break
             before = self.nodes
             try:
-                it = self.iteration(state, depth)
+                it = self.iteration(state, depth, clock)
             except SearchTimeout:
                 per_depth.append(self.nodes - before)
                 completed = False
@@ -138,20 +143,21 @@ class Searcher:
             best = it
             best_depth = depth if depth is not None else self._depth_of(it)
             if callback is not None:
-                callback(self._result(best, best_depth, per_depth, clock, True))
+                callback(self._result(state, best, best_depth, per_depth, clock, True))
             if not it.hit_horizon:
                 break  # the whole tree was seen: deeper iterations would repeat it
         if best is None:
             # Out of budget before depth 1 finished: still answer with a legal move.
             first = next(iter(game.actions(state)))
             best = Iteration(value=0.0, action=first, pv=[first])
-        return self._result(best, best_depth, per_depth, clock, completed)
+        return self._result(state, best, best_depth, per_depth, clock, completed)
 
     def _depth_of(self, it: Iteration) -> int:
         return max(len(it.pv), self.seldepth)
 
     def _result(
-        self, it: Iteration, depth: int, per_depth: list[int], clock: Clock, completed: bool
+        self, state: Any, it: Iteration, depth: int, per_depth: list[int], clock: Clock,
+        completed: bool,
     ) -> SearchResult:
         return SearchResult(
             algorithm=self.label,
@@ -167,4 +173,4 @@ class Searcher:
             completed=completed,
             seldepth=max(self.seldepth, depth),
             extra=dict(it.extra),
-        )
+        ).annotate(self.game, state)

@@ -14,12 +14,9 @@ Score conventions (design.md §3), written down once:
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-
-from ..errors import InvalidLimitError
 
 INF = math.inf
 #: Plies a discounted win can be away before it stops looking like a win (see ``is_win``).
@@ -27,99 +24,22 @@ MAX_PLY = 500
 DISCOUNT_FRACTION = 1000.0
 
 
-class SearchTimeout(Exception):
-    """Raised inside a search when its time or node budget runs out."""
-
-
-@dataclass(frozen=True)
-class Limit:
-    """When to stop searching. Any combination; ``Limit()`` means "to the end of the game".
-
-    ``depth`` in plies, ``time`` in seconds (wall clock), ``nodes`` in generated positions.
-    """
-
-    depth: int | None = None
-    time: float | None = None
-    nodes: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.depth is not None and (not isinstance(self.depth, int) or self.depth < 1):
-            raise InvalidLimitError(f"depth {self.depth!r}: must be a whole number >= 1")
-        if self.time is not None and (
-            not isinstance(self.time, (int, float)) or not self.time > 0 or math.isinf(self.time)
-        ):
-            raise InvalidLimitError(f"time {self.time!r}: must be a positive number of seconds")
-        if self.nodes is not None and (not isinstance(self.nodes, int) or self.nodes < 1):
-            raise InvalidLimitError(f"nodes {self.nodes!r}: must be a whole number >= 1")
-
-    @property
-    def unlimited(self) -> bool:
-        return self.depth is None and self.time is None and self.nodes is None
-
-    @property
-    def budgeted(self) -> bool:
-        """True when the search may be stopped before it finishes (time or nodes)."""
-        return self.time is not None or self.nodes is not None
-
-
-class Clock:
-    """Time and node budget of one search.
-
-    Hot loops call ``check(nodes)`` only when ``nodes >= next_check``; the clock is read every
-    ``interval`` nodes, so a search overruns its time by at most ``interval`` nodes' work.
-    """
-
-    interval = 64
-
-    def __init__(self, limit: Limit) -> None:
-        self.start = time.perf_counter()
-        self.deadline = self.start + limit.time if limit.time is not None else INF
-        self.max_nodes = limit.nodes if limit.nodes is not None else None
-        self.next_check = self._next(0)
-        self.stopped = False
-        #: set by another thread (UCI ``stop``, a GUI) to end the search at the next check.
-        self.stop_requested = False
-
-    def _next(self, nodes: int) -> float:
-        nxt = nodes + self.interval
-        if self.max_nodes is not None:
-            return min(nxt, self.max_nodes)
-        return nxt
-
-    def check(self, nodes: int) -> float:
-        """Raise :class:`SearchTimeout` when out of budget; else return the next check point."""
-        if (
-            (self.max_nodes is not None and nodes >= self.max_nodes)
-            or self.stop_requested
-            or (self.deadline != INF and time.perf_counter() >= self.deadline)
-        ):
-            self.stopped = True
-            raise SearchTimeout
-        self.next_check = self._next(nodes)
-        return self.next_check
-
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.start
-
-
-#: a node count no search reaches
-NEVER = 1 << 62
-
-
-class NoClock(Clock):
-    """A clock that never stops: the hot loops skip checking altogether."""
-
-    def __init__(self) -> None:
-        super().__init__(Limit())
-        # An int, not INF: hot loops compare it with their int node count, and CPython's
-        # int-int comparison is much faster than a mixed int-float one.
-        self.next_check = NEVER
-
-
 @dataclass
 class SearchResult:
-    """Everything a search did. ``value`` is from the root player's point of view
-    (a vector for max^n); ``pv`` is the principal variation starting with ``action``."""
+    """Everything a search (or an exact solve) did.
+
+    * ``value``: for the two-player algorithms, from the point of view of the player to
+      move at the root, on the game's utility scale (``-max_utility .. max_utility``; wins
+      discounted by distance as the module docstring says); for max^n a vector with one
+      entry per player; for an exact solve (``algorithm == "solve"``) the game's own score
+      convention (:meth:`gamesearch.game.Game.exact_score`: Connect Four in Pons's scores,
+      Othello in final disc difference).
+    * ``action`` and ``pv``: raw actions of the game (what ``game.result`` takes);
+      ``move`` and ``pv_moves``: the same in the game's notation (filled by
+      :meth:`annotate`, which the driver calls), e.g. Connect Four's ``"4"`` for action 3.
+    * ``best_actions``: every action known to reach ``value`` (a solve lists them all; a
+      search the one it chose).
+    """
 
     algorithm: str
     value: Any
@@ -134,20 +54,56 @@ class SearchResult:
     completed: bool = True
     seldepth: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    best_actions: list[Any] = field(default_factory=list)
+    move: str | None = None
+    pv_moves: list[str] = field(default_factory=list)
+    best_moves: list[str] = field(default_factory=list)
 
     @property
     def nps(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
-    def as_dict(self, format_action: Callable[[Any], str] = str) -> dict[str, Any]:
+    def annotate(self, game: Any, state: Any) -> SearchResult:
+        """Fill ``move``, ``pv_moves`` and ``best_moves`` in ``game``'s notation, ``state``
+        being the root. A PV that runs into an illegal move (a stale table entry) is cut
+        there."""
+        if self.action is not None:
+            self.move = game.format_action(state, self.action)
+        words: list[str] = []
+        s = state
+        for a in self.pv:
+            try:
+                if game.is_terminal(s) or a not in game.actions(s):
+                    break
+                words.append(game.format_action(s, a))
+                s = game.result(s, a)
+            except Exception:  # a game whose notation cannot follow this line
+                break
+        self.pv_moves = words
+        if not self.best_actions and self.action is not None:
+            self.best_actions = [self.action]
+        self.best_moves = [game.format_action(state, a) for a in self.best_actions]
+        return self
+
+    def as_dict(self, format_action: Callable[[Any], str] | None = None) -> dict[str, Any]:
+        """Plain data (the ``--json`` schema of docs/json.md): moves in the game's notation
+        as :meth:`annotate` filled them, or through ``format_action`` when given."""
         value = self.value
         if isinstance(value, tuple | list):
             value = [float(v) for v in value]
+        if format_action is None:  # the notation annotate() filled in
+            move, moves, pv = self.move, self.best_moves, self.pv_moves
+        else:
+            move = None if self.action is None else format_action(self.action)
+            moves = [format_action(a) for a in self.best_actions or [self.action]
+                     if a is not None]
+            pv = [format_action(a) for a in self.pv]
         return {
             "algorithm": self.algorithm,
             "value": value,
-            "move": None if self.action is None else format_action(self.action),
-            "pv": [format_action(a) for a in self.pv],
+            "move": move,
+            "moves": moves,
+            "pv": pv,
             "depth": self.depth,
             "nodes": self.nodes,
             "nodes_per_depth": self.nodes_per_depth,
@@ -177,6 +133,7 @@ Callback = Callable[[SearchResult], None]
 
 
 def win_step(max_utility: float) -> float:
+    """How much a full-size win loses per ply of distance (see the module docstring)."""
     return max_utility / DISCOUNT_FRACTION
 
 

@@ -69,7 +69,7 @@ from typing import Any, TypeVar, cast
 
 from ..errors import GameError, InvalidLimitError, InvalidPositionError, UnsupportedGameError
 from ..games.connect4 import C4State, ConnectFour
-from .common import SearchTimeout
+from .control import SearchTimeout
 from .tt import parse_size
 
 

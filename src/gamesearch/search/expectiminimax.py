@@ -18,7 +18,8 @@ from typing import Any, ClassVar
 
 from ..game import CHANCE
 from .base import Searcher
-from .common import DISCOUNT_FRACTION, INF, Iteration
+from .common import INF, Iteration
+from .control import Clock
 from .minimax import pv_list
 
 
@@ -27,17 +28,15 @@ class Expectiminimax(Searcher):
     summary: ClassVar[str] = "expectiminimax over chance nodes, AIMA §6.5 (weighted sums)"
     handles_chance: ClassVar[bool] = True
 
-    def iteration(self, state: Any, depth: int | None) -> Iteration:
+    def iteration(self, state: Any, depth: int | None, clock: Clock) -> Iteration:
         game = self.game
         terminal_utility, to_move, actions = game.terminal_utility, game.to_move, game.actions
         result, evaluate, outcomes_of = game.result, game.evaluate, game.chance_outcomes
         me = to_move(state)
         maxu = game.max_utility
-        step = maxu / DISCOUNT_FRACTION if self.discount else 0.0
-        clock = self.clock
-        base_nodes = self.nodes
+        step = self.win_step
         nodes = 0
-        next_check = clock.next_check - base_nodes
+        next_check = clock.begin(self.nodes)
         horizon = False
         lines: list[Any] = [None] * 1024
 
@@ -45,7 +44,7 @@ class Expectiminimax(Searcher):
             nonlocal nodes, next_check, horizon
             nodes += 1
             if nodes >= next_check:
-                next_check = clock.check(base_nodes + nodes) - base_nodes
+                next_check = clock.check(nodes)
             u = terminal_utility(s, me)
             if u is not None:
                 lines[ply] = None

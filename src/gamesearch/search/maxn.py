@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from .alphabeta import AlphaBeta
 from .base import Searcher
 from .common import Iteration
+from .control import Clock
 from .minimax import pv_list
 
 
@@ -26,15 +27,13 @@ class MaxN(Searcher):
     summary: ClassVar[str] = "max^n for n players, AIMA Fig 6.4 (utility vectors)"
     two_player_only: ClassVar[bool] = False
 
-    def iteration(self, state: Any, depth: int | None) -> Iteration:
+    def iteration(self, state: Any, depth: int | None, clock: Clock) -> Iteration:
         game = self.game
         is_terminal, returns, to_move = game.is_terminal, game.returns, game.to_move
         actions, result, evaluate = game.actions, game.result, game.evaluate
         players = range(game.num_players)
-        clock = self.clock
-        base_nodes = self.nodes
         nodes = 0
-        next_check = clock.next_check - base_nodes
+        next_check = clock.begin(self.nodes)
         horizon = False
         lines: list[Any] = [None] * 512
 
@@ -42,7 +41,7 @@ class MaxN(Searcher):
             nonlocal nodes, next_check, horizon
             nodes += 1
             if nodes >= next_check:
-                next_check = clock.check(base_nodes + nodes) - base_nodes
+                next_check = clock.check(nodes)
             if is_terminal(s):
                 lines[ply] = None
                 return tuple(returns(s))

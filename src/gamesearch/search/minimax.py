@@ -21,7 +21,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .base import Searcher
-from .common import DISCOUNT_FRACTION, INF, Iteration
+from .common import INF, Iteration
+from .control import Clock
 
 
 def pv_list(line: Any) -> list[Any]:
@@ -37,17 +38,15 @@ class Minimax(Searcher):
     name: ClassVar[str] = "minimax"
     summary: ClassVar[str] = "minimax decision, AIMA Fig 6.3 (with H-minimax depth cut-off)"
 
-    def iteration(self, state: Any, depth: int | None) -> Iteration:
+    def iteration(self, state: Any, depth: int | None, clock: Clock) -> Iteration:
         game = self.game
         terminal_utility, to_move, actions = game.terminal_utility, game.to_move, game.actions
         result, evaluate = game.result, game.evaluate
         me = to_move(state)
         maxu = game.max_utility
-        step = maxu / DISCOUNT_FRACTION if self.discount else 0.0
-        clock = self.clock
-        base_nodes = self.nodes
+        step = self.win_step
         nodes = 0
-        next_check = clock.next_check - base_nodes
+        next_check = clock.begin(self.nodes)
         horizon = False
         lines: list[Any] = [None] * 512
         cutoff = -1 if depth is None else depth  # the ply of the depth cut-off
@@ -57,7 +56,7 @@ class Minimax(Searcher):
             nonlocal nodes, next_check, horizon
             nodes += 1
             if nodes >= next_check:
-                next_check = clock.check(base_nodes + nodes) - base_nodes
+                next_check = clock.check(nodes)
             u = terminal_utility(s, me)  # IS-TERMINAL and UTILITY in one call
             if u is not None:
                 lines[ply] = None

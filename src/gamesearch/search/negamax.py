@@ -41,10 +41,24 @@ from its usual source:
   moves and moves that give check are always searched; the node's value is then at least
   the static value plus the margin, still below alpha). On when the game gives margins
   (chess does) and the search iterates; it changes fixed-depth values, like ``lmr``;
-* ``soft_time``: under a time limit, no new iteration starts once this fraction of the time
-  has passed (the next one would most likely not finish: each takes a few times longer
-  than all before it). The time limit itself stays the hard limit. A game may ask for it
-  with a ``soft_time`` attribute (chess: 0.5).
+* ``soft_share``: under a plain time limit, no new iteration starts once this fraction of
+  the time has passed (the next one would most likely not finish: each takes a few times
+  longer than all before it). The time limit itself stays the hard limit; a clock's
+  allocation sets its own soft limit (:mod:`gamesearch.search.control`).
+
+Engine policy is not rules: the defaults of ``lmr``, the futility margins and ``soft_share``
+come from the game's :attr:`~gamesearch.game.Game.engine_defaults` (chess asks for all
+three); options given to the searcher override them.
+
+How the code is laid out: :meth:`Negamax.iteration` does the iteration's bookkeeping
+(aspiration window, previous best move); :meth:`Negamax.search_root` searches one window at
+the root (the exact solver's probes call it too, with their own root bounds); the hot
+inner function is built once per root search by :meth:`Negamax._kernel` as closures over
+locals (a closure's local reads are the cheapest CPython offers, measured in
+``benchmarks/peers.py``), with the pruning rules (null move, futility, late-move
+reductions) and quiescence as named closures beside it; the transposition table is read
+through its bound ``lookup`` and written through :meth:`TranspositionTable.store`, with
+the mate-distance adjustment of :func:`gamesearch.search.tt.to_table`/``from_table``.
 
 Departure from the lecture: the mover of each child comes from TO-MOVE, so a player who moves
 twice in a row keeps the sign (``value = +child``) instead of negating it. Wins are discounted
@@ -55,14 +69,26 @@ made relative to the node, so a table entry is valid at any ply.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
 from math import nextafter
 from typing import Any, ClassVar
 
-from ..errors import UnsupportedGameError
+from ..errors import InvalidLimitError, UnsupportedGameError
 from .base import Searcher
-from .common import DISCOUNT_FRACTION, INF, Iteration, SearchTimeout, win_threshold
+from .common import INF, Iteration, win_threshold
+from .control import Clock, SearchTimeout
 from .minimax import pv_list
-from .tt import EXACT, LOWER, UNLIMITED, UPPER, TranspositionTable, parse_size
+from .tt import (
+    EXACT,
+    LOWER,
+    UNLIMITED,
+    UPPER,
+    TranspositionTable,
+    from_table,
+    parse_size,
+    to_table,
+)
 
 FULL_DEPTH = 1 << 29  # "no depth limit": larger than any real depth, below UNLIMITED
 #: late-move reductions: moves searched at full depth before reducing (the TT move, the
@@ -70,6 +96,26 @@ FULL_DEPTH = 1 << 29  # "no depth limit": larger than any real depth, below UNLI
 LMR_FULL_MOVES = 3
 #: from this move on (and at depth >= 6) the reduction is two plies
 LMR_DEEP_MOVES = 8
+#: plies the per-ply arrays (lines, killers, null-move marks) provide for
+MAX_PLIES = 1024
+
+#: What a root search may be told by a caller before its moves are searched (the exact
+#: solver's window bounds): ``(state, moves, alpha, beta, key) -> Iteration`` to end the
+#: probe at once, or the narrowed ``(alpha, beta)``.
+RootBounds = Callable[[Any, Any, float, float, Any], "Iteration | tuple[float, float]"]
+
+
+@dataclass
+class _Kernel:
+    """The hot search of one root search: ``negamax(s, alpha, beta, depth, ply, player)``,
+    the principal-variation cells it fills by ply, and its bookkeeping closures."""
+
+    negamax: Callable[[Any, float, float, int, int, int], float]
+    lines: list[Any]
+    order: Callable[[Any, int, Any, Any, int], list[Any]] | None
+    count_node: Callable[[], None]
+    met_horizon: Callable[[], bool]
+    flush: Callable[[int], None]
 
 
 class Negamax(Searcher):
@@ -96,7 +142,7 @@ class Negamax(Searcher):
         check_extension: bool | None = None,
         null_move: bool | None = None,
         lmr: bool | None = None,
-        soft_time: float | None = None,
+        soft_share: float | None = None,
         futility: bool | None = None,
     ) -> None:
         super().__init__(game, discount=discount)
@@ -110,35 +156,38 @@ class Negamax(Searcher):
         self.safe = game.has_safe_actions if safe is None else safe  # None: when supplied
         self.quiescence = game.has_noisy_actions if quiescence is None else quiescence
         self.pvs = pvs
+        if aspiration is not None and not (0 < aspiration < INF):
+            raise InvalidLimitError(f"aspiration {aspiration!r}: must be a positive number")
         self.aspiration = aspiration
         self.iterate = iterate or self.table is not None or ordering
         #: after a timeout, play the unfinished iteration's best move if one root move
         #: (the previous best, searched first) completed: it is at least as good, deeper.
         self.use_partial = partial
-        #: set by the exact solver: root probes may end at once on bounds (no move needed)
-        self.solving = False
         self.check_extension = (
             game.has_in_check and self.iterate if check_extension is None else check_extension)
         self.null_move = (
             game.has_null_move and self.iterate if null_move is None else null_move)
+        defaults = game.engine_defaults
         #: late-move reductions (None: when the game asks for them and the search iterates)
-        self.lmr = (game.late_move_reductions and self.iterate
+        self.lmr = (bool(defaults.get("lmr")) and self.iterate
                     and not self.safe if lmr is None else lmr)
         #: futility margins by remaining depth, or None (off): the game's, when it has them
         #: and the search iterates, unless turned off (see the module docstring)
-        margins = game.futility_margins
+        margins = defaults.get("futility_margins")
         if futility and not margins:
             raise UnsupportedGameError(
                 f"futility pruning needs the game's futility margins; {game.name} has none "
-                "(a game sets futility_margins, e.g. chess)")
+                "(a game gives them in engine_defaults, e.g. chess)")
         self.futility: tuple[float, ...] | None = (
             tuple(margins) if margins and (futility or (futility is None and self.iterate
                                                          and not self.safe)) else None)
         #: quiet moves left unsearched by futility pruning, nodes ended by its reverse
         self.futility_prunes = self.reverse_futility_prunes = 0
-        #: no new iteration after this fraction of a time limit (None: the game's choice)
-        self.soft_time: float | None = (
-            game.soft_time if soft_time is None else soft_time)
+        share = defaults.get("soft_share") if soft_share is None else soft_share
+        if share is not None and not (0 < share <= 1):
+            raise InvalidLimitError(f"soft_share {share!r}: must be a fraction in (0, 1]")
+        #: no new iteration after this share of a plain time limit (None: the time limit)
+        self.soft_share = share
         #: reduced searches and how many of them had to be searched again at full depth
         self.reductions = self.re_searches = 0
         #: history heuristic, stored negated (lower = tried earlier) in a defaultdict so
@@ -173,99 +222,154 @@ class Negamax(Searcher):
     def partial_iteration(self) -> Iteration | None:
         return self._partial if self.use_partial else None
 
-    def iteration(self, state: Any, depth: int | None) -> Iteration:
-        soft = self.soft_time
-        if soft is not None and self._prev_best is not None:
-            clock = self.clock
-            if clock.deadline != INF and (
-                    clock.elapsed() > soft * (clock.deadline - clock.start)):
-                # Soft limit: the driver keeps the last completed iteration (no partial one).
-                self._partial = None
-                raise SearchTimeout
+    # ----- iteration bookkeeping -------------------------------------------------------
+    def iteration(self, state: Any, depth: int | None, clock: Clock) -> Iteration:
+        """One iteration of iterative deepening: an aspiration window around the previous
+        iteration's value when asked for (widened to the full window when the result falls
+        outside it), the previous best move searched first."""
         if depth is not None and self.aspiration and self.prev_value is not None:
             lo, hi = self.prev_value - self.aspiration, self.prev_value + self.aspiration
-            it = self._root(state, depth, lo, hi)
+            it = self.search_root(state, depth, lo, hi, clock)
             if not lo < it.value < hi:  # outside the window: the value is only a bound
-                it = self._root(state, depth, -INF, INF)
+                it = self.search_root(state, depth, -INF, INF, clock)
         else:
-            it = self._root(state, depth, -INF, INF)
+            it = self.search_root(state, depth, -INF, INF, clock)
         self.prev_value = it.value
         self._prev_best = it.action
         return it
 
-    def _root(
+    # ----- the root ----------------------------------------------------------------------
+    def search_root(
         self,
         state: Any,
         depth: int | None,
-        alpha0: float,
-        beta0: float,
+        alpha: float,
+        beta: float,
+        clock: Clock,
         root_moves: Any = None,
+        root_bounds: RootBounds | None = None,
     ) -> Iteration:
+        """Search ``state`` to ``depth`` (``None``: to the end) in the window
+        ``(alpha, beta)``: fail-soft, so a value outside the window is a bound.
+
+        ``root_moves`` restricts the moves searched (the result then is no bound of the
+        position, and is not stored); ``root_bounds`` lets the exact solver narrow the
+        window, or end the probe, once the root's moves are known (see :data:`RootBounds`).
+        Like any node, the root counts as a node and checks the clock.
+        """
+        kernel = self._kernel(clock)
+        kernel.count_node()
         game = self.game
-        terminal_utility, to_move, actions = game.terminal_utility, game.to_move, game.actions
-        result, evaluate = game.result, game.evaluate
-        key_of = game.key
-        noisy_actions = game.noisy_actions
-        # a game may give its noisy actions lazily (chess: SEE only when reached)
-        iter_noisy = game.iter_noisy_actions
-        # for late-move reductions and futility: a cheap test of one move when the game has
-        # one, else membership in the node's noisy actions (computed once per node)
-        is_noisy = game.is_noisy if game.has_is_noisy else None
+        key = tt_move = None
+        if self.table is not None:
+            key = game.key(state)
+            seen = self.table.lookup(key)
+            if seen is not None:
+                tt_move = seen[3]
+        moves = game.actions(state) if root_moves is None else root_moves
+        if self.safe and root_moves is None:
+            early = self._safe_root(state, moves)
+            if isinstance(early, Iteration):
+                kernel.flush(0)
+                return early
+            moves = early
+            if root_bounds is not None:
+                bounds = root_bounds(state, moves, alpha, beta, key)
+                if isinstance(bounds, Iteration):
+                    kernel.flush(0)
+                    return bounds
+                alpha, beta = bounds
+        moves = self._root_order(kernel, state, moves, tt_move)
+        best, best_move, line, cutoffs = self._root_loop(
+            kernel, state, moves, alpha, beta, FULL_DEPTH if depth is None else depth)
+        kernel.flush(cutoffs)
+        horizon = kernel.met_horizon()
+        if self.table is not None and root_moves is None:  # a restricted root is no bound
+            flag = LOWER if best >= beta else UPPER if best <= alpha else EXACT
+            d = FULL_DEPTH if depth is None else depth
+            self.table.store(key, d if horizon else UNLIMITED, flag, best, best_move, None)
+        self._partial = None
+        return Iteration(best, best_move, pv_list(line), hit_horizon=horizon)
+
+    def _safe_root(self, state: Any, moves: Any) -> Iteration | Any:
+        """Pons's pruning at the root: a win at once ends the search; otherwise only the
+        moves after which the opponent cannot win at once (none: every move loses)."""
+        game = self.game
+        maxu, step = game.max_utility, self.win_step
+        win = game.winning_action(state)
+        if win is not None:  # early detection of a win at once
+            return Iteration(maxu - step, win, [win], hit_horizon=False)
+        safe_moves = game.safe_actions(state)
+        if not safe_moves:  # every move loses at once: the opponent wins next ply
+            first = next(iter(moves))
+            return Iteration(-maxu + 2 * step, first, [first], hit_horizon=False)
+        return safe_moves
+
+    def _root_order(self, kernel: _Kernel, state: Any, moves: Any, tt_move: Any) -> Any:
+        """The root's moves in search order: the node ordering (hook, history, table move,
+        killers), then the previous iteration's best move first, whatever the options (a
+        timed-out iteration is only used once this move is done; see ``partial``)."""
+        if kernel.order is not None:
+            moves = kernel.order(state, self.game.to_move(state), moves, tt_move, 0)
+        prev = self._prev_best
+        if prev is not None and prev in moves and moves[0] != prev:
+            moves = [prev, *(a for a in moves if a != prev)]
+        return moves
+
+    def _root_loop(
+        self, kernel: _Kernel, state: Any, moves: Any, alpha: float, beta: float, d: int
+    ) -> tuple[float, Any, Any, int]:
+        """Search the root's moves (PVS: the first with the full window); remember after
+        each improvement a sound partial result. Returns best value, move, line, cut-offs."""
+        game = self.game
+        negamax, lines = kernel.negamax, kernel.lines
+        result, to_move = game.result, game.to_move
+        p = to_move(state)
+        best = -INF
+        best_move: Any = None
+        line: Any = None
+        cutoffs = 0
+        try:
+            for i, a in enumerate(moves):
+                c = result(state, a)
+                cp = to_move(c)
+                sign = 1 if cp == p else -1
+                if self.pvs and i > 0:
+                    v = _signed(negamax, c, alpha, nextafter(alpha, INF), d - 1, cp, sign)
+                    if alpha < v < beta:
+                        v = _signed(negamax, c, alpha, beta, d - 1, cp, sign)
+                else:
+                    v = _signed(negamax, c, alpha, beta, d - 1, cp, sign)
+                if v > best:
+                    best, best_move = v, a
+                    line = (a, lines[1])
+                    if v > alpha:
+                        alpha = v
+                    self._partial = Iteration(
+                        best, best_move, pv_list(line), extra={"partial": True})
+                    if v >= beta:
+                        cutoffs += 1
+                        break
+        except SearchTimeout:
+            kernel.flush(cutoffs)
+            raise
+        return best, best_move, line, cutoffs
+
+    # ----- move ordering -----------------------------------------------------------------
+    def _make_order(self) -> Callable[[Any, int, Any, Any, int], list[Any]] | None:
+        """The move ordering of this search as one function ``(s, p, moves, tt_move, ply)``
+        (None when no ordering is on): the game's ``order_actions`` hook, then the history
+        heuristic (a stable sort: ties keep the game's order), then the table move and the
+        killers in front, each taken out where it was."""
+        game = self.game
         order_hook = game.order_actions if (self.hook_on and game.has_order_actions) else None
-        safe_actions, plies_left = game.safe_actions, game.plies_left_bound
-        use_safe = self.safe
-        in_check = game.in_check
-        check_hook = game.has_in_check
-        use_check_ext = self.check_extension and check_hook
-        use_null = self.null_move and game.has_null_move
-        null_result, null_allowed = game.null_result, game.null_move_allowed
-        nulled = [False] * 1026  # nulled[ply]: the move into this ply was a pass
-        maxu = game.max_utility
-        step = maxu / DISCOUNT_FRACTION if self.discount else 0.0
-        threshold = win_threshold(maxu)
-        clock = self.clock
-        base_nodes = self.nodes
-        nodes = cutoffs = tt_hits = 0
-        next_check = clock.next_check - base_nodes
-        horizon = False
-        seldepth = 0
-        lines: list[Any] = [None] * 1024
-        table = self.table
-        tdata: dict[Any, Any] = table.data if table is not None else {}
-        tget = tdata.get
-        tsize = table.size if table is not None else 0
-        use_tt = table is not None
-        use_tt_move = use_tt and self.tt_move_on
-        use_killers = self.killers_on
-        use_history = self.history_on
-        use_order = order_hook is not None or use_tt_move or use_killers or use_history
-        quiescence = self.quiescence
-        quick = game.quick_evaluate if game.has_quick_evaluate else None
-        pvs = self.pvs
-        use_lmr = self.lmr
-        margins = self.futility
-        futility_depth = len(margins) if margins else 0  # prune while d < this
-        futility_prunes = reverse_futility_prunes = 0
-        reductions = re_searches = 0
+        use_tt_move = self.table is not None and self.tt_move_on
+        use_killers, use_history = self.killers_on, self.history_on
+        if not (order_hook is not None or use_tt_move or use_killers or use_history):
+            return None
         if use_killers and not self._killers:
-            self._killers = [[None, None] for _ in range(1024)]
-        killers = self._killers
-        history = self.history
-
-        def to_table(v: float, ply: int) -> float:
-            # Wins are stored relative to this node, so the entry is valid at any ply.
-            if v > threshold:
-                return v + ply * step
-            if v < -threshold:
-                return v - ply * step
-            return v
-
-        def from_table(v: float, ply: int) -> float:
-            if v > threshold:
-                return v - ply * step
-            if v < -threshold:
-                return v + ply * step
-            return v
+            self._killers = [[None, None] for _ in range(MAX_PLIES)]
+        killers, history = self._killers, self.history
 
         def ordered(s: Any, p: int, moves: Any, tt_move: Any, ply: int) -> list[Any]:
             if order_hook is not None:
@@ -275,7 +379,6 @@ class Negamax(Searcher):
                 h = history[p]
                 if h:
                     out.sort(key=h.__getitem__)  # stable: ties keep the game's order
-            # The table move, then the killers, in front (each taken out where it was).
             n = 0
             if use_tt_move and tt_move is not None and tt_move in out:
                 out.remove(tt_move)
@@ -288,6 +391,94 @@ class Negamax(Searcher):
                         out.insert(n, k)
                         n += 1
             return out
+
+        return ordered
+
+    # ----- the hot loop ------------------------------------------------------------------
+    def _kernel(self, clock: Clock) -> _Kernel:
+        """Build the search of one root window: ``negamax`` (the measured hot loop) and,
+        beside it, quiescence and the pruning rules as named closures.
+
+        Why closures and one long ``negamax``: the options and the game's hooks are read
+        once here into locals that the closures read at C speed, and the per-node
+        statistics are ``nonlocal`` counters; a method per node step would pay attribute
+        lookups and frames at every node (``benchmarks/peers.py``, ``chess_nps.py``).
+        ``negamax`` holds only the node's own steps: clock, terminal test, horizon,
+        Pons's safe-move pruning (the solver's hottest path), table probe, the move loop
+        with PVS and the cut-off bookkeeping, table store.
+        """
+        game = self.game
+        terminal_utility, to_move, actions = game.terminal_utility, game.to_move, game.actions
+        result, evaluate = game.result, game.evaluate
+        key_of = game.key
+        noisy_actions = game.noisy_actions
+        # a game may give its noisy actions lazily (chess: SEE only when reached)
+        iter_noisy = game.iter_noisy_actions
+        # for late-move reductions and futility: a cheap test of one move when the game has
+        # one, else membership in the node's noisy actions
+        is_noisy = game.is_noisy if game.has_is_noisy else None
+        safe_actions, plies_left = game.safe_actions, game.plies_left_bound
+        use_safe = self.safe
+        in_check = game.in_check
+        check_hook = game.has_in_check
+        use_check_ext = self.check_extension and check_hook
+        use_null = self.null_move and game.has_null_move
+        null_result, null_allowed = game.null_result, game.null_move_allowed
+        nulled = [False] * (MAX_PLIES + 2)  # nulled[ply]: the move into this ply was a pass
+        maxu = game.max_utility
+        step = self.win_step
+        threshold = win_threshold(maxu)
+        next_check = clock.begin(self.nodes)
+        nodes = cutoffs = tt_hits = seldepth = 0
+        horizon = False
+        lines: list[Any] = [None] * MAX_PLIES
+        table = self.table
+        use_tt = table is not None
+        tget: Callable[[Any], Any] = table.lookup if table is not None else _no_entry
+        tstore: Callable[..., None] | None = table.store if table is not None else None
+        use_killers = self.killers_on
+        use_history = self.history_on
+        ordered = self._make_order()
+        killers = self._killers
+        history = self.history
+        quiescence = self.quiescence
+        quick = game.quick_evaluate if game.has_quick_evaluate else None
+        pvs = self.pvs
+        use_lmr = self.lmr
+        margins = self.futility
+        futility_depth = len(margins) if margins else 0  # prune while d < this
+        futility_prunes = reverse_futility_prunes = 0
+        reductions = re_searches = 0
+        prunes = use_null or futility_depth > 0 or use_lmr  # rules for zero-window nodes
+
+        def count_node() -> None:
+            """The root's own node: counted and clock-checked like any other."""
+            nonlocal nodes, next_check
+            nodes += 1
+            if nodes >= next_check:
+                try:
+                    next_check = clock.check(nodes)
+                except SearchTimeout:
+                    flush(0)  # the root was counted: keep it in the total
+                    raise
+
+        def met_horizon() -> bool:
+            return horizon
+
+        def flush(more_cutoffs: int) -> None:
+            """Hand this search's statistics to the searcher (once: counters restart)."""
+            nonlocal nodes, cutoffs, tt_hits, reductions, re_searches
+            nonlocal futility_prunes, reverse_futility_prunes
+            self.nodes += nodes
+            self.cutoffs += cutoffs + more_cutoffs
+            self.tt_hits += tt_hits
+            self.reductions += reductions
+            self.re_searches += re_searches
+            self.futility_prunes += futility_prunes
+            self.reverse_futility_prunes += reverse_futility_prunes
+            self.seldepth = max(self.seldepth, seldepth)
+            nodes = cutoffs = tt_hits = reductions = re_searches = 0
+            futility_prunes = reverse_futility_prunes = 0
 
         def quiesce(s: Any, alpha: float, beta: float, ply: int, p: int) -> float:
             """Stand pat on EVAL, then try only the noisy actions (captures and the like)."""
@@ -317,7 +508,7 @@ class Negamax(Searcher):
                 cp = to_move(c)
                 nodes += 1
                 if nodes >= next_check:
-                    next_check = clock.check(base_nodes + nodes) - base_nodes
+                    next_check = clock.check(nodes)
                 u = terminal_utility(c, cp)
                 if u is not None:
                     if u >= maxu:
@@ -338,12 +529,69 @@ class Negamax(Searcher):
                         break
             return best
 
+        def null_move_cutoff(s: Any, beta: float, d: int, ply: int) -> float | None:
+            """Null-move pruning (Beal 1989; Donninger 1993): if passing still fails high
+            on a search reduced by R = 2 (3 when deep), so would a real move. Returns the
+            node's value when it does, else None."""
+            nonlocal horizon
+            c = null_result(s)
+            nulled[ply + 1] = True
+            r = 3 if d >= 6 else 2
+            try:
+                v = -negamax(c, -beta, -nextafter(beta, -INF), max(d - 1 - r, 0),
+                             ply + 1, to_move(c))
+            finally:
+                nulled[ply + 1] = False
+            if v >= beta:
+                horizon = True
+                lines[ply] = None
+                return beta if v > threshold else v
+            return None
+
+        def futility_bound(
+            s: Any, p: int, d: int, ply: int, alpha: float, beta: float
+        ) -> float | None:
+            """Futility and reverse futility pruning (see the module docstring): a static
+            value, with the game's margin for this depth, settles the node or its quiet
+            moves. Returns None for "search on", a value ``>= beta`` that ends the node
+            (reverse futility), or a value ``<= alpha`` that the unsearched quiet moves
+            cannot exceed (futility). A cheap estimate within +- m serves when the game
+            has one."""
+            nonlocal reverse_futility_prunes, horizon
+            margin = margins[d]  # type: ignore[index]
+            if quick is not None:
+                q, m = quick(s, p)
+                low, high = q - m, q + m
+            else:
+                low = high = evaluate(s, p)
+            if low - margin >= beta:
+                reverse_futility_prunes += 1
+                horizon = True
+                lines[ply] = None
+                return low - margin
+            if high + margin <= alpha:
+                return high + margin
+            return None
+
+        def reducible(s: Any, a: Any, c: Any, noisy: Any) -> tuple[bool, Any]:
+            """Whether move ``a`` (into ``c``) is quiet: not noisy (the game's ``is_noisy``,
+            else membership in the node's noisy actions, computed once per node and
+            returned for reuse) and giving no check. Quiet moves may be pruned (futility)
+            or reduced (late-move reductions)."""
+            if is_noisy is not None:
+                loud = is_noisy(s, a)
+            else:
+                if noisy is None:
+                    noisy = set(noisy_actions(s))
+                loud = a in noisy
+            return (not loud and not (check_hook and in_check(c))), noisy
+
         def negamax(s: Any, alpha: float, beta: float, d: int, ply: int, p: int) -> float:
             nonlocal nodes, next_check, horizon, cutoffs, tt_hits, reductions, re_searches
-            nonlocal futility_prunes, reverse_futility_prunes
+            nonlocal futility_prunes
             nodes += 1
             if nodes >= next_check:
-                next_check = clock.check(base_nodes + nodes) - base_nodes
+                next_check = clock.check(nodes)
             u = terminal_utility(s, p)
             if u is not None:
                 lines[ply] = None
@@ -391,7 +639,7 @@ class Negamax(Searcher):
                     tt_move = e[3]
                     if e[0] >= d:
                         # A stored bound narrows the window; an exact value ends the node.
-                        v = from_table(e[2], ply)
+                        v = from_table(e[2], ply, threshold, step)
                         flag = e[1]
                         if flag == EXACT:
                             alpha = beta = v
@@ -413,50 +661,25 @@ class Negamax(Searcher):
                     if alpha >= beta:
                         lines[ply] = None
                         return beta
+            zero_window = prunes and nextafter(alpha, INF) >= beta
             if (
-                use_null and d >= 3 and not checked and not nulled[ply]
-                and nextafter(alpha, INF) >= beta and -threshold < beta < threshold
-                and null_allowed(s)
+                use_null and d >= 3 and not checked and not nulled[ply] and zero_window
+                and -threshold < beta < threshold and null_allowed(s)
             ):
-                # Null-move pruning (Beal 1989; Donninger 1993): if passing still fails
-                # high on a search reduced by R = 2 (3 when deep), so would a real move.
-                c = null_result(s)
-                nulled[ply + 1] = True
-                r = 3 if d >= 6 else 2
-                try:
-                    v = -negamax(c, -beta, -nextafter(beta, -INF), max(d - 1 - r, 0),
-                                 ply + 1, to_move(c))
-                finally:
-                    nulled[ply + 1] = False
-                if v >= beta:
-                    horizon = True
-                    lines[ply] = None
-                    return beta if v > threshold else v
+                nv = null_move_cutoff(s, beta, d, ply)
+                if nv is not None:
+                    return nv
             futile = False
             fut_value = -INF
-            if (
-                d < futility_depth and not checked
-                and nextafter(alpha, INF) >= beta and -threshold < alpha and beta < threshold
-            ):
-                # Futility and reverse futility pruning (see the module docstring): a static
-                # value, with the game's margin for this depth, settles the node or its
-                # quiet moves. A cheap estimate within +- m is used when the game has one.
-                margin = margins[d]  # type: ignore[index]
-                if quick is not None:
-                    q, m = quick(s, p)
-                    low, high = q - m, q + m
-                else:
-                    low = high = evaluate(s, p)
-                if low - margin >= beta:
-                    reverse_futility_prunes += 1
-                    horizon = True
-                    lines[ply] = None
-                    return low - margin
-                if high + margin <= alpha:
-                    futile = True
-                    fut_value = high + margin
+            if (d < futility_depth and not checked and zero_window
+                    and -threshold < alpha and beta < threshold):
+                fv = futility_bound(s, p, d, ply, alpha, beta)
+                if fv is not None:
+                    if fv >= beta:
+                        return fv
+                    futile, fut_value = True, fv
             alpha_orig = alpha
-            if use_order and len(moves) > 1:  # (one move: nothing to order)
+            if ordered is not None and len(moves) > 1:  # (one move: nothing to order)
                 moves = ordered(s, p, moves, tt_move, ply)
             outer_horizon = horizon  # track whether *this* subtree meets the horizon
             horizon = False
@@ -464,35 +687,28 @@ class Negamax(Searcher):
             best_move = None
             first = True
             # Late-move reductions: only in zero-window nodes at depth >= 3, not in check.
-            lmr_node = (use_lmr and d >= 3 and not checked
-                        and nextafter(alpha, INF) >= beta)
+            lmr_node = use_lmr and d >= 3 and not checked and zero_window
             noisy: Any = None
             searched = 0
             for a in moves:
                 c = result(s, a)
                 cp = to_move(c)
                 searched += 1
-                # A quiet move (not noisy, giving no check) may be pruned (futility) or
-                # searched shallower first (late-move reduction).
+                # A quiet move may be pruned (futility) or searched shallower first (LMR).
                 prune = futile and not first
                 if cp != p and (prune or (
                     lmr_node and searched > LMR_FULL_MOVES and a != tt_move
                     and not (use_killers and (a == killers[ply][0] or a == killers[ply][1]))
                 )):
-                    if is_noisy is not None:
-                        loud = is_noisy(s, a)
-                    else:
-                        if noisy is None:
-                            noisy = set(noisy_actions(s))
-                        loud = a in noisy
-                    if not loud and not (check_hook and in_check(c)):
+                    quiet, noisy = reducible(s, a, c, noisy)
+                    if quiet:
                         if prune:
                             # It cannot lift this node to alpha. Its position was generated
                             # (to test for check), so it counts as a node.
                             futility_prunes += 1
                             nodes += 1
                             if nodes >= next_check:
-                                next_check = clock.check(base_nodes + nodes) - base_nodes
+                                next_check = clock.check(nodes)
                             continue
                         r = 2 if searched > LMR_DEEP_MOVES and d >= 6 else 1
                         reductions += 1
@@ -540,145 +756,23 @@ class Negamax(Searcher):
                 best = fut_value  # what the unsearched quiet moves might still reach
             exact_to_end = not horizon and not futile
             horizon = horizon or outer_horizon or futile
-            if use_tt:
+            if tstore is not None:
                 # Fail-soft bounds; a subtree that never met the horizon holds for any depth.
                 flag = LOWER if best >= beta else UPPER if best <= alpha_orig else EXACT
-                sd = UNLIMITED if exact_to_end else d
-                if e is None:
-                    if len(tdata) >= tsize:  # full: start a fresh table (see tt.py)
-                        tdata.clear()
-                    tdata[k] = (sd, flag, to_table(best, ply), best_move)
-                elif e[0] <= sd:
-                    tdata[k] = (sd, flag, to_table(best, ply), best_move)
+                tstore(k, UNLIMITED if exact_to_end else d, flag,
+                       to_table(best, ply, threshold, step), best_move, e)
             return best
 
-        # ----- the root: like any node, but it remembers a sound partial result ------
-        d = FULL_DEPTH if depth is None else depth
-        p = to_move(state)
-        nodes += 1
-        if nodes >= next_check:
-            try:
-                next_check = clock.check(base_nodes + nodes) - base_nodes
-            except SearchTimeout:
-                self.nodes += nodes  # the root was counted: keep it in the total
-                raise
-        tt_move = None
-        k = None
-        if use_tt:
-            k = key_of(state)
-            e = tget(k)
-            if e is not None:
-                tt_move = e[3]
-        moves = actions(state) if root_moves is None else root_moves
-        if use_safe and root_moves is None:
-            win = game.winning_action(state)
-            if win is not None:  # early detection of a win at once
-                self.nodes += nodes
-                return Iteration(maxu - step, win, [win], hit_horizon=False)
-            safe_moves = safe_actions(state)
-            if not safe_moves:  # every move loses at once: the opponent wins next ply
-                self.nodes += nodes
-                first = next(iter(moves))
-                return Iteration(-maxu + 2 * step, first, [first], hit_horizon=False)
-            moves = safe_moves
-            if self.solving:
-                early = self._solver_root_bounds(state, moves, alpha0, beta0, k)
-                if isinstance(early, Iteration):
-                    self.nodes += nodes
-                    return early
-                alpha0, beta0 = early
-        if use_order:
-            moves = ordered(state, p, moves, tt_move, 0)
-        prev = self._prev_best
-        if prev is not None and prev in moves and moves[0] != prev:
-            # The previous iteration's best move first, whatever the options: a timed-out
-            # iteration is only used once this move is done (see ``partial``).
-            moves = [prev, *(a for a in moves if a != prev)]
-        alpha, beta = alpha0, beta0
-        best = -INF
-        best_move: Any = None
-        root_line: Any = None
-        try:
-            for i, a in enumerate(moves):
-                c = result(state, a)
-                cp = to_move(c)
-                sign = 1 if cp == p else -1
-                if pvs and i > 0:
-                    v = self._signed(negamax, c, alpha, nextafter(alpha, INF), d - 1, cp, sign)
-                    if alpha < v < beta:
-                        v = self._signed(negamax, c, alpha, beta, d - 1, cp, sign)
-                else:
-                    v = self._signed(negamax, c, alpha, beta, d - 1, cp, sign)
-                if v > best:
-                    best, best_move = v, a
-                    root_line = (a, lines[1])
-                    if v > alpha:
-                        alpha = v
-                    self._partial = Iteration(
-                        best, best_move, pv_list(root_line), extra={"partial": True}
-                    )
-                    if v >= beta:
-                        cutoffs += 1
-                        break
-        finally:
-            self.nodes += nodes
-            self.cutoffs += cutoffs
-            self.tt_hits += tt_hits
-            self.reductions += reductions
-            self.re_searches += re_searches
-            self.futility_prunes += futility_prunes
-            self.reverse_futility_prunes += reverse_futility_prunes
-            self.seldepth = max(self.seldepth, seldepth)
-        if use_tt and k is not None and root_moves is None:  # a restricted root is no bound
-            flag = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
-            sd = UNLIMITED if not horizon else d
-            if len(tdata) >= tsize:
-                tdata.clear()
-            tdata[k] = (sd, flag, to_table(best, 0), best_move)
-        self._partial = None
-        return Iteration(best, best_move, pv_list(root_line), hit_horizon=horizon)
+        return _Kernel(negamax, lines, ordered, count_node, met_horizon, flush)
 
-    def _solver_root_bounds(
-        self, state: Any, moves: Any, alpha: float, beta: float, k: Any
-    ) -> Iteration | tuple[float, float]:
-        """At the root of a solver probe, the same window bounds as at any node (Pons's
-        root is an ordinary node): a probe outside them ends at once."""
-        game = self.game
-        maxu = game.max_utility
-        step = maxu / DISCOUNT_FRACTION if self.discount else 0.0
-        def done(v: float) -> Iteration:
-            # A bound, not a searched move: no action (the solver must not take one).
-            return Iteration(v, None, [], hit_horizon=False)
 
-        left = game.plies_left_bound(state)
-        if left is not None and left <= 2:
-            return done(0.0)
-        lo = -maxu + 4 * step
-        if alpha < lo:
-            alpha = lo
-            if alpha >= beta:
-                return done(alpha)
-        e = self.table.data.get(k) if self.table is not None else None
-        if e is not None:
-            v = e[2]  # stored relative to the node: the root is ply 0
-            if e[1] == EXACT:
-                alpha = beta = v
-            elif e[1] == LOWER:
-                alpha = max(alpha, v)
-            else:
-                beta = min(beta, v)
-            if alpha >= beta:
-                self.tt_hits += 1
-                return done(v)
-        hi = maxu - 3 * step
-        if beta > hi:
-            beta = hi
-            if alpha >= beta:
-                return done(beta)
-        return alpha, beta
+def _no_entry(key: Any) -> None:
+    """The probe of a search without a table."""
+    return None
 
-    @staticmethod
-    def _signed(fn: Any, c: Any, alpha: float, beta: float, d: int, cp: int, sign: int) -> float:
-        if sign > 0:
-            return float(fn(c, alpha, beta, d, 1, cp))
-        return -float(fn(c, -beta, -alpha, d, 1, cp))
+
+def _signed(fn: Any, c: Any, alpha: float, beta: float, d: int, cp: int, sign: int) -> float:
+    """A root child's value from the root player's side (``sign`` -1: the other moves)."""
+    if sign > 0:
+        return float(fn(c, alpha, beta, d, 1, cp))
+    return -float(fn(c, -beta, -alpha, d, 1, cp))

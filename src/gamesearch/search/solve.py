@@ -17,6 +17,13 @@ Scores live in the game's convention (``exact_score``/``score_threshold``; Conne
 Pons's, the empty board is +1). A game without these hooks is solved on its raw values.
 Departure from Pons: the root never probes the table for a cut-off (it only narrows) and
 the node count includes the root of every probe, as his does.
+
+:class:`Solver` owns a :class:`~gamesearch.search.negamax.Negamax` configured for solving
+(the game's ordering only, no killers, history or table move, so that node counts are the
+algorithm's) and drives it through its public :meth:`~Negamax.search_root`, handing it the
+root bounds of a probe (:meth:`Solver.root_bounds`); the engine has no solver flags.
+The result is a :class:`~gamesearch.search.common.SearchResult` like every search's, with
+``value`` in the game's score convention and every best move in ``best_actions``.
 """
 
 from __future__ import annotations
@@ -28,71 +35,91 @@ from typing import Any
 from ..errors import GameError
 from ..game import CHANCE, Game
 from .base import gc_paused
-from .common import Clock, Limit, NoClock
+from .common import Iteration, SearchResult
+from .control import Clock, Limit
 from .negamax import Negamax
-
-
-def make_solver(game: Game[Any, Any], tt: int | str = 1 << 22) -> Negamax:
-    """The engine configured as an exact solver for ``game``."""
-    return Negamax(
-        game,
-        tt=tt,
-        hook=True,  # the game's ordering only: no killers, no history, no TT move,
-        killers=False,  # so that the node counts are the algorithm's, not the history's
-        history=False,
-        tt_move=False,
-        pvs=False,
-        safe=None,  # the game's safe_actions/winning_action hooks when it has them
-    )
+from .tt import EXACT, LOWER
 
 
 def _trunc_half(x: float) -> int:
     return int(x / 2)  # C's integer division (towards zero), as in Pons's solver
 
 
-def solve(
-    game: Game[Any, Any],
-    state: Any,
-    *,
-    weak: bool = False,
-    solver: Negamax | None = None,
-    best_moves: bool = True,
-    limit: Limit | None = None,
-) -> dict[str, Any]:
-    """Solve ``state`` exactly. Returns ``{"value", "move", "moves", "nodes", "seconds"}``.
+class Solver:
+    """An exact solver for ``game``: null-window probes of the generic negamax engine.
 
-    ``value`` is in the game's score convention; ``weak=True`` only finds its sign
-    (win / draw / loss). ``moves`` lists every best move (when ``best_moves``).
-    Under a ``limit`` with time or nodes, raises :class:`SearchTimeout` when it runs out.
+    The table (``tt`` entries) persists between solves, as Pons's does: clear it with
+    ``solver.table.clear()`` for counts of a cold start.
     """
-    gt = game.game_type
-    if gt.num_players != 2 or gt.chance or not gt.perfect_information or not gt.zero_sum:
-        raise GameError(f"{game.name}: exact solving needs a two-player zero-sum perfect-"
-                        "information game without chance (use analyze)")
-    if game.is_terminal(state):
-        raise GameError(f"{game.name}: the position is already over; nothing to solve")
-    if game.to_move(state) == CHANCE:
-        raise GameError(f"{game.name}: the position is a chance node")
-    engine = solver or make_solver(game)
-    engine.new_search()
-    engine.clock = Clock(limit) if limit is not None and limit.budgeted else NoClock()
-    with gc_paused():
-        return _solve(game, state, engine, weak, best_moves)
 
+    def __init__(self, game: Game[Any, Any], tt: int | str = 1 << 22) -> None:
+        gt = game.game_type
+        if gt.num_players != 2 or gt.chance or not gt.perfect_information or not gt.zero_sum:
+            raise GameError(f"{game.name}: exact solving needs a two-player zero-sum perfect-"
+                            "information game without chance (use analyze)")
+        self.game = game
+        self.engine = Negamax(
+            game,
+            tt=tt,
+            hook=True,  # the game's ordering only: no killers, no history, no TT move,
+            killers=False,  # so that the node counts are the algorithm's, not the history's
+            history=False,
+            tt_move=False,
+            pvs=False,
+            safe=None,  # the game's safe_actions/winning_action hooks when it has them
+        )
+        self.engine.label = "solve"
+        assert self.engine.table is not None
+        self.table = self.engine.table
 
-def _solve(
-    game: Game[Any, Any], state: Any, engine: Negamax, weak: bool, best_moves: bool
-) -> dict[str, Any]:
-    start = time.perf_counter()
-    maxu = game.max_utility
-    step = maxu / 1000.0 if engine.discount else 0.0
-    move: Any = None
-    engine.solving = True
-    if engine.safe and (win := game.winning_action(state)) is not None:
-        # A win at once is found before any search (0 nodes, as in Pons's solve()).
-        score = game.exact_score(state, maxu - step)
-        move, lo = win, score
-    else:
+    def solve(
+        self,
+        state: Any,
+        *,
+        weak: bool = False,
+        best_moves: bool = True,
+        limit: Limit | None = None,
+    ) -> SearchResult:
+        """Solve ``state`` exactly: ``value`` in the game's score convention (``weak``: only
+        its sign, win / draw / loss), ``action`` a best move, ``best_actions`` all of them
+        (when ``best_moves``). Under a ``limit`` with time or nodes, raises
+        :class:`~gamesearch.search.control.SearchTimeout` when it runs out."""
+        game = self.game
+        if game.is_terminal(state):
+            raise GameError(f"{game.name}: the position is already over; nothing to solve")
+        if game.to_move(state) == CHANCE:
+            raise GameError(f"{game.name}: the position is a chance node")
+        self.engine.new_search()
+        clock = Clock.start(limit, game.to_move(state))
+        with gc_paused():
+            start = time.perf_counter()
+            score, move = self._score(state, weak, clock)
+            nodes = self.engine.nodes
+            moves: list[Any] = []
+            if best_moves or move is None:  # (no probe failed high with a move: find one)
+                moves = self._best_moves(state, score, weak, clock)
+                if move is None and moves:
+                    move = moves[0]
+            if move is None:
+                move = next(iter(game.actions(state)))
+            seconds = time.perf_counter() - start
+        value = int(score) if float(score).is_integer() else score
+        return SearchResult(
+            algorithm="solve", value=value, action=move, pv=[move], depth=0, nodes=nodes,
+            seconds=seconds, tt_hits=self.engine.tt_hits, completed=True,
+            best_actions=moves if best_moves and moves else [move],
+            extra={"weak": weak},
+        ).annotate(game, state)
+
+    def _score(self, state: Any, weak: bool, clock: Clock) -> tuple[float, Any]:
+        """The exact score by Pons's iterative narrowing (a binary search of null-window
+        probes, the pivot biased towards zero), and a best move if a probe gave one."""
+        game, engine = self.game, self.engine
+        maxu, step = game.max_utility, engine.win_step
+        if engine.safe and (win := game.winning_action(state)) is not None:
+            # A win at once is found before any search (0 nodes, as in Pons's solve()).
+            return game.exact_score(state, maxu - step), win
+        move: Any = None
         # Pons's initial window: no loss before the opponent's next move, no win before ours.
         lo = game.exact_score(state, -maxu + 2 * step)
         hi = game.exact_score(state, maxu - step)
@@ -105,7 +132,7 @@ def _solve(
             elif med >= 0 and _trunc_half(hi) > med:
                 med = _trunc_half(hi)
             b = game.score_threshold(state, med)
-            it = engine._root(state, None, b, nextafter(b, inf))
+            it = self._probe(state, b, clock)
             r = game.exact_score(state, it.value)
             if weak:
                 r = max(-1.0, min(1.0, r))
@@ -115,37 +142,88 @@ def _solve(
                 lo = r
                 if it.action is not None:
                     move = it.action
-    nodes = engine.nodes
-    moves: list[Any] = []
-    if best_moves or move is None:  # (no probe failed high with a move: find one)
-        moves = _best_moves(game, engine, state, lo, weak)
-        if move is None and moves:
-            move = moves[0]
-    if move is None:
-        move = next(iter(game.actions(state)))
-    return {
-        "value": int(lo) if float(lo).is_integer() else lo,
-        "move": move,
-        "moves": moves if best_moves and moves else [move],
-        "nodes": nodes,
-        "seconds": time.perf_counter() - start,
-    }
+        return lo, move
+
+    def _probe(self, state: Any, b: float, clock: Clock, root_moves: Any = None) -> Iteration:
+        """Is the value above ``b``? One zero-window search of the whole game."""
+        return self.engine.search_root(state, None, b, nextafter(b, inf), clock,
+                                       root_moves=root_moves, root_bounds=self.root_bounds)
+
+    def root_bounds(
+        self, state: Any, moves: Any, alpha: float, beta: float, key: Any
+    ) -> Iteration | tuple[float, float]:
+        """At the root of a probe, the same window bounds as at any node (Pons's root is an
+        ordinary node): a probe outside them ends at once, with no move."""
+        game, engine = self.game, self.engine
+        maxu, step = game.max_utility, engine.win_step
+
+        def done(v: float) -> Iteration:
+            # A bound, not a searched move: no action (the solver must not take one).
+            return Iteration(v, None, [], hit_horizon=False)
+
+        left = game.plies_left_bound(state)
+        if left is not None and left <= 2:
+            return done(0.0)
+        lo = -maxu + 4 * step
+        if alpha < lo:
+            alpha = lo
+            if alpha >= beta:
+                return done(alpha)
+        e = self.table.lookup(key)
+        if e is not None:
+            v = e[2]  # stored relative to the node: the root is ply 0
+            if e[1] == EXACT:
+                alpha = beta = v
+            elif e[1] == LOWER:
+                alpha = max(alpha, v)
+            else:
+                beta = min(beta, v)
+            if alpha >= beta:
+                engine.tt_hits += 1
+                return done(v)
+        hi = maxu - 3 * step
+        if beta > hi:
+            beta = hi
+            if alpha >= beta:
+                return done(beta)
+        return alpha, beta
+
+    def _best_moves(self, state: Any, score: float, weak: bool, clock: Clock) -> list[Any]:
+        """Every move that keeps the solved score (one zero-window probe each, warm table)."""
+        game, engine = self.game, self.engine
+        win = game.winning_action(state) if engine.safe else None
+        if win is not None:
+            mover = game.to_move(state)
+            return [a for a in game.actions(state)
+                    if game.is_terminal(c := game.result(state, a))
+                    and game.utility(c, mover) > 0]
+        candidates = list(game.safe_actions(state)) if engine.safe else list(game.actions(state))
+        if not candidates:  # every move loses at once: all are equally bad
+            return list(game.actions(state))
+        b = game.score_threshold(state, score - 1 if not weak else min(score, 1) - 1)
+        saved = engine.nodes
+        best = [a for a in candidates if self._probe(state, b, clock, root_moves=[a]).value > b]
+        engine.nodes = saved  # report the solve's own effort, like the references do
+        return best
 
 
-def _best_moves(game: Game[Any, Any], engine: Negamax, state: Any, score: float,
-                weak: bool) -> list[Any]:
-    """Every move that keeps the solved score (one zero-window probe each, warm table)."""
-    win = game.winning_action(state) if engine.safe else None
-    if win is not None:
-        return [a for a in game.actions(state)
-                if game.is_terminal(game.result(state, a))
-                and game.utility(game.result(state, a), game.to_move(state)) > 0]
-    candidates = list(game.safe_actions(state)) if engine.safe else list(game.actions(state))
-    if not candidates:  # every move loses at once: all are equally bad
-        return list(game.actions(state))
-    b = game.score_threshold(state, score - 1 if not weak else min(score, 1) - 1)
-    saved = engine.nodes
-    best = [a for a in candidates
-            if engine._root(state, None, b, nextafter(b, inf), root_moves=[a]).value > b]
-    engine.nodes = saved  # report the solve's own effort, like the references do
-    return best
+def solve(
+    game: Game[Any, Any],
+    state: Any,
+    *,
+    weak: bool = False,
+    solver: Solver | None = None,
+    best_moves: bool = True,
+    limit: Limit | None = None,
+) -> SearchResult:
+    """Solve ``state`` exactly with ``solver`` (a new :class:`Solver` by default); see
+    :meth:`Solver.solve`."""
+    return (solver or Solver(game)).solve(state, weak=weak, best_moves=best_moves, limit=limit)
+
+
+def make_solver(game: Game[Any, Any], tt: int | str = 1 << 22) -> Solver:
+    """A :class:`Solver` for ``game`` with a table of ``tt`` entries."""
+    return Solver(game, tt)
+
+
+__all__ = ["Solver", "make_solver", "solve"]

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..game import CHANCE, Game
-from .common import Limit, SearchResult
+from .common import SearchResult
+from .control import Limit
 
 
 class TracingGame(Game[Any, Any]):

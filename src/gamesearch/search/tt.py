@@ -14,6 +14,7 @@ overwritten by a shallower one.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 from typing import Any
 
@@ -26,8 +27,15 @@ UNLIMITED = 1 << 30
 Entry = tuple[int, int, float, Any]
 
 
+#: Largest table size accepted (entries; the dict grows as it fills, so this is a bound).
+MAX_SIZE = 1 << 30
+
+
 def parse_size(text: str | int) -> int:
-    """Entries from ``1000``, ``64k``, ``1M``; rounded up to a power of two."""
+    """Entries from ``1000``, ``64k``, ``1M``; rounded up to a power of two; at most
+    :data:`MAX_SIZE`."""
+    if isinstance(text, bool):
+        raise InvalidLimitError(f"table size {text!r}: expected a number of entries")
     if isinstance(text, int):
         n = text
     else:
@@ -37,20 +45,31 @@ def parse_size(text: str | int) -> int:
             mult = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[t[-1]]
             t = t[:-1]
         try:
-            n = int(float(t) * mult)
+            x = float(t) if t.isascii() and len(t) <= 20 else math.nan
         except ValueError:
+            x = math.nan
+        if not math.isfinite(x):
             raise InvalidLimitError(
-                f"table size {text!r}: expected a number of entries like 4096, 64k or 1M"
-            ) from None
+                f"table size {text[:40]!r}: expected a number of entries like 4096, 64k or 1M"
+            )
+        n = int(min(x * mult, float(MAX_SIZE) * 2))
     if n < 0:
-        raise InvalidLimitError(f"table size {text!r}: must not be negative")
+        raise InvalidLimitError(f"table size {str(text)[:40]!r}: must not be negative")
+    if n > MAX_SIZE:
+        raise InvalidLimitError(f"table size {str(text)[:40]!r}: at most {MAX_SIZE} entries (1G)")
     if n == 0:
         return 0
     return 1 << (n - 1).bit_length()
 
 
 class TranspositionTable:
-    """At most ``size`` entries (a power of two)."""
+    """At most ``size`` entries (a power of two).
+
+    ``lookup(key)`` is the probe (the dict's own ``get``, bound once: the hot loops call it
+    at every node, so it costs no Python frame); :meth:`store` is the write with the
+    replacement rule. Values of wins go in and out through :func:`to_table` and
+    :func:`from_table`, which make them relative to the node that stores them.
+    """
 
     def __init__(self, size: int | str = 1 << 20) -> None:
         size = parse_size(size)
@@ -58,24 +77,38 @@ class TranspositionTable:
             raise InvalidLimitError("a transposition table needs at least one entry")
         self.size = size
         self.data: dict[Hashable, Entry] = {}
+        #: the probe: ``lookup(key)`` -> the entry or ``None`` (stays valid: the table is
+        #: emptied in place, never replaced)
+        self.lookup = self.data.get
         self.resets = 0
 
     def clear(self) -> None:
-        self.data = {}
+        self.data.clear()
 
     def get(self, key: Hashable) -> Entry | None:
         return self.data.get(key)
 
-    def put(self, key: Hashable, depth: int, flag: int, value: float, move: Any) -> None:
+    def store(self, key: Hashable, depth: int, flag: int, value: float, move: Any,
+              seen: Entry | None) -> None:
+        """Write an entry for ``key``; ``seen`` is what the probe of this node found.
+
+        A deeper entry is not overwritten by a shallower one (judged on ``seen``, the entry
+        the node started from, so that what the subtree stored meanwhile is replaced); a
+        new key in a full table empties it first (the simplest bounded policy; iterative
+        deepening refills what matters first).
+        """
         data = self.data
-        old = data.get(key)
-        if old is None:
+        if seen is None:
             if len(data) >= self.size:
-                self.data = data = {}
+                data.clear()
                 self.resets += 1
-        elif old[0] > depth:
+        elif seen[0] > depth:
             return
         data[key] = (depth, flag, value, move)
+
+    def put(self, key: Hashable, depth: int, flag: int, value: float, move: Any) -> None:
+        """:meth:`store` judged on the entry in the table now."""
+        self.store(key, depth, flag, value, move, self.data.get(key))
 
     def __len__(self) -> int:
         return len(self.data)
@@ -83,3 +116,22 @@ class TranspositionTable:
     def fill(self) -> float:
         """Share of the table in use (for ``hashfull``-style reports)."""
         return len(self.data) / self.size
+
+
+def to_table(value: float, ply: int, threshold: float, step: float) -> float:
+    """A search value at ``ply`` as stored: a win (beyond ``threshold``) made relative to
+    the node, so that the entry holds at any ply (mate-distance adjustment)."""
+    if value > threshold:
+        return value + ply * step
+    if value < -threshold:
+        return value - ply * step
+    return value
+
+
+def from_table(value: float, ply: int, threshold: float, step: float) -> float:
+    """The inverse of :func:`to_table` for a node at ``ply``."""
+    if value > threshold:
+        return value - ply * step
+    if value < -threshold:
+        return value + ply * step
+    return value

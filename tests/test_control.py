@@ -1,0 +1,123 @@
+"""Search control as data: limits, the one time-allocation rule, stop events, soft limits."""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+
+import pytest
+
+from gamesearch.errors import InvalidLimitError
+from gamesearch.games import get_game
+from gamesearch.search import Limit, make_searcher, search
+from gamesearch.search.control import (
+    HARD_FACTOR,
+    MIN_SECONDS,
+    MOVE_OVERHEAD,
+    SOFT_SHARE,
+    Clock,
+    SearchTimeout,
+    allocate_time,
+)
+
+
+def test_allocation_stays_within_the_clock() -> None:
+    for remaining in (0.0, 0.01, 0.05, 0.2, 1.0, 10.0, 300.0):
+        for inc in (0.0, 0.1, 2.0):
+            for mtg in (None, 1, 2, 40):
+                target, hard = allocate_time(remaining, inc, mtg)
+                assert MIN_SECONDS <= target <= hard <= max(remaining * 0.9, MIN_SECONDS)
+                assert hard <= max(HARD_FACTOR * target, MIN_SECONDS)
+                if remaining > 1:
+                    assert hard <= remaining - MOVE_OVERHEAD
+                    if mtg != 1:
+                        assert hard <= remaining / 2
+    target, hard = allocate_time(60.0)
+    assert target == pytest.approx(2.0) and hard == pytest.approx(5.0)
+    assert allocate_time(60.0, 1.0)[0] == pytest.approx(2.8)  # 80 % of the increment
+
+
+def test_a_clock_limit_gives_the_mover_its_share() -> None:
+    limit = Limit(clocks=(60.0, 6.0), increments=(0.0, 0.0))
+    hard0, soft0 = limit.budget(0)
+    hard1, soft1 = limit.budget(1)
+    assert hard0 == pytest.approx(5.0) and soft0 == pytest.approx(SOFT_SHARE * 2.0)
+    assert hard1 == pytest.approx(0.5) and soft1 == pytest.approx(SOFT_SHARE * 0.2)
+    # a plain time: hard, with the engine's soft share; an explicit soft time wins
+    assert Limit(time=2.0).budget(0, 0.5) == (2.0, 1.0)
+    assert Limit(time=2.0, soft_time=2.0).budget(0, 0.5) == (2.0, 2.0)
+    assert Limit(depth=3).budget(0) == (math.inf, math.inf)
+
+
+@pytest.mark.parametrize("bad", [
+    {"depth": 0}, {"depth": 1.5}, {"nodes": 0}, {"time": 0}, {"time": -1},
+    {"time": math.nan}, {"time": math.inf}, {"time": 1e308}, {"soft_time": 2.0, "time": 1.0},
+    {"clocks": (math.nan, 1.0)}, {"clocks": ()}, {"increments": (1.0,)},
+    {"moves_to_go": 0}, {"stop": "yes"}, {"depth": True},
+])
+def test_bad_limits_are_clear_errors(bad: dict) -> None:
+    with pytest.raises(InvalidLimitError):
+        Limit(**bad)
+
+
+def test_clock_checks_nodes_exactly_and_the_stop_event() -> None:
+    clock = Clock.start(Limit(nodes=100))
+    nxt = clock.begin(0)
+    with pytest.raises(SearchTimeout):
+        while True:
+            nxt = clock.check(nxt)
+    assert nxt == 100  # check points 64, then exactly the budget (which raised)
+    stop = threading.Event()
+    clock = Clock.start(Limit(stop=stop))
+    assert clock.check(10) > 10
+    stop.set()
+    with pytest.raises(SearchTimeout):
+        clock.check(20)
+    assert Clock.start(Limit()).begin(0) == Clock.start(None).begin(0)  # never checks
+
+
+def test_stop_event_ends_an_infinite_search_with_a_legal_move() -> None:
+    game = get_game("connect4")
+    stop = threading.Event()
+    out = {}
+
+    def run() -> None:
+        out["r"] = search(game, game.initial_state(), "id", Limit(stop=stop))
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    time.sleep(0.3)
+    assert thread.is_alive()  # no depth, time or node limit: it runs until stopped
+    stop.set()
+    thread.join(5)
+    assert not thread.is_alive()
+    r = out["r"]
+    assert not r.completed and r.action in game.actions(game.initial_state()) and r.depth >= 1
+
+
+def test_soft_time_ends_iterative_deepening_for_every_algorithm() -> None:
+    game = get_game("tictactoe")
+    for algorithm in ("minimax", "alphabeta", "negamax", "id"):
+        r = search(game, game.initial_state(), algorithm, Limit(time=30.0, soft_time=1e-9))
+        assert r.depth == 1 and not r.completed, algorithm
+
+
+def test_search_result_speaks_the_games_notation() -> None:
+    game = get_game("connect4")
+    state = game.parse_state("4455")
+    r = search(game, state, "alphabeta", Limit(depth=4))
+    assert r.move == game.format_action(state, r.action)
+    assert len(r.pv_moves) == len(r.pv) and r.pv_moves[0] == r.move
+    assert r.best_moves == [r.move]
+    assert r.as_dict()["move"] == r.move
+
+
+def test_engine_options_are_checked() -> None:
+    game = get_game("tictactoe")
+    for spec in ("id:aspiration=nan", "id:soft_share=0", "id:soft_share=2", "id:tt=inf",
+                 "alphabeta:depth=2,depth=3", "alphabeta:depth=٣", "id:tt=99999999999999999999"):
+        with pytest.raises(InvalidLimitError):
+            search(game, game.initial_state(), spec)
+    with pytest.raises(InvalidLimitError):
+        make_searcher(game, "id", aspiration=float("nan"))
