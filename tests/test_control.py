@@ -121,3 +121,18 @@ def test_engine_options_are_checked() -> None:
             search(game, game.initial_state(), spec)
     with pytest.raises(InvalidLimitError):
         make_searcher(game, "id", aspiration=float("nan"))
+
+
+def test_a_cut_off_without_an_evaluation_is_refused_unless_zero_is_asked_for() -> None:
+    from gamesearch.errors import UnsupportedGameError
+
+    game = get_game("fig6.2")  # explicit tree, leaves only: no heuristic
+    assert not game.has_evaluate
+    for algorithm in ("minimax", "alphabeta", "negamax", "id"):
+        with pytest.raises(UnsupportedGameError, match="no evaluation"):
+            search(game, game.initial_state(), algorithm, Limit(depth=1))
+        r = search(game, game.initial_state(), f"{algorithm}:zero_eval=1", Limit(depth=1))
+        assert r.value == 0  # every MIN node cut off and scored 0, as asked
+        # to the end (or deep enough that no cut-off happens) the answer is exact
+        assert search(game, game.initial_state(), algorithm, Limit(depth=2)).value == 3
+        assert search(game, game.initial_state(), algorithm).value == 3

@@ -18,8 +18,10 @@ Conventions, written down once:
 
 Optional hooks (search uses them when a game supplies them; the defaults say "absent"):
 ``evaluate``, ``key`` (transposition tables), ``noisy_actions``/``is_quiet`` (quiescence),
-``order_actions`` (move ordering), ``information_set``/``sample_state`` (hidden information),
+``order_actions`` (move ordering), ``engine_defaults`` (the engine settings a game asks for),
 and the notations ``parse_action``/``format_action``/``parse_state``/``format_state``.
+Hidden information is not modelled yet: the first game with hidden cards will bring its
+hooks (an information set, sampling of the hidden part) with the search that uses them.
 """
 
 from __future__ import annotations
@@ -114,16 +116,19 @@ class Game(Generic[S, A]):
 
     # ----- optional hooks ------------------------------------------------------------
     def evaluate(self, state: S, player: int) -> float:
-        """Heuristic value of a non-terminal state for ``player`` (same scale as utility)."""
+        """Heuristic value of a non-terminal state for ``player`` (same scale as utility).
+
+        A game that has one sets ``has_evaluate``. Without it, a search whose answer rests
+        on a depth cut-off is refused with :class:`UnsupportedGameError` unless the caller
+        asks for zero at the cut-off (the ``zero_eval`` search option)."""
         return 0.0
 
     has_evaluate: bool = False
 
     def key(self, state: S) -> Hashable:
-        """A hashable key identifying the position, for transposition tables."""
+        """A hashable key identifying the position, for transposition tables (default: the
+        state itself, which must then be hashable)."""
         return state
-
-    has_key: bool = True
 
     def noisy_actions(self, state: S) -> Sequence[A]:
         """Actions that quiescence search must still try at the horizon (captures...)."""
@@ -210,14 +215,6 @@ class Game(Generic[S, A]):
     def score_threshold(self, state: S, score: float) -> float:
         """The value ``b`` with ``exact_score(v) > score`` exactly when ``v > b``."""
         return score
-
-    def information_set(self, state: S, player: int) -> Hashable:
-        """What ``player`` knows of ``state`` (identity for perfect-information games)."""
-        return state
-
-    def sample_state(self, state: S, player: int, rng: random.Random) -> S:
-        """A state consistent with what ``player`` knows, drawn at random (hidden info)."""
-        return state
 
     # ----- notation ------------------------------------------------------------------
     def format_action(self, state: S, action: A) -> str:

@@ -1517,7 +1517,6 @@ class ChessGame(Game[ChessState, Move]):
             q = 1 - EVAL_LIMIT
         return (q if player == state.player else -q), LAZY_MARGIN
 
-    has_key = True
 
     def key(self, state: ChessState) -> int:
         return state.key

@@ -67,7 +67,7 @@ ALGORITHMS: dict[str, AlgorithmInfo] = {
 
 BOOL_OPTIONS = (
     "ordering", "killers", "history", "quiescence", "pvs", "discount", "iterate", "partial",
-    "check_extension", "null_move", "lmr", "futility",
+    "check_extension", "null_move", "lmr", "futility", "zero_eval",
 )
 
 #: How each option of a search spec is read (one reader, one documented range each).

@@ -51,7 +51,9 @@ class Searcher:
     #: time limit alone); a clock's allocation sets its own soft limit (control.py).
     soft_share: float | None = None
 
-    def __init__(self, game: Game[Any, Any], *, discount: bool = True) -> None:
+    def __init__(
+        self, game: Game[Any, Any], *, discount: bool = True, zero_eval: bool = False
+    ) -> None:
         gt = game.game_type
         if self.two_player_only and (gt.num_players != 2 or not gt.zero_sum):
             raise UnsupportedGameError(
@@ -72,6 +74,8 @@ class Searcher:
         #: the name the result reports (the registry sets it to "id", "pvs", ...)
         self.label = self.name
         self.discount = discount
+        #: score cut-off positions 0 in a game without an evaluation (else refuse)
+        self.zero_eval = zero_eval
         #: what a full-size win loses per ply of distance (0: no discount)
         self.win_step = win_step(game.max_utility) if discount else 0.0
         self.nodes = 0
@@ -150,6 +154,11 @@ class Searcher:
             # Out of budget before depth 1 finished: still answer with a legal move.
             first = next(iter(game.actions(state)))
             best = Iteration(value=0.0, action=first, pv=[first])
+        if best.hit_horizon and not game.has_evaluate and not self.zero_eval:
+            raise UnsupportedGameError(
+                f"{game.name} has no evaluation function, so this search's answer would "
+                "rest on cut-off positions scored 0: search to the end of the game (no "
+                "depth, time or node limit) or ask for zero_eval=1")
         return self._result(state, best, best_depth, per_depth, clock, completed)
 
     def _depth_of(self, it: Iteration) -> int:

@@ -144,8 +144,9 @@ class Negamax(Searcher):
         lmr: bool | None = None,
         soft_share: float | None = None,
         futility: bool | None = None,
+        zero_eval: bool = False,
     ) -> None:
-        super().__init__(game, discount=discount)
+        super().__init__(game, discount=discount, zero_eval=zero_eval)
         size = parse_size(tt)
         self.table: TranspositionTable | None = TranspositionTable(size) if size else None
         self.ordering = ordering
