@@ -100,7 +100,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--only", default="", help="substring of the work names to run")
     args = ap.parse_args()
-    print(f"| work | nodes (both) | base CPU s | this CPU s | this ÷ base speed |")
+    print("| work | nodes (both) | base CPU s | this CPU s | this ÷ base speed |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for name, code in WORKS.items():
         if args.only and args.only not in name:
