@@ -74,8 +74,26 @@ def test_solve_json_one_object_per_position(tmp_path: Path) -> None:
     assert [r["position"] for r in rows] == ["x...o....", "xo.......", "........."]
     assert rows[1]["value"] > 0 and rows[2]["value"] == 0  # X wins after 1. x 2. o-edge
     for r in rows:
-        assert set(r) >= {"position", "value", "move", "nodes", "seconds"}
+        assert set(r) >= {"game", "algorithm", "position", "value", "move", "moves", "nodes",
+                          "seconds"}
+        assert r["game"] == "tictactoe" and r["algorithm"] == "solve"
     assert code == 2  # the terminal position on line 4 was reported, the others solved
+
+
+def test_solve_without_a_position_solves_the_start_and_never_waits_for_input() -> None:
+    # standard input left open and empty: the command must not read it
+    proc = subprocess.Popen([sys.executable, "-m", "gamesearch", "solve", "tictactoe",
+                             "--json"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    row = json.loads(out)
+    assert row["value"] == 0 and row["position"] == "........."
+    code, out, _ = run("solve", "tictactoe", "--file", "-", stdin="x...o....\n")
+    assert code == 0 and json.loads(json.dumps(out.split()))[0] == "x...o...."
 
 
 def test_trace_text_and_dot() -> None:

@@ -240,8 +240,6 @@ def _solve_lines(args: argparse.Namespace) -> Iterable[tuple[str, str]]:
     if args.position is not None:
         yield "position", args.position
         return
-    if args.file is None and not sys.stdin.isatty():
-        args.file = "-"  # positions piped on standard input
     if args.file is not None:
         try:
             handle: TextIO = (
@@ -286,7 +284,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
                 data = {"value": max(-1, min(1, entry.score)) if args.weak else entry.score,
                         "move": game.format_action(state, entry.move),
                         "moves": [game.format_action(state, entry.move)],
-                        "nodes": 0, "seconds": 0.0, "source": "book"}
+                        "nodes": 0, "seconds": 0.0, "source": "book", "algorithm": "book"}
             elif gt.num_players == 2 and gt.zero_sum and not gt.chance:
                 if fast is not None:
                     data = fast.solve_fast(state, weak=args.weak)
@@ -302,14 +300,15 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
                     raise CliError(f"--weak needs a two-player zero-sum game; {game.name} "
                                    "is not one")
                 r = make_searcher(game, default_algorithm(game)).search(state, Limit())
-                data = {"value": _json_value(r.value),
-                        "move": game.format_action(state, r.action),
+                data = {"algorithm": default_algorithm(game), "value": _json_value(r.value),
+                        "move": r.move, "moves": [r.move],
                         "nodes": r.nodes, "seconds": round(r.seconds, 6)}
         except GameError as exc:
             errors += 1
             sys.stderr.write(f"gamesearch: {where}: {exc}\n")
             continue
-        record = {"position": text, **data}
+        record = {"game": game.name, "position": text,
+                  "algorithm": data.pop("algorithm", "solve"), **data}
         if args.json:
             out.write(json.dumps(record) + "\n")
         else:
@@ -426,7 +425,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="connect4: do not consult the opening book")
     s.set_defaults(func=cmd_analyze)
 
-    s = sub.add_parser("solve", help="exact game-theoretic value of positions")
+    s = sub.add_parser("solve", help="exact game-theoretic value of positions "
+                       "(the initial position unless --position or --file is given)")
     s.add_argument("game")
     g = s.add_mutually_exclusive_group()
     g.add_argument("--position")
