@@ -16,6 +16,7 @@ GAMES: dict[str, tuple[str, str]] = {
     "connect4": ("connect4:ConnectFour", "Connect Four 7x6, columns 1-7, Pons position strings"),
     "chess": ("chess:ChessGame", "chess on python-chess (the [chess] extra): UCI/SAN moves, FEN"),
     "pig": ("pig:Pig", "the dice game Pig, race to 20 (roll or hold): expectiminimax"),
+    "nim": ("nim:Nim", "Nim, heaps 3 4 5, last counter wins: the readable example game"),
     "fig6.2": ("trees:fig6_2", "AIMA Fig 6.2 two-ply tree (minimax value 3, move a1)"),
     "comp3200": ("trees:comp3200", "COMP 3200 16-leaf binary tree (minimax value 7)"),
     "fig6.4": ("trees:fig6_4", "AIMA Fig 6.4 three-player max^n tree (root (1, 2, 6))"),
