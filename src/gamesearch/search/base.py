@@ -13,7 +13,7 @@ by more than one check interval. No iteration starts after the soft deadline.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
@@ -23,6 +23,15 @@ from .common import Callback, Iteration, SearchResult, win_step
 from .control import Clock, Limit, SearchTimeout
 
 MAX_DEPTH = 200
+
+#: ``terminal_utility, to_move, actions, result, evaluate`` (see :meth:`Searcher.rules`)
+Rules = tuple[
+    Callable[[Any, int], "float | None"],
+    Callable[[Any], int],
+    Callable[[Any], Sequence[Any]],
+    Callable[[Any, Any], Any],
+    Callable[[Any, int], float],
+]
 
 
 @contextmanager
@@ -82,6 +91,14 @@ class Searcher:
         self.tt_hits = 0
         self.cutoffs = 0
         self.seldepth = 0
+
+    def rules(self) -> Rules:
+        """The game functions a value function calls at every node, bound once per
+        iteration (locals are the fastest lookups CPython has): ``terminal_utility``
+        (IS-TERMINAL and UTILITY in one call), ``to_move``, ``actions``, ``result``,
+        ``evaluate``."""
+        g = self.game
+        return g.terminal_utility, g.to_move, g.actions, g.result, g.evaluate
 
     # -- to implement ----------------------------------------------------------------
     def iteration(self, state: Any, depth: int | None, clock: Clock) -> Iteration:

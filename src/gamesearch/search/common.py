@@ -137,6 +137,17 @@ def win_step(max_utility: float) -> float:
     return max_utility / DISCOUNT_FRACTION
 
 
+def discounted(u: float, ply: int, max_utility: float, step: float) -> float:
+    """A terminal utility ``u`` reached ``ply`` plies below the root, with a full-size win
+    or loss discounted by its distance (the convention above). The hot loops of minimax,
+    alpha-beta and the engine write this test inline: a call per leaf costs them ~5 %."""
+    if u >= max_utility:
+        return u - ply * step
+    if u <= -max_utility:
+        return u + ply * step
+    return u
+
+
 def win_threshold(max_utility: float) -> float:
     """Values beyond this are discounted wins; heuristic values never reach it."""
     return max_utility - MAX_PLY * win_step(max_utility)

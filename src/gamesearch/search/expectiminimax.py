@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from ..game import CHANCE
 from .base import Searcher
-from .common import INF, Iteration
+from .common import INF, Iteration, discounted
 from .control import Clock
 from .minimax import pv_list
 
@@ -30,11 +30,9 @@ class Expectiminimax(Searcher):
 
     def iteration(self, state: Any, depth: int | None, clock: Clock) -> Iteration:
         game = self.game
-        terminal_utility, to_move, actions = game.terminal_utility, game.to_move, game.actions
-        result, evaluate, outcomes_of = game.result, game.evaluate, game.chance_outcomes
-        me = to_move(state)
-        maxu = game.max_utility
-        step = self.win_step
+        terminal_utility, to_move, actions, result, evaluate = self.rules()
+        outcomes_of = game.chance_outcomes
+        me, maxu, step = to_move(state), game.max_utility, self.win_step
         nodes = 0
         next_check = clock.begin(self.nodes)
         horizon = False
@@ -48,11 +46,7 @@ class Expectiminimax(Searcher):
             u = terminal_utility(s, me)
             if u is not None:
                 lines[ply] = None
-                if u >= maxu:
-                    return u - ply * step
-                if u <= -maxu:
-                    return u + ply * step
-                return u
+                return discounted(u, ply, maxu, step)
             p = to_move(s)
             if p == CHANCE:  # the expectation: Σ P(r) · value(result(s, r))
                 lines[ply] = None

@@ -29,8 +29,8 @@ class MaxN(Searcher):
 
     def iteration(self, state: Any, depth: int | None, clock: Clock) -> Iteration:
         game = self.game
-        is_terminal, returns, to_move = game.is_terminal, game.returns, game.to_move
-        actions, result, evaluate = game.actions, game.result, game.evaluate
+        _, to_move, actions, result, evaluate = self.rules()
+        is_terminal, returns = game.is_terminal, game.returns
         players = range(game.num_players)
         nodes = 0
         next_check = clock.begin(self.nodes)

@@ -40,11 +40,8 @@ class Minimax(Searcher):
 
     def iteration(self, state: Any, depth: int | None, clock: Clock) -> Iteration:
         game = self.game
-        terminal_utility, to_move, actions = game.terminal_utility, game.to_move, game.actions
-        result, evaluate = game.result, game.evaluate
-        me = to_move(state)
-        maxu = game.max_utility
-        step = self.win_step
+        terminal_utility, to_move, actions, result, evaluate = self.rules()
+        me, maxu, step = to_move(state), game.max_utility, self.win_step
         nodes = 0
         next_check = clock.begin(self.nodes)
         horizon = False

@@ -409,8 +409,7 @@ class Negamax(Searcher):
         with PVS and the cut-off bookkeeping, table store.
         """
         game = self.game
-        terminal_utility, to_move, actions = game.terminal_utility, game.to_move, game.actions
-        result, evaluate = game.result, game.evaluate
+        terminal_utility, to_move, actions, result, evaluate = self.rules()
         key_of = game.key
         noisy_actions = game.noisy_actions
         # a game may give its noisy actions lazily (chess: SEE only when reached)
