@@ -7,6 +7,7 @@ within 2 s whatever came before; the engine survives everything but ``quit``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import random
@@ -58,10 +59,8 @@ class Pipe:
                 return got
 
     def close(self) -> int:
-        try:
+        with contextlib.suppress(BrokenPipeError, OSError):
             self.send("quit")
-        except (BrokenPipeError, OSError):
-            pass
         try:
             return self.proc.wait(10)
         finally:
