@@ -129,7 +129,7 @@ def python_solver() -> Solver:
 
 def compiled_solver() -> Solver | None:
     try:
-        from gamesearch.search import compiled_connect4 as cc
+        from gamesearch.games.connect4 import compiled as cc
     except ImportError:
         return None
     if not cc.available():

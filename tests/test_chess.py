@@ -478,11 +478,10 @@ def test_soft_time_limit_starts_no_iteration_after_its_share() -> None:
 def test_chess_matches_default_to_the_balanced_openings(tmp_path: Path) -> None:
     import chess.pgn
 
-    from gamesearch.arena import read_openings
-    from gamesearch.arena.cli import CHESS_OPENINGS
+    from gamesearch.arena import default_openings
     from gamesearch.cli import main
 
-    book = read_openings(GAME, str(CHESS_OPENINGS))
+    book = default_openings(GAME)
     assert len(book) == 50 and len({o.moves for o in book}) == 50
     assert all(4 <= len(o.moves) <= 8 for o in book)
     pgn = tmp_path / "games.pgn"

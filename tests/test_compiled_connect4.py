@@ -15,7 +15,7 @@ import pytest
 
 from gamesearch.errors import GameError, InvalidPositionError, UnsupportedGameError
 from gamesearch.games.connect4 import ConnectFour
-from gamesearch.search import compiled_connect4 as cc
+from gamesearch.games.connect4 import compiled as cc
 from gamesearch.search.common import SearchResult
 from gamesearch.search.solve import make_solver, solve
 

@@ -15,7 +15,11 @@ from pathlib import Path
 import pytest
 
 from gamesearch.agents import make_agent, play_game
-from gamesearch.book import (
+from gamesearch.cli import main
+from gamesearch.errors import SearchTimeout
+from gamesearch.games.connect4 import ConnectFour
+from gamesearch.games.connect4 import compiled as cc
+from gamesearch.games.connect4.book import (
     BookError,
     OpeningBook,
     build_book,
@@ -24,10 +28,6 @@ from gamesearch.book import (
     load_book,
     state_of_key,
 )
-from gamesearch.cli import main
-from gamesearch.games.connect4 import ConnectFour
-from gamesearch.search import compiled_connect4 as cc
-from gamesearch.search.control import SearchTimeout
 
 GAME = ConnectFour()
 needs_numba = pytest.mark.skipif(

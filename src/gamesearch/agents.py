@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import GameError, IllegalMoveError, InvalidLimitError, UnknownNameError
-from .game import CHANCE, Game, sample_outcome
+from .game import CHANCE, Book, FastSolver, Game, sample_outcome
 from .search import ALGORITHMS, Limit, SearchResult, make_searcher, parse_spec
 from .search.common import Callback
 from .search.control import MAX_SECONDS, SearchTimeout
@@ -107,11 +107,12 @@ class SearchAgent(Agent):
 class SolverAgent(Agent):
     """Plays perfectly once the exact solver can finish in time, and like ``id`` before.
 
-    Connect Four: first the opening book (:mod:`gamesearch.book`; ``book`` is ``None`` for
-    the package's book, ``"off"``, or a file), then the compiled solver when numba is
-    installed. Each move tries the solver with half the move's time (the compiled one in
-    node-budget slices on a warm table, checking the clock between slices); if that runs
-    out, the ``id`` engine searches for the rest. Two-player zero-sum games only.
+    First the game's opening book when it has one (its ``opening_book`` hook; ``book`` is
+    ``None`` for the game's own book, ``"off"``, or a file), then the game's compiled solver
+    when it has one installed (its ``fast_solver`` hook), else the Python solver. Each move
+    tries the solver with half the move's time (a compiled one in node-budget slices on a
+    warm table, checking the clock between slices); if that runs out, the ``id`` engine
+    searches for the rest. Two-player zero-sum games only.
     """
 
     def __init__(self, game: Game[Any, Any], seconds: float | None = 1.0,
@@ -125,18 +126,8 @@ class SolverAgent(Agent):
         self.last: SearchResult | None = None
         #: the last move's solver result (``"book": True`` when it came from the book)
         self.solved: dict[str, Any] | None = None
-        self.book: Any = None
-        self.fast: Any = None
-        if game.name == "connect4":
-            from . import book as books
-            from .search import compiled_connect4
-
-            self.book = books.load_book(book)
-            if compiled_connect4.available():
-                self.fast = compiled_connect4
-        elif book is not None and book.strip().lower() != "off":
-            raise InvalidLimitError(f"solver agent book={book!r}: the opening book is for "
-                                    "connect4 only")
+        self.book: Book | None = game.opening_book(book)
+        self.fast: FastSolver | None = game.fast_solver()
 
     def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         budget = self.seconds
@@ -152,7 +143,7 @@ class SolverAgent(Agent):
                                "exact": entry.exact}
                 return entry.move
         if self.fast is not None:
-            self.solved = self._solve_fast(state, start + budget / 2)
+            self.solved = self._solve_fast(self.fast, state, start + budget / 2)
             if self.solved is not None:
                 return self.solved["move"]
         else:
@@ -169,16 +160,15 @@ class SolverAgent(Agent):
         self.last = self.engine.last
         return action
 
-    def _solve_fast(self, state: Any, deadline: float) -> dict[str, Any] | None:
+    @staticmethod
+    def _solve_fast(fast: FastSolver, state: Any, deadline: float) -> dict[str, Any] | None:
         """The compiled solve by the ``deadline`` (None if it did not finish): slices of
         nodes on the table the previous slice left (still sound), sized from the rate."""
-
         keep, chunk, nodes = False, 200_000, 0
         t0 = time.perf_counter()
         while True:
             try:
-                result: dict[str, Any] = self.fast.solve_fast(
-                    state, keep_table=keep, max_nodes=chunk)
+                result = fast.solve(state, keep_table=keep, max_nodes=chunk)
             except SearchTimeout:
                 keep = True
                 nodes += chunk
@@ -263,7 +253,7 @@ def make_agent(
 AGENT_KINDS = {
     "human": "a person at the keyboard, typing moves in the game's notation",
     "solver": "perfect play once the exact solver finishes in half the move time, else id; "
-              "connect4: opening book first (solver:book=off|FILE)",
+              "the game's opening book first, if it has one (solver:book=off|FILE)",
     "random": "uniformly random legal moves (random:seed=N for a repeatable one)",
 }
 

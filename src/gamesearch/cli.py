@@ -7,7 +7,6 @@ negative limit — ends with a one-line message and exit status 2, never a trace
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import random
 import sys
@@ -20,7 +19,7 @@ from .arena.cli import add_arena_commands
 from .argtypes import positive_int, positive_seconds
 from .chess_cli import add_chess_commands
 from .errors import GameError, InvalidLimitError
-from .game import CHANCE, Game
+from .game import CHANCE, BookEntry, Game
 from .games import GAMES, get_game
 from .search import ALGORITHMS, Limit, SearchResult, make_searcher, parse_spec
 from .search.solve import solve
@@ -29,11 +28,6 @@ from .search.trace import pruned_leaves, render_dot, render_text, trace
 
 class CliError(GameError):
     """Bad command-line input."""
-
-
-#: The engine ``play`` puts against you when ``--second`` is not given: the strongest agent
-#: the library has for the game (Connect Four: the opening book, then the exact solver).
-DEFAULT_ENGINE = {"connect4": "solver"}
 
 
 def _game(name: str) -> Game[Any, Any]:
@@ -100,7 +94,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         raise InvalidLimitError(f"--time {args.time}: must be a positive number of seconds")
     specs = list(args.agent or [])
     if not specs:
-        second = args.second or DEFAULT_ENGINE.get(game.name, "id")
+        # the game's strongest agent (Connect Four: its book, then the exact solver)
+        second = args.second or game.default_opponent or "id"
         specs = [args.first, second] + ["id"] * max(0, game.num_players - 2)
     if len(specs) != game.num_players:
         raise CliError(f"{game.name} has {game.num_players} players; got {len(specs)} agents")
@@ -155,13 +150,12 @@ def _limit(args: argparse.Namespace) -> Limit | None:
     return Limit(depth=args.depth, time=args.time, nodes=args.nodes)
 
 
-def _book_entry(game: Game[Any, Any], state: Any, spec: str | None) -> Any:
-    """The opening book's entry for ``state`` (Connect Four only), or None."""
-    if game.name != "connect4" or game.is_terminal(state):
+def _book_entry(game: Game[Any, Any], state: Any, spec: str | None) -> BookEntry | None:
+    """The entry for ``state`` in the game's opening book (``spec``: see
+    :meth:`Game.opening_book`), or None (no book, or the book lacks the position)."""
+    if game.is_terminal(state):
         return None
-    from .book import load_book
-
-    book = load_book(spec)
+    book = game.opening_book(spec)
     return book.lookup(state) if book is not None else None
 
 
@@ -178,9 +172,10 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     use_book = not (args.algorithm or args.depth or args.time or args.nodes)
     entry = _book_entry(game, state, args.book) if use_book else None
     if entry is not None:  # the opening book's answer: 0 nodes
-        data = {"game": game.name, "position": game.format_state(state), "algorithm": "book",
-                "move": game.format_action(state, entry.move), "value": entry.score,
-                "exact": entry.exact, "nodes": 0, "pv": [game.format_action(state, entry.move)]}
+        data: dict[str, Any] = {
+            "game": game.name, "position": game.format_state(state), "algorithm": "book",
+            "move": game.format_action(state, entry.move), "value": entry.score,
+            "exact": entry.exact, "nodes": 0, "pv": [game.format_action(state, entry.move)]}
         if args.json:
             out.write(json.dumps(data) + "\n")
         else:
@@ -256,21 +251,10 @@ def _solve_lines(args: argparse.Namespace) -> Iterable[tuple[str, str]]:
     yield "position", ""
 
 
-def _fast_solver(game: Game[Any, Any], pure: bool) -> Any:
-    """The compiled Connect Four solver when it is installed (same scores and nodes)."""
-    if pure or game.name != "connect4":
-        return None
-    try:
-        compiled = importlib.import_module("gamesearch.search.compiled_connect4")
-    except ImportError:
-        return None
-    return compiled if compiled.available() else None
-
-
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     game = _game(args.game)
     errors = 0
-    fast = _fast_solver(game, args.pure)
+    fast = None if args.pure else game.fast_solver()  # same scores, moves and nodes
     for where, text in _solve_lines(args):
         try:
             if text == "" and args.position is None and args.file is None:
@@ -281,13 +265,14 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
             gt = game.game_type
             entry = _book_entry(game, state, args.book) if args.book else None
             if entry is not None and (entry.exact or args.weak):
-                data = {"value": max(-1, min(1, entry.score)) if args.weak else entry.score,
-                        "move": game.format_action(state, entry.move),
-                        "moves": [game.format_action(state, entry.move)],
-                        "nodes": 0, "seconds": 0.0, "source": "book", "algorithm": "book"}
+                data: dict[str, Any] = {
+                    "value": max(-1, min(1, entry.score)) if args.weak else entry.score,
+                    "move": game.format_action(state, entry.move),
+                    "moves": [game.format_action(state, entry.move)],
+                    "nodes": 0, "seconds": 0.0, "source": "book", "algorithm": "book"}
             elif gt.num_players == 2 and gt.zero_sum and not gt.chance:
                 if fast is not None:
-                    data = fast.solve_fast(state, weak=args.weak)
+                    data = fast.solve(state, weak=args.weak)
                     data["move"] = game.format_action(state, data["move"])
                     data["moves"] = [data["move"]]
                     data["seconds"] = round(data["seconds"], 6)
@@ -324,25 +309,29 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
 
 # ----- book -----------------------------------------------------------------------------
 def cmd_book(args: argparse.Namespace, out: TextIO) -> int:
-    from .book import OpeningBook, build_book, default_book
-
-    if args.game.strip().lower() != "connect4":
-        raise CliError(f"the opening book is for connect4 only, not {args.game!r}")
-    if args.info:
-        book = default_book() if args.out == "-" else OpeningBook.load(args.out)
+    game = _game(args.game)
+    if args.info:  # the book at --out, or the game's own with --out -
+        book = game.opening_book("on" if args.out == "-" else args.out or f"{game.name}_book.bin")
+        if book is None:  # (--out off)
+            raise CliError("book --info: no book to describe (--out FILE, or - for the game's)")
         out.write(json.dumps({"positions": len(book), **book.meta}, indent=1) + "\n")
         return 0
+    builder = game.book_builder()
+    if builder is None:
+        raise CliError(f"{game.name} has no opening book builder: the book command builds "
+                       "the books of games that supply one")
+    target = args.out or f"{game.name}_book.bin"
 
     def log(text: str) -> None:
         sys.stderr.write(text + "\n")
         sys.stderr.flush()
 
     command = "gamesearch " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["book"] else ""
-    book = build_book(args.plies, args.out, journal=args.journal, root=args.root,
-                      sides=args.sides, tt_capacity=args.tt, strong_nodes=args.strong_nodes,
-                      max_nodes=args.max_nodes,
-                      max_seconds=args.max_seconds, log=log, command=command)
-    out.write(f"{len(book)} positions in {args.out}\n")
+    book = builder(args.plies, target, journal=args.journal, root=args.root,
+                   sides=args.sides, tt_capacity=args.tt, strong_nodes=args.strong_nodes,
+                   max_nodes=args.max_nodes,
+                   max_seconds=args.max_seconds, log=log, command=command)
+    out.write(f"{len(book)} positions in {target}\n")
     return 0
 
 
@@ -403,7 +392,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("game")
     s.add_argument("--first", default="human", help="agent of player 1 (default human)")
     s.add_argument("--second", default=None,
-                   help="agent of player 2 (default: solver for connect4, else id)")
+                   help="agent of player 2 (default: the game's strongest agent, e.g. solver "
+                   "for connect4; else id)")
     s.add_argument("--agent", action="append", help="agents in player order (n-player games)")
     s.add_argument("--time", type=positive_seconds, default=1.0, help="seconds per engine move")
     s.add_argument("--position", help="start position in the game's notation")
@@ -419,10 +409,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--nodes", type=positive_int)
     s.add_argument("--json", action="store_true", help="one JSON object")
     s.add_argument("--book", default=None, metavar="FILE",
-                   help="connect4: opening book to consult when no algorithm or limit is "
-                        "given (default: the package's; off: none)")
+                   help="games with an opening book (connect4): the book to consult when no "
+                        "algorithm or limit is given (default: the game's own; off: none)")
     s.add_argument("--no-book", dest="book", action="store_const", const="off",
-                   help="connect4: do not consult the opening book")
+                   help="do not consult the game's opening book")
     s.set_defaults(func=cmd_analyze)
 
     s = sub.add_parser("solve", help="exact game-theoretic value of positions "
@@ -436,15 +426,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="use the plain Python solver even if the compiled one is installed")
     s.add_argument("--json", action="store_true", help="one JSON object per position")
     s.add_argument("--book", nargs="?", const="on", default=None, metavar="FILE",
-                   help="connect4: answer from the opening book when it has the position "
-                        "(0 nodes; default off, so the node counts are the solver's)")
+                   help="games with an opening book (connect4): answer from the book (the "
+                        "game's own, or FILE) when it has the position (0 nodes; default "
+                        "off, so the node counts are the solver's)")
     s.set_defaults(func=cmd_solve)
 
-    s = sub.add_parser("book", help="build the Connect Four opening book with the solver")
-    s.add_argument("game", help="connect4")
+    s = sub.add_parser("book", help="build a game's opening book with its solver (connect4)")
+    s.add_argument("game", help="a game with an opening book builder (connect4)")
     s.add_argument("--plies", type=positive_int, default=8,
                    help="cover the positions with fewer stones than this (default 8)")
-    s.add_argument("--out", default="connect4_book.bin", help="the book file to write")
+    s.add_argument("--out", default=None,
+                   help="the book file to write (default GAME_book.bin; with --info: the "
+                   "book to describe, - for the game's own)")
     s.add_argument("--journal", help="progress journal, to resume (default OUT.journal)")
     s.add_argument("--root", default="", help="start from this position instead of the "
                    "empty board (move string)")

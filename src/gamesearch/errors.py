@@ -1,7 +1,9 @@
 """One exception family for every bad input gamesearch can meet.
 
 Every message names the offending input and says what is allowed, so that an interface
-(CLI, web, UCI) can show it to a person as it is.
+(CLI, web, UCI) can show it to a person as it is. One exception here is not about input:
+:class:`SearchTimeout`, the signal that a search ran out of its budget, which the searches
+of :mod:`gamesearch.search` and the games' own solvers (Connect Four's compiled one) raise.
 """
 
 from __future__ import annotations
@@ -50,3 +52,9 @@ class InvalidLimitError(GameError, ValueError):
 
 class UnsupportedGameError(GameError, TypeError):
     """An algorithm asked to search a game it cannot handle (e.g. minimax on dice)."""
+
+
+class SearchTimeout(Exception):
+    """Raised inside a search when its time or node budget runs out or it is stopped (not
+    an input error: the caller catches it and falls back, e.g. on the last completed
+    iteration). :mod:`gamesearch.search.control` raises it; so do the games' own solvers."""

@@ -22,17 +22,29 @@ Optional hooks (search uses them when a game supplies them; the defaults say "ab
 and the notations ``parse_action``/``format_action``/``parse_state``/``format_state``.
 Hidden information is not modelled yet: the first game with hidden cards will bring its
 hooks (an information set, sampling of the hidden part) with the search that uses them.
+
+Hooks for what is special about a game beyond search (the command line, the agents and the
+arena ask the game through these and never test its name; the defaults say "absent"):
+
+* ``default_opponent`` -- the agent spec ``gamesearch play`` puts against a person when none
+  is named (``None``: the default search agent);
+* ``opening_book(spec)`` -- the game's :class:`Book` of solved positions (``None``: none),
+  and ``book_builder()`` -- the function that builds one with the game's solver;
+* ``fast_solver()`` -- a :class:`FastSolver`, a compiled exact solver that gives the same
+  results as :func:`gamesearch.search.solve.solve` (``None``: none, or not installed);
+* ``arena_openings()`` -- the start lines of arena matches when none are given;
+* ``pgn_notation`` -- positions in FEN and moves in UCI, so the arena can write PGN.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
-from .errors import IllegalMoveError, InvalidPositionError
+from .errors import IllegalMoveError, InvalidPositionError, UnsupportedGameError
 
 #: ``to_move`` returns this at a chance node.
 CHANCE = -1
@@ -57,6 +69,56 @@ class GameType:
     def __post_init__(self) -> None:
         if self.alternating and (self.num_players != 2 or self.chance):
             raise ValueError("GameType: alternating needs two players and no chance nodes")
+
+
+@dataclass(frozen=True)
+class BookEntry:
+    """An opening book's answer for a position: the ``move`` it plays there (an action of
+    the game), the position's ``score`` for the side to move in the game's score convention
+    (the one of :meth:`Game.exact_score`), and ``exact``: False when only the sign of the
+    score is known (+1 a win, 0 a draw, -1 a loss), which the move keeps."""
+
+    score: int
+    move: Any
+    exact: bool
+
+
+class Book(Protocol):
+    """What :meth:`Game.opening_book` returns: solved positions looked up by state."""
+
+    #: how the book was made (for ``gamesearch book GAME --info``)
+    meta: dict[str, Any]
+
+    def lookup(self, state: Any) -> BookEntry | None:
+        """The entry of ``state``, or ``None`` if the book does not hold the position."""
+        ...
+
+    def __len__(self) -> int:
+        """The number of positions in the book."""
+        ...
+
+
+class FastSolver(Protocol):
+    """What :meth:`Game.fast_solver` returns: a compiled exact solver.
+
+    ``solve`` answers what :func:`gamesearch.search.solve.solve` answers for the game (with
+    the solver's default table), as plain data for speed: ``{"value", "move", "moves",
+    "nodes", "seconds"}`` are that result's ``value``, ``action``, ``best_actions`` (only
+    ``[move]`` unless ``best_moves``), ``nodes`` and ``seconds``, the same value, moves and
+    node count. ``keep_table`` keeps the table of the previous call (like one solver reused);
+    past ``max_nodes`` nodes it raises :class:`~gamesearch.errors.SearchTimeout`, and what
+    its table holds is still sound, so a call with ``keep_table`` goes on from there.
+    """
+
+    def solve(self, state: Any, *, weak: bool = False, best_moves: bool = False,
+              keep_table: bool = False, max_nodes: int | None = None) -> dict[str, Any]:
+        ...
+
+
+#: The words of an opening book spec (``--book``, ``solver:book=``) for "the game's own
+#: book" and for "no book"; any other spec is the path of a book file.
+BOOK_ON = frozenset({"on", "default", "yes", "true", "1"})
+BOOK_OFF = frozenset({"off", "no", "none", "false", "0"})
 
 
 class Game(Generic[S, A]):
@@ -215,6 +277,49 @@ class Game(Generic[S, A]):
     def score_threshold(self, state: S, score: float) -> float:
         """The value ``b`` with ``exact_score(v) > score`` exactly when ``v > b``."""
         return score
+
+    # ----- what the interfaces ask the game (see the module docstring) -----------------
+    #: The agent spec ``gamesearch play`` puts against a person who names no opponent: the
+    #: strongest agent the library has for the game. ``None``: the default search agent.
+    default_opponent: str | None = None
+
+    def opening_book(self, spec: str | None = None) -> Book | None:
+        """The game's opening book for ``spec``: ``None`` or a word of :data:`BOOK_ON`, the
+        game's own book; a word of :data:`BOOK_OFF`, no book (``None``); anything else, the
+        path of a book file. A file that cannot be read raises :class:`GameError`.
+
+        A game without a book (this default) returns ``None`` when no book is asked for
+        (``spec`` ``None`` or off) and raises :class:`UnsupportedGameError` when one is."""
+        if spec is None or spec.strip().lower() in BOOK_OFF:
+            return None
+        raise UnsupportedGameError(f"{self.name} has no opening book (book={spec!r}); "
+                                   "allowed: off")
+
+    def book_builder(self) -> Callable[..., Book] | None:
+        """The function that builds the game's opening book with its solver, or ``None``.
+
+        ``gamesearch book`` calls it as ``builder(plies, out, root=, sides=, journal=,
+        tt_capacity=, strong_nodes=, max_nodes=, max_seconds=, log=, command=)``: the
+        positions with fewer than ``plies`` stones on the book's lines from the position
+        ``root``, written to the file ``out``, resumable from the ``journal``. Connect Four's
+        ``build_book`` (:mod:`gamesearch.games.connect4.book`) documents each option."""
+        return None
+
+    def fast_solver(self) -> FastSolver | None:
+        """A compiled exact solver with the same results and node counts as
+        :func:`gamesearch.search.solve.solve`, when the game has one and it is installed."""
+        return None
+
+    def arena_openings(self) -> Sequence[str]:
+        """The start lines of arena matches when none are given: lines of an openings file
+        (moves in the game's notation, or a position; blank and ``#`` lines are skipped),
+        each played with both colours. Empty (the default): games start from the initial
+        position."""
+        return ()
+
+    #: Positions are written in FEN (``format_state``) and moves in UCI (``format_action``):
+    #: the notations of PGN, so the arena can export the games as PGN (python-chess).
+    pgn_notation: bool = False
 
     # ----- notation ------------------------------------------------------------------
     def format_action(self, state: S, action: A) -> str:

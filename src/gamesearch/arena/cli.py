@@ -7,17 +7,24 @@ import argparse
 import json
 import math
 import sys
-from pathlib import Path
 from typing import Any, TextIO
 
 from ..argtypes import number, positive_int
 from .errors import ArenaError
 from .ratings import SPRT, format_elo
-from .report import render_pairs, render_standings, write_jsonl, write_pgn, write_plot
+from .report import (
+    check_pgn_notation,
+    render_pairs,
+    render_standings,
+    write_jsonl,
+    write_pgn,
+    write_plot,
+)
 from .schedule import (
     FORMATS,
     Opening,
     TournamentConfig,
+    default_openings,
     load_game,
     parse_agents,
     random_openings,
@@ -25,9 +32,6 @@ from .schedule import (
 )
 from .timecontrol import TimeControl
 from .tournament import BACKENDS, RunOptions, TournamentResult, run_tournament
-
-#: The default openings of chess matches (see the file's header).
-CHESS_OPENINGS = Path(__file__).resolve().parents[1] / "data" / "chess_openings.txt"
 
 
 def parse_sprt(text: str, alpha: float, beta: float) -> SPRT:
@@ -51,9 +55,7 @@ def _openings(args: argparse.Namespace, games_per_pair: int) -> tuple[Opening, .
     if args.random_plies is not None:
         count = (games_per_pair + 1) // 2
         return tuple(random_openings(game, count, args.random_plies, args.seed))
-    if game.name == "chess":  # balanced book lines, each played with both colours
-        return tuple(read_openings(game, str(CHESS_OPENINGS)))
-    return ()
+    return tuple(default_openings(game))  # the game's (chess: balanced book lines), if any
 
 
 def _config(args: argparse.Namespace, agents: list[str], games: int, fmt: str
@@ -73,8 +75,8 @@ def _config(args: argparse.Namespace, agents: list[str], games: int, fmt: str
 
 def _run(args: argparse.Namespace, config: TournamentConfig, sprt: SPRT | None
          ) -> TournamentResult:
-    if args.export_pgn and config.game != "chess":
-        raise ArenaError(f"PGN export is for chess; {config.game} games: use --export-jsonl")
+    if args.export_pgn:
+        check_pgn_notation(load_game(config.game))
     options = RunOptions(
         db=args.db, workers=args.workers, backend=args.backend,
         ray_address=args.ray_address, sprt=sprt,
@@ -182,8 +184,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group()
     g.add_argument("--openings", metavar="FILE",
                    help="one opening a line: moves in the game's notation, or a position "
-                   "(chess by default: the 50 balanced lines of "
-                   "gamesearch/data/chess_openings.txt)")
+                   "(default: the game's own, if it has any; chess: the 50 balanced lines "
+                   "of gamesearch/data/chess_openings.txt)")
     g.add_argument("--random-plies", type=positive_int, metavar="N",
                    help="openings of N random moves (from --seed)")
     p.add_argument("--seed", type=int, default=0,

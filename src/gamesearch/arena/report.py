@@ -210,11 +210,18 @@ PGN_TERMINATION = {"normal": "normal", "timeout": "time forfeit", "illegal-move"
                    "rules infraction", "crash": "abandoned", "move-limit": "adjudication"}
 
 
+def check_pgn_notation(game: Game[Any, Any]) -> None:
+    """Refuse PGN export for a game whose notations are not PGN's (``pgn_notation``)."""
+    if not game.pgn_notation:
+        raise ArenaError(f"PGN export is for chess (positions in FEN, moves in UCI); "
+                         f"{game.name} games: use --export-jsonl")
+
+
 def write_pgn(path: str, records: Sequence[GameRecord], agents: Sequence[AgentEntry],
               game: Game[Any, Any], tournament: str) -> None:
-    """Chess games as PGN (needs python-chess; the game must be chess: FEN and UCI moves)."""
-    if game.name != "chess":
-        raise ArenaError(f"PGN export is for chess; {game.name} games: use --export-jsonl")
+    """Chess games as PGN (needs python-chess; the game must write positions in FEN and
+    moves in UCI, its ``pgn_notation``)."""
+    check_pgn_notation(game)
     try:
         chess = importlib.import_module("chess")
         chess_pgn = importlib.import_module("chess.pgn")

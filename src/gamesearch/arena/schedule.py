@@ -86,20 +86,31 @@ def parse_opening(game: Game[Any, Any], line: str, where: str = "opening") -> Op
         return _check_opening(game, Opening(text, ()), where)
 
 
-def read_openings(game: Game[Any, Any], path: str) -> list[Opening]:
+def parse_openings(game: Game[Any, Any], lines: Sequence[str], where: str) -> list[Opening]:
     """One opening a line; blank lines and lines starting with ``#`` are skipped."""
+    return [
+        parse_opening(game, line, f"{where}, line {i}")
+        for i, line in enumerate(lines, 1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+
+
+def read_openings(game: Game[Any, Any], path: str) -> list[Opening]:
+    """The openings of a file (see :func:`parse_openings`); an error if it has none."""
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise ArenaError(f"cannot read openings file {path!r}: {exc.strerror}") from None
-    openings = [
-        parse_opening(game, line, f"{path}, line {i}")
-        for i, line in enumerate(lines, 1)
-        if line.strip() and not line.lstrip().startswith("#")
-    ]
+    openings = parse_openings(game, lines, path)
     if not openings:
         raise ArenaError(f"openings file {path!r} has no openings")
     return openings
+
+
+def default_openings(game: Game[Any, Any]) -> list[Opening]:
+    """The openings a match plays when none are given: the game's ``arena_openings`` hook
+    (chess: 50 balanced book lines), or none (the initial position)."""
+    return parse_openings(game, game.arena_openings(), f"{game.name}'s default openings")
 
 
 def random_openings(game: Game[Any, Any], count: int, plies: int, seed: int) -> list[Opening]:

@@ -1210,6 +1210,19 @@ class ChessGame(Game[ChessState, Move]):
         "'startpos', optionally followed by 'moves' and moves in UCI or SAN"
     )
 
+    # ----- what the arena asks the game (gamesearch.game's interface hooks) -----------
+    #: Positions in FEN and moves in UCI: the arena can export chess games as PGN.
+    pgn_notation = True
+
+    def arena_openings(self) -> list[str]:
+        """The openings of matches that name none: 50 balanced book lines in SAN, each
+        played with both colours (``gamesearch/data/chess_openings.txt``; its header
+        says how they were chosen)."""
+        from importlib import resources
+
+        path = resources.files("gamesearch") / "data" / "chess_openings.txt"
+        return path.read_text(encoding="utf-8").splitlines()
+
     # ----- the textbook's six functions -----------------------------------------------
     def initial_state(self) -> ChessState:
         return ChessState.from_board(Board())

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidLimitError
+from ..errors import SearchTimeout as SearchTimeout  # the model's: games' solvers raise it too
 
 INF = math.inf
 #: a node count no search reaches (an int: hot loops compare it with an int node count,
@@ -53,10 +54,6 @@ MIN_SECONDS = 0.005
 MAX_SECONDS = 1e9
 MAX_NODES = 1 << 60
 MAX_DEPTH_LIMIT = 10_000
-
-
-class SearchTimeout(Exception):
-    """Raised inside a search when its time or node budget runs out or it is stopped."""
 
 
 def _check_seconds(name: str, value: float | None, *, zero_ok: bool = False) -> None:

@@ -19,16 +19,20 @@ Positions are folded under the mirror symmetry: the key is the smaller of Pons's
 ``current + mask`` keys of the position and its mirror image, and the move is stored for
 the position with that key (mirrored back on lookup).
 
-The file (``data/connect4_book.bin``, package data) is binary: the magic ``GSC4BOOK``, a
+The file (``data/book.bin`` in this package, package data) is binary: the magic ``GSC4BOOK``, a
 4-byte little-endian header length, a JSON header (format version, entry counts, how it was
 built), a CRC-32 of the header and the entries, then one little-endian 64-bit word per
 entry, sorted: ``key << 10 | exact << 9 | (score + 32) << 3 | move``. Lookup is a binary
 search over an ``array``: no numpy needed, so the book works without the ``fast`` extra.
 
 :func:`build_book` makes the book with the compiled solver
-(:func:`gamesearch.search.compiled_connect4.solve_fast`), ply by ply, keeping its table
+(:func:`gamesearch.games.connect4.compiled.solve_fast`), ply by ply, keeping its table
 warm between positions, and records every solved position in a text journal as it goes,
 so an interrupted build resumes where it stopped (``gamesearch book connect4``).
+
+The game offers both through its hooks (:mod:`gamesearch.game`):
+``ConnectFour.opening_book(spec)`` is :func:`load_book` and ``ConnectFour.book_builder()``
+is :func:`build_book`.
 """
 
 from __future__ import annotations
@@ -41,14 +45,14 @@ import zlib
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .errors import GameError
-from .games.connect4 import C4State, ConnectFour, mirror_bits
+from ...errors import GameError, SearchTimeout
+from ...game import BOOK_OFF, BOOK_ON, BookEntry
+from .rules import C4State, ConnectFour, mirror_bits
 
 __all__ = [
     "BookEntry",
@@ -62,8 +66,8 @@ __all__ = [
 
 MAGIC = b"GSC4BOOK"
 VERSION = 1
-#: The package's book (``src/gamesearch/data``).
-DEFAULT_NAME = "connect4_book.bin"
+#: The package's book (``data/`` beside this module).
+DEFAULT_NAME = "book.bin"
 _KEY_SHIFT = 10
 _EXACT_BIT = 1 << 9
 _SCORE_BIAS = 32
@@ -73,16 +77,6 @@ _GAME = ConnectFour()
 
 class BookError(GameError):
     """A missing, unreadable or corrupt opening book file."""
-
-
-@dataclass(frozen=True)
-class BookEntry:
-    """A book position: its ``score`` (Pons's convention; only the sign unless ``exact``)
-    and the ``move`` the book plays (a column 0-6, for the position as looked up)."""
-
-    score: int
-    move: int
-    exact: bool
 
 
 def canonical(state: C4State) -> tuple[int, bool]:
@@ -213,8 +207,8 @@ class OpeningBook:
 
 @lru_cache(maxsize=1)
 def default_book() -> OpeningBook:
-    """The book shipped in the package (``gamesearch/data/connect4_book.bin``), read once."""
-    ref = resources.files("gamesearch") / "data" / DEFAULT_NAME
+    """The book shipped in the package (``data/book.bin`` beside this module), read once."""
+    ref = resources.files(__package__ or "gamesearch.games.connect4") / "data" / DEFAULT_NAME
     try:
         data = ref.read_bytes()
     except OSError as exc:
@@ -226,9 +220,9 @@ def default_book() -> OpeningBook:
 
 def load_book(spec: str | None) -> OpeningBook | None:
     """``None``/``"on"``/``"default"``: the package's book; ``"off"``: None; else a path."""
-    if spec is None or spec.strip().lower() in ("on", "default", "yes", "true", "1"):
+    if spec is None or spec.strip().lower() in BOOK_ON:
         return default_book()
-    if spec.strip().lower() in ("off", "no", "none", "false", "0"):
+    if spec.strip().lower() in BOOK_OFF:
         return None
     return OpeningBook.load(spec)
 
@@ -298,8 +292,7 @@ def build_book(
     ``max_seconds`` stops the build after that long (resume it later); the book written
     then holds every position solved so far.
     """
-    from .search import compiled_connect4 as cc
-    from .search.control import SearchTimeout
+    from . import compiled as cc
 
     game = _GAME
     root_state = game.parse_state(root)
@@ -347,7 +340,7 @@ def build_book(
                         # the journal has (a both-sides build interleaves the two trees).
                         stopped = True
                         continue
-                    res = _solve_one(cc, SearchTimeout, state, tt_capacity, strong_nodes,
+                    res = _solve_one(cc.solve_fast, state, tt_capacity, strong_nodes,
                                      max_nodes)
                     jf.write(_journal_line(moves, res) + "\n")
                     jf.flush()
@@ -399,7 +392,7 @@ def _journal_line(moves: str, res: tuple[int, int, bool, int, float] | None) -> 
     return f"{name} {score} {move + 1} {'exact' if exact else 'weak'} {nodes} {secs:.3f}"
 
 
-def _solve_one(cc: Any, timeout: type[Exception], state: C4State, cap: int,
+def _solve_one(solve_fast: Callable[..., dict[str, Any]], state: C4State, cap: int,
                strong_nodes: int | None, max_nodes: int | None,
                ) -> tuple[int, int, bool, int, float] | None:
     """(score, move, exact, nodes, seconds): strong within ``strong_nodes``, else weak
@@ -408,9 +401,9 @@ def _solve_one(cc: Any, timeout: type[Exception], state: C4State, cap: int,
     spent = 0
     for weak, budget in ((False, strong_nodes), (True, max_nodes)):
         try:
-            r = cc.solve_fast(state, weak=weak, tt_capacity=cap, keep_table=True,
-                              max_nodes=budget)
-        except timeout:
+            r = solve_fast(state, weak=weak, tt_capacity=cap, keep_table=True,
+                           max_nodes=budget)
+        except SearchTimeout:
             spent += budget or 0
             continue
         return (int(r["value"]), int(r["move"]), not weak, spent + int(r["nodes"]),

@@ -1,4 +1,5 @@
-"""Connect Four on the standard 7-column, 6-row board, with bitboards in Pascal Pons's layout.
+"""The rules of Connect Four on the standard 7-column, 6-row board, with bitboards in Pascal
+Pons's layout.
 
 Board layout (Pons, "Solving Connect 4"): 7 bits per column, 6 cells and one sentinel bit on
 top that always stays empty, so bit ``col * 7 + row`` is the cell in column ``col`` (0 = left)
@@ -36,15 +37,18 @@ weights, a cell's weight being the number of four-in-a-row windows through it (a
 in absolute value, so a win always dominates it).
 
 The methods after the Game hooks (``winning_columns``, ``possible_non_losing_moves``,
-``count_threats``, ...) are Connect Four knowledge for a Pons-style exact solver.
+``count_threats``, ...) are Connect Four knowledge for a Pons-style exact solver. The game's
+interface hooks (:mod:`gamesearch.game`) offer the rest of the package: the opening book
+(:mod:`.book`), its builder, the compiled solver (:mod:`.compiled`), and the ``solver`` agent
+as the default opponent of ``gamesearch play``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from ..errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
-from ..game import Game, GameType
+from ...errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
+from ...game import Book, FastSolver, Game, GameType
 
 WIDTH = 7
 HEIGHT = 6
@@ -331,6 +335,33 @@ class ConnectFour(Game[C4State, int]):
         if s >= 0:  # Pons score > s  <=>  a win within left - 2s plies
             return WIN - (left - 2 * s) - 0.5
         return -(WIN - (left + 2 + 2 * s))  # > s  <=>  not a loss within left + 2 + 2s plies
+
+    # ----- what the interfaces ask the game -----------------------------------------
+    #: Perfect play: the opening book, then the exact solver (see ``SolverAgent``).
+    default_opponent = "solver"
+
+    def opening_book(self, spec: str | None = None) -> Book | None:
+        """The package's opening book (:mod:`.book`) for ``spec`` ``None`` or on, none for
+        off, else the book file ``spec``; scores in Pons's convention, columns as moves."""
+        from .book import load_book
+
+        return load_book(spec)
+
+    def book_builder(self) -> Callable[..., Book]:
+        """:func:`.book.build_book`: the policy book, solved with the compiled solver."""
+        from .book import build_book
+
+        return build_book
+
+    def fast_solver(self) -> FastSolver | None:
+        """The compiled solver (:mod:`.compiled`) when numba is installed. Only for the
+        natural action order: the compiled code lists and probes the best moves in that
+        order, so in another its moves could differ from the Python solver's."""
+        if self.order != "natural":
+            return None
+        from . import compiled
+
+        return compiled.SOLVER if compiled.available() else None
 
     # ----- notation ------------------------------------------------------------------
     def format_action(self, state: C4State, action: int) -> str:

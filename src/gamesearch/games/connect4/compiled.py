@@ -57,6 +57,8 @@ the solver configuration reads them.
 Without numba the module still imports; :func:`available` says False and
 :func:`solve_fast` raises :class:`~gamesearch.errors.UnsupportedGameError`. Install with
 ``pip install 'gamesearch[fast]'``. The compiled code is cached on disk (``cache=True``).
+The rest of the library reaches this solver through the game's hook,
+``ConnectFour().fast_solver()`` (:data:`SOLVER` when numba is there, else ``None``).
 """
 
 from __future__ import annotations
@@ -67,10 +69,14 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from ..errors import GameError, InvalidLimitError, InvalidPositionError, UnsupportedGameError
-from ..games.connect4 import C4State, ConnectFour
-from .control import SearchTimeout
-from .tt import parse_size
+from ...errors import (
+    GameError,
+    InvalidLimitError,
+    InvalidPositionError,
+    SearchTimeout,
+    UnsupportedGameError,
+)
+from .rules import C4State, ConnectFour
 
 
 def _load_numba() -> tuple[Any, Any, str]:
@@ -85,7 +91,7 @@ def _load_numba() -> tuple[Any, Any, str]:
 
 np, njit, _NUMBA_ERROR = _load_numba()
 
-__all__ = ["available", "last_table_stats", "solve_fast"]
+__all__ = ["SOLVER", "CompiledSolver", "available", "last_table_stats", "solve_fast"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -700,16 +706,22 @@ def _state(state_or_moves: str | C4State) -> C4State:
 
 #: The columns of a set of column bits, in the game's action order.
 _COLUMNS = tuple(tuple(c for c in _GAME._order if bits >> c & 1) for bits in range(128))
-#: ``parse_size`` of the default capacity, worked out once.
 _DEFAULT_CAPACITY = 1 << 22
-_DEFAULT_CAP = parse_size(_DEFAULT_CAPACITY)
+
+
+def _capacity(entries: int) -> int:
+    """``entries`` rounded up to a power of two, as the engine sizes its tables
+    (:func:`gamesearch.search.tt.parse_size` on a number)."""
+    if entries < 1:
+        raise InvalidLimitError("a transposition table needs at least one entry")
+    return 1 << (entries - 1).bit_length()
 
 
 def solve_fast(
     state_or_moves: str | C4State,
     *,
     weak: bool = False,
-    tt_capacity: int | str = _DEFAULT_CAPACITY,
+    tt_capacity: int = _DEFAULT_CAPACITY,
     best_moves: bool = False,
     keep_table: bool = False,
     max_nodes: int | None = None,
@@ -730,7 +742,7 @@ def solve_fast(
     take turns.
 
     ``max_nodes``: a node budget for the whole call (best-move probes included); past it
-    the search stops and :class:`~gamesearch.search.common.SearchTimeout` is raised. What
+    the search stops and :class:`~gamesearch.errors.SearchTimeout` is raised. What
     the table holds then is still sound (only finished nodes store), so a retry with
     ``keep_table`` goes on from there. Node counts are unchanged when the budget suffices.
     """
@@ -751,9 +763,7 @@ def solve_fast(
     else:
         state = _state(state_or_moves)
         cur, mask, n = state[0], state[1], state[2]
-    cap = _DEFAULT_CAP if tt_capacity == _DEFAULT_CAPACITY else parse_size(tt_capacity)
-    if cap < 1:
-        raise InvalidLimitError("a transposition table needs at least one entry")
+    cap = _DEFAULT_CAPACITY if tt_capacity == _DEFAULT_CAPACITY else _capacity(tt_capacity)
     with _lock:  # one table per process: one solve at a time
         arrays = _tables.get(cap) or _arrays(cap)
         flags = (_WEAK if weak else 0) | (_KEEP if keep_table else 0)
@@ -780,3 +790,15 @@ def solve_fast(
         "nodes": nodes,
         "seconds": time.perf_counter() - start,
     }
+
+
+class CompiledSolver:
+    """:func:`solve_fast` as the game's ``fast_solver`` hook offers it (a
+    :class:`gamesearch.game.FastSolver`). ``solve`` is the function itself, not a wrapper
+    around it: a small endgame's whole solve takes a few microseconds, and so does a call."""
+
+    solve = staticmethod(solve_fast)
+
+
+#: What ``ConnectFour.fast_solver()`` returns when numba is installed.
+SOLVER = CompiledSolver()
