@@ -1,15 +1,18 @@
 """The Connect Four opening book: its entries against the solver, mirror lookups, building
 and resuming, bad files, the commands that use it, and perfect play as first player.
 
-The solver (the compiled one, numba: the ``dev`` extra) is the reference for every entry
-checked here; the book's own shallow entries took minutes each to solve, so only the
-entries the solver confirms in well under a second are checked against it.
+The solver (the compiled one, numba: the ``dev`` extra) is the reference for the entries
+checked here: a seeded sample at every ply of the book, in about two seconds. The shallow
+entries took the build minutes each, so they are checked through the book's own lines (see
+:func:`check_down_a_line`): each entry against the entries two plies below it, down a best
+defence to an entry the solver confirms within a node budget (or to the end of the game).
 """
 
 from __future__ import annotations
 
 import io
 import random
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -39,16 +42,123 @@ needs_numba = pytest.mark.skipif(
 
 def book_sample(min_stones: int, k: int, seed: int = 1) -> list[tuple[int, object]]:
     """``k`` entries of the package's book with at least ``min_stones`` stones."""
-    rows = [(key, e) for key, e in default_book().entries()
-            if state_of_key(key)[2] >= min_stones]
-    return random.Random(seed).sample(rows, min(k, len(rows)))
+    book = default_book()
+    keys = sorted(key for ply, keys in keys_by_ply().items() if ply >= min_stones
+                  for key in keys)
+    return [(key, book.lookup(state_of_key(key)))
+            for key in random.Random(seed).sample(keys, min(k, len(keys)))]
 
 
 def solver_check(state: tuple[int, int, int, float], score: int, move: int,
-                 exact: bool) -> None:
-    r = cc.solve_fast(state, weak=not exact, best_moves=True)
+                 exact: bool, max_nodes: int | None = None) -> None:
+    """The solver gives the entry's score (its sign if not ``exact``) and the entry's move
+    among the best; past ``max_nodes`` nodes it raises :class:`SearchTimeout`."""
+    r = cc.solve_fast(state, weak=not exact, best_moves=True, max_nodes=max_nodes)
     assert r["value"] == score, (GAME.format_state(state), score, r)
     assert move in r["moves"], (GAME.format_state(state), move, r)
+
+
+#: Book entries sampled at each ply (seeded), and the seed.
+PER_PLY, SEED = 3, 12
+#: From this ply on the solver checks an entry directly, within ``CHECK_NODES`` nodes (the
+#: build took 1-40 ms a position there on average, minutes for the shallowest ones); an
+#: entry over the budget is checked like a shallower one, one book move further down.
+SOLVER_PLY, CHECK_NODES = 12, 2_000_000
+
+
+#: A column's height from its 7 bits of Pons's key (``2**h - 1`` plus the mover's stones).
+_HEIGHT = [(v + 1).bit_length() - 1 for v in range(128)]
+
+
+def ply_of_key(k: int) -> int:
+    """The stones of the position with Pons's key ``k`` (``state_of_key(k)[2]``, 25x faster
+    for the 200,000 keys of the book)."""
+    h = _HEIGHT
+    return (h[k & 127] + h[k >> 7 & 127] + h[k >> 14 & 127] + h[k >> 21 & 127]
+            + h[k >> 28 & 127] + h[k >> 35 & 127] + h[k >> 42 & 127])
+
+
+@lru_cache(maxsize=1)
+def keys_by_ply() -> dict[int, list[int]]:
+    """The keys of the package's book, by the number of stones."""
+    by_ply: dict[int, list[int]] = {}
+    for key, _ in default_book().entries():
+        by_ply.setdefault(ply_of_key(key), []).append(key)
+    return by_ply
+
+
+def sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def value_of(book: OpeningBook, state: tuple[int, int, int, float]) -> tuple[int, bool]:
+    """(score, exact) of a position for its side to move: by the rules when the game is
+    over (Pons's score of a loss with the opponent's last stone, or a draw), else its book
+    entry, which must be there."""
+    u = GAME.terminal_utility(state, GAME.to_move(state))
+    if u is not None:
+        return int(GAME.exact_score(state, u)), True
+    entry = book.lookup(state)
+    assert entry is not None, f"{GAME.format_state(state)!r} is not in the book"
+    return entry.score, entry.exact
+
+
+def negamax(values: list[tuple[int, bool]]) -> tuple[int, bool]:
+    """(score, exact) of a position from its children's values (for their side to move):
+    Pons's scores count the winner's stones from the start, so a parent's is the best
+    negated child's; only the sign when any child has only its sign."""
+    if all(exact for _, exact in values):
+        return max(-s for s, _ in values), True
+    return max(-sign(s) for s, _ in values), False
+
+
+def agrees(score: int, exact: bool, value: tuple[int, bool]) -> bool:
+    if exact and value[1]:
+        return score == value[0]
+    return sign(score) == sign(value[0])
+
+
+def check_down_a_line(book: OpeningBook, state: tuple[int, int, int, float],
+                      rng: random.Random) -> str:
+    """Check the entry of ``state``, then entries down a seeded line of the book, until the
+    solver confirms one (returns ``"solver"``) or the line reaches the end of the game
+    (``"rules"``: the last entry's move wins at once, or every best reply ends the game).
+
+    Each entry on the way is checked against the book two plies deeper: its move keeps its
+    score (the score is the least the replies leave, each reply's position being in the book
+    or over), and where the book holds every move's position (the root, and where the two
+    sides' trees cross) no move does better. The line goes on along a best defence (one of
+    the replies that leave the least, at random), so an entry at ply ``p`` stands on entries
+    of plies ``p + 2, p + 4, ...`` that the solver or the rules confirm in the end."""
+    while True:
+        entry = book.lookup(state)
+        assert entry is not None
+        where = GAME.format_state(state)
+        if state[2] >= SOLVER_PLY:
+            deepest = state[2] + 2 >= book.meta["complete_below"]  # (no replies in the book)
+            try:
+                solver_check(state, entry.score, entry.move, entry.exact,
+                             max_nodes=None if deepest else CHECK_NODES)
+                return "solver"
+            except SearchTimeout:
+                pass
+        children = [GAME.result(state, c) for c in GAME.actions(state)]
+        if all(GAME.is_terminal(c) or book.lookup(c) is not None for c in children):
+            assert agrees(entry.score, entry.exact,
+                          negamax([value_of(book, c) for c in children])), where
+        after = GAME.result(state, entry.move)
+        if GAME.is_terminal(after):  # the book's move wins at once (or fills the board)
+            assert agrees(entry.score, entry.exact, negamax([value_of(book, after)])), where
+            return "rules"
+        replies = [GAME.result(after, r) for r in GAME.actions(after)]
+        values = [value_of(book, r) for r in replies]
+        after_value = negamax(values)  # for the opponent, to move after the book's move
+        assert agrees(entry.score, entry.exact, negamax([after_value])), where
+        best = [r for r, (s, exact) in zip(replies, values, strict=True)
+                if agrees(-s, exact, after_value) and not GAME.is_terminal(r)]
+        if not best:
+            return "rules"
+        state = rng.choice(best)
 
 
 # ----- the shipped book -----------------------------------------------------------------
@@ -76,11 +186,37 @@ def test_the_package_book_loads_and_describes_itself() -> None:
 
 
 @needs_numba
-def test_book_entries_agree_with_the_solver() -> None:
-    deepest = max(state_of_key(k)[2] for k, _ in default_book().entries())
-    for key, entry in book_sample(max(deepest - 1, 0), 25):
-        state = state_of_key(key)
-        solver_check(state, entry.score, entry.move, entry.exact)  # type: ignore[attr-defined]
+def test_a_seeded_sample_at_every_ply_agrees_with_the_solver() -> None:
+    """``PER_PLY`` entries of each ply, each checked down a line (:func:`check_down_a_line`);
+    most lines end in the solver, the others in a win at once."""
+    book = default_book()
+    by_ply = keys_by_ply()
+    assert sorted(by_ply) == list(range(book.meta["complete_below"]))
+    rng = random.Random(SEED)
+    ends = {"solver": 0, "rules": 0}
+    for ply, keys in sorted(by_ply.items()):
+        for key in rng.sample(keys, min(PER_PLY, len(keys))):
+            assert state_of_key(key)[2] == ply
+            ends[check_down_a_line(book, state_of_key(key), rng)] += 1
+    assert ends["solver"] > 3 * ends["rules"]  # (the sample, seeded, ends 38 to 8)
+
+
+@needs_numba
+@pytest.mark.parametrize("ply", [1, 6, 13])
+def test_the_check_finds_a_wrong_score_at_any_depth(ply: int) -> None:
+    """The check above can fail: a copy of the book with one score off, at a shallow, a
+    middle and a deep ply (the sign flipped, for an entry that only has its sign)."""
+    book = default_book()
+    key = random.Random(SEED).choice(sorted(keys_by_ply()[ply]))
+    entry = book.lookup(state_of_key(key))
+    assert entry is not None
+    wrong = entry.score + 1 if entry.exact else (0 if entry.score else 1)
+    entries = {k: (e.score, e.move, e.exact) for k, e in book.entries()}
+    entries[key] = (wrong, entry.move, entry.exact)
+    bad = OpeningBook.from_entries(entries, book.meta)
+    check_down_a_line(book, state_of_key(key), random.Random(SEED))  # the book's own: right
+    with pytest.raises(AssertionError):
+        check_down_a_line(bad, state_of_key(key), random.Random(SEED))
 
 
 def test_lookup_folds_the_mirror_image() -> None:
