@@ -104,7 +104,9 @@ class RecordingSolver:
     def solve(self, state: Any, *, weak: bool = False, best_moves: bool = False,
               keep_table: bool = False, max_nodes: int | None = None) -> dict[str, Any]:
         self.asked.append(state)
-        return solve(self.game, state, weak=weak, best_moves=best_moves)
+        r = solve(self.game, state, weak=weak, best_moves=best_moves)
+        return {"value": r.value, "move": r.action, "moves": r.best_actions,
+                "nodes": r.nodes, "seconds": r.seconds}
 
 
 class HookedTicTacToe(TicTacToe):
