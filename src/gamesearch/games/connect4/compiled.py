@@ -1,21 +1,21 @@
 """The compiled fast path of the Connect Four solver (numba over Pons's bitboards).
 
 This is a compiled specialisation of exactly the algorithm of :mod:`gamesearch.search.solve`
-driving :class:`gamesearch.search.negamax.Negamax` in its solver configuration
-(:func:`gamesearch.search.solve.make_solver`: transposition table on, the game's
-``order_actions`` hook only, no killers, no history, no TT move, no PVS, ``safe`` on), for
-bitboard Connect Four (:mod:`gamesearch.games.connect4`). The plain Python path is the
-reference: for every position both give the identical score AND the identical node count,
-and the tests check it position by position. Nothing here is a new idea; each piece is the
+(:class:`~gamesearch.search.solve.Solver`) driving :class:`gamesearch.search.negamax.Negamax`
+in its solver configuration (transposition table on, the game's ``order_actions`` hook
+only, no killers, no history, no TT move, no PVS, ``safe`` on), for bitboard Connect Four
+(:mod:`gamesearch.games.connect4`). The plain Python path is the reference: for every
+position both give the identical score AND the identical node count, and the tests check
+it position by position. Nothing here is a new idea; each piece is the
 Python path's own, written once more over machine integers:
 
-* the root narrowing of ``solve._solve``: Pons's initial window, his bias of the pivot
+* the root narrowing of ``Solver._score``: Pons's initial window, his bias of the pivot
   towards zero, the game's ``score_threshold``/``exact_score`` conversions, weak mode, and
   a win at once found before any search (0 nodes);
-* ``Negamax._root`` with ``solving`` set: one node; ``winning_action``; ``safe_actions``
-  (none left: the opponent wins next ply); then ``_solver_root_bounds`` (the draw
-  shortcut, the ``lo`` clamp, the table probe, the ``hi`` clamp), where an early end is a
-  bound that reports no move and stores nothing. Otherwise ordering, the fail-soft loop,
+* ``Negamax.search_root`` as ``Solver._probe`` calls it: one node; ``winning_action``;
+  ``safe_actions`` (none left: the opponent wins next ply); then ``Solver.root_bounds``
+  (the draw shortcut, the ``lo`` clamp, the table probe, the ``hi`` clamp), where an early
+  end is a bound that reports no move and stores nothing. Otherwise ordering, the fail-soft loop,
   and the root's result stored in the table (emptied first when full), its flag judged
   against the narrowed root window. ``root_moves=[a]`` (the best-move probes) skips all of
   that and stores nothing, as in the engine;
@@ -330,7 +330,8 @@ def _negamax(
     cur: int, mask: int, n: int, alpha: int, beta: int, ply: int,
     table: Any, used: Any, st: Any, cap: int, work: Any,
 ) -> int:
-    """``Negamax._root.negamax`` in solver mode; ``alpha``/``beta`` are floor/ceil bounds.
+    """The engine's ``negamax`` kernel in solver mode; ``alpha``/``beta`` are floor/ceil
+    bounds.
 
     The engine's recursion, unrolled onto an explicit stack (numba cannot cache a recursive
     function safely: numba issue #6061). The order of operations is the engine's.
@@ -448,7 +449,8 @@ def _root(
     cur: int, mask: int, n: int, alpha0: int, beta0: int, only: int,
     table: Any, used: Any, st: Any, cap: int, work: Any,
 ) -> tuple[int, int]:
-    """``Negamax._root`` in solver mode: (value, move). ``only`` >= 0 is ``root_moves=[only]``."""
+    """``Negamax.search_root`` in solver mode: (value, move). ``only`` >= 0 is
+    ``root_moves=[only]``."""
     st[_NODES] += 1
     if only < 0:
         win = _winning_column(cur, mask)
@@ -457,7 +459,7 @@ def _root(
         moves = _non_losing(cur, mask)
         if moves == 0:  # every move loses at once; the first legal column, no store
             return -_WIN + 2, _column_of((mask + _BOTTOM_ALL) & _BOARD)
-        # Negamax._solver_root_bounds: the bounds of any node; an early end is a bound, not
+        # Solver.root_bounds: the bounds of any node; an early end is a bound, not
         # a searched move: it reports no move (-1) and stores nothing.
         if 42 - n <= 2:
             return 0, -1
@@ -555,7 +557,7 @@ def _solve(
     cur: int, mask: int, n: int, weak: bool, keep: bool,
     table: Any, used: Any, st: Any, cap: int, work: Any,
 ) -> tuple[int, int, int]:
-    """``solve._solve`` without the best moves: (score, move or -1, status).
+    """``Solver._score``: (score, move or -1, status).
 
     Empties the table first unless ``keep``. ``status`` is :func:`_status`'s; nothing is
     searched unless 0; 3 when the node budget ``st[_LIMIT]`` ran out.
@@ -603,7 +605,7 @@ def _best_columns(
     cur: int, mask: int, n: int, score: int, weak: bool, order: int,
     table: Any, used: Any, st: Any, cap: int, work: Any,
 ) -> int:
-    """``solve._best_moves`` as a set of column bits: one zero-window probe per safe move,
+    """``Solver._best_moves`` as a set of column bits: one zero-window probe per safe move,
     warm table, probed in the game's action ``order`` (7 columns, 4 bits each, first in
     the low bits) as the Python path probes them."""
     playable = (mask + _BOTTOM_ALL) & _BOARD
@@ -729,9 +731,10 @@ def solve_fast(
     """Solve a Connect Four position with the compiled path.
 
     The same result as ``gamesearch.search.solve.solve(ConnectFour(), state,
-    weak=weak, solver=make_solver(game, tt_capacity), best_moves=best_moves)``:
-    ``{"value", "move", "moves", "nodes", "seconds"}``, ``value`` in Pons's score (the
-    sign only with ``weak``), ``nodes`` the identical count. ``state_or_moves`` is a Pons
+    weak=weak, solver=make_solver(game, tt_capacity), best_moves=best_moves)``, as plain
+    data: ``{"value", "move", "moves", "nodes", "seconds"}`` are that result's ``value``
+    (Pons's score; the sign only with ``weak``), ``action``, ``best_actions``, ``nodes``
+    (the identical count) and ``seconds``. ``state_or_moves`` is a Pons
     move string (``"4455"``) or a :class:`~gamesearch.games.connect4.ConnectFour` state.
 
     The table starts empty, unless ``keep_table``: then it keeps what the previous call
