@@ -123,7 +123,8 @@ def run_impl(name: str, impl: str, positions: list[tuple[str, int]], solve_one: 
 
 def python_solver() -> Solver:
     def one(state: Any) -> dict[str, Any]:
-        return solve(GAME, state, solver=make_solver(GAME), best_moves=False)
+        r = solve(GAME, state, solver=make_solver(GAME), best_moves=False)
+        return {"value": r.value, "move": r.action, "nodes": r.nodes}  # as the compiled's
     return one
 
 
