@@ -20,6 +20,11 @@ hook the library uses is here, each with a comment on what it is for:
 * the notation: ``format_action``/``parse_action`` and ``format_state``/``parse_state``,
   with clear errors for bad input (the command line and the web app rely on them).
 
+What the command line, the agents and the arena may also ask a game (a default opponent,
+an opening book and its builder, a compiled solver, arena openings, PGN notation: the
+second list of hooks in :mod:`gamesearch.game`) Nim does not need; Connect Four
+(:mod:`gamesearch.games.connect4`) supplies most of them.
+
 Copy it, rename it, change the rules, and register it in :data:`gamesearch.games.GAMES`.
 """
 
