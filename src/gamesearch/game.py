@@ -33,7 +33,10 @@ arena ask the game through these and never test its name; the defaults say "abse
 * ``fast_solver()`` -- a :class:`FastSolver`, a compiled exact solver that gives the same
   results as :func:`gamesearch.search.solve.solve` (``None``: none, or not installed);
 * ``arena_openings()`` -- the start lines of arena matches when none are given;
-* ``pgn_notation`` -- positions in FEN and moves in UCI, so the arena can write PGN.
+* ``pgn_notation`` -- positions in FEN and moves in UCI, so the arena can write PGN;
+* ``render_svg(state, **options)`` -- the position drawn as SVG for the web app, every legal
+  move's clickable element carrying ``data-move`` with the move in the game's notation
+  (``None``: no drawing; the web app then shows the text of ``render``).
 """
 
 from __future__ import annotations
@@ -343,6 +346,18 @@ class Game(Generic[S, A]):
     def render(self, state: S) -> str:
         """A human picture of the position for the terminal."""
         return self.format_state(state)
+
+    def render_svg(self, state: S, **options: Any) -> str | None:
+        """The position drawn as an SVG document (a string), or ``None`` if the game has no
+        drawing. Each legal move's element carries ``data-move="<format_action>"`` so that a
+        page can make it clickable (chess marks its squares with ``data-square`` instead).
+
+        Options every drawing accepts (and may ignore): ``pv`` — actions to show from
+        ``state`` on (a principal variation); ``labels`` — ``{move text: short text}`` shown
+        at each move's place (the solver's scores); ``last`` — the move that led here, in the
+        previous position's notation; ``interactive`` — mark the legal moves (default True).
+        """
+        return None
 
     # ----- conveniences built on the above -------------------------------------------
     def legal_action_strings(self, state: S) -> list[str]:

@@ -1669,6 +1669,12 @@ class ChessGame(Game[ChessState, Move]):
             state = self.result(state, move)
         return state
 
+    def render_svg(self, state: ChessState, **options: Any) -> str:
+        """The position as SVG, legal moves clickable (see :mod:`.chess_svg`)."""
+        from .chess_svg import render
+
+        return render(self, state, **options)
+
     def render(self, state: ChessState) -> str:
         """The board, White at the bottom (upper case), then who moves and the FEN."""
         b = state.board

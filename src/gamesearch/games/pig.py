@@ -29,6 +29,7 @@ points each player still needs (counting the turn total as banked), strictly ins
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
 from ..game import CHANCE, Game, GameType
@@ -193,6 +194,12 @@ class Pig(Game[PigState, PigAction]):
                     f"and the turn has passed: write {s0}-{s1}-0-{1 - winner}"
                 )
         return (s0, s1, total, player, int(rolling))
+
+    def render_svg(self, state: PigState, **options: Any) -> str:
+        """The position as SVG, legal moves clickable (see :mod:`.pig_svg`)."""
+        from .pig_svg import render
+
+        return render(self, state, **options)
 
     def render(self, state: PigState) -> str:
         s0, s1, total, player, rolling = state

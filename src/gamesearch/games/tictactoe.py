@@ -13,6 +13,7 @@ or ``"center"`` (centre, corners, edges), which shows what move ordering buys al
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..errors import InvalidLimitError, InvalidPositionError
 from ..game import Game, GameType
@@ -153,6 +154,12 @@ class TicTacToe(Game[int, int]):
                 f"tictactoe position {text!r}: a player kept moving after the game was won"
             )
         return x | o << 9 | (TURN if nx > no else 0)
+
+    def render_svg(self, state: int, **options: Any) -> str:
+        """The position as SVG, legal moves clickable (see :mod:`.tictactoe_svg`)."""
+        from .tictactoe_svg import render
+
+        return render(self, state, **options)
 
     def render(self, state: int) -> str:
         cells = self.format_state(state)

@@ -622,6 +622,12 @@ class TreeGame(Game[int, str]):
             state = kids[step]
         return state
 
+    def render_svg(self, state: int, **options: Any) -> str:
+        """The position as SVG, legal moves clickable (see :mod:`.trees_svg`)."""
+        from .trees_svg import render
+
+        return render(self, state, **options)
+
     def render(self, state: int) -> str:
         """The subtree below ``state`` as an indented outline."""
         lines: list[str] = []

@@ -46,6 +46,7 @@ as the default opponent of ``gamesearch play``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ...errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
 from ...game import Book, FastSolver, Game, GameType
@@ -410,6 +411,12 @@ class ConnectFour(Game[C4State, int]):
                 )
             state = self.result(state, col)
         return state
+
+    def render_svg(self, state: C4State, **options: Any) -> str:
+        """The position as SVG, legal moves clickable (see :mod:`.svg`)."""
+        from .svg import render
+
+        return render(self, state, **options)
 
     def render(self, state: C4State) -> str:
         """The board, top row first: X = first player, O = second, columns numbered below."""

@@ -1,0 +1,34 @@
+"""Small helpers shared by the games' SVG drawings (``*_svg.py``, see ``Game.render_svg``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+from typing import Any
+
+FONT = "font-family=\"Helvetica, Arial, sans-serif\""
+
+
+def esc(text: object) -> str:
+    """Text or an attribute value, escaped for SVG (quotes included)."""
+    return escape(str(text), quote=True)
+
+
+def document(width: float, height: float, parts: Iterable[str], css_class: str = "") -> str:
+    """An SVG document of the given size (user units = pixels at 100 %)."""
+    cls = f' class="{esc(css_class)}"' if css_class else ""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
+            f'width="{width:g}" height="{height:g}" {FONT}{cls}>'
+            + "".join(parts) + "</svg>")
+
+
+def pv_texts(game: Any, state: Any, pv: Iterable[Any]) -> list[tuple[str, int, Any]]:
+    """``(move text, player, state before)`` for each action of a principal variation (the
+    actions are read one after another from ``state``; an illegal one ends the list)."""
+    out = []
+    for a in pv:
+        if game.is_terminal(state) or a not in list(game.actions(state)):
+            break
+        out.append((game.format_action(state, a), game.to_move(state), state))
+        state = game.result(state, a)
+    return out
