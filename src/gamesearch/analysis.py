@@ -167,12 +167,14 @@ def move_scores(
     *,
     fast: Any = None,
     limit: Limit | None = None,
+    book: str | None = None,
 ) -> list[dict[str, Any]]:
     """Every legal move's exact score for the player to move, in the game's score convention
     (Connect Four: Pons's scores, as his site shows above the seven columns).
 
     A move that ends the game is scored from its utility; any other by solving the position
-    it leads to and negating. A move whose solve runs past ``limit`` gets ``None``.
+    it leads to and negating (``book``: from the opening book where it is exact, see
+    :func:`solve_position`). A move whose solve runs past ``limit`` gets ``None``.
     Two-player zero-sum games without chance only.
     """
     gt = game.game_type
@@ -196,7 +198,7 @@ def move_scores(
             item["nodes"] = 0
         else:
             try:
-                data = solve_position(game, child, fast=fast, limit=limit)
+                data = solve_position(game, child, fast=fast, limit=limit, book=book)
             except SearchTimeout:
                 item["score"] = None
                 item["nodes"] = None

@@ -372,6 +372,13 @@ def _limited_walk(game: Game[Any, Any], state: Any, limit: int) -> Iterable[Any]
             stack.extend(game.result(s, a) for a in game.actions(s))
 
 
+# ----- web ------------------------------------------------------------------------------
+def cmd_web(args: argparse.Namespace, out: TextIO) -> int:
+    from .web.serve import serve
+
+    return serve(args.host, args.port, args.db, out)
+
+
 # ----- parser ---------------------------------------------------------------------------
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # exit 2 with a one-line message (argparse's way)
@@ -461,6 +468,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--position")
     s.add_argument("--dot", action="store_true", help="Graphviz DOT instead of text")
     s.set_defaults(func=cmd_trace)
+
+    s = sub.add_parser("web", help="the web app: play, analyse, learn, tournaments")
+    s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    s.add_argument("--port", type=positive_int, default=8000, help="port (default 8000)")
+    s.add_argument("--db", default=None, metavar="PATH",
+                   help="arena results file, or a folder of them, shown read-only")
+    s.set_defaults(func=cmd_web)
 
     add_arena_commands(sub)
     add_chess_commands(sub)

@@ -1,0 +1,495 @@
+"""The FastAPI application: pages, the JSON API, live streams (server-sent events).
+
+:func:`create_app` builds it; ``gamesearch web`` serves it with uvicorn. Every endpoint
+reads its inputs with :mod:`gamesearch.web.validation` (the library's parsers, the server's
+caps); a bad input is answered ``400 {"error": "<the library's one-line message>"}``, a
+full server ``429`` with ``Retry-After``. The OpenAPI description is at ``/docs``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from functools import partial
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+import anyio.to_thread
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+
+from .. import __version__
+from ..agents import AGENT_KINDS, SolverAgent
+from ..analysis import (
+    analyze,
+    default_algorithm,
+    fast_solver,
+    format_pv,
+    move_scores,
+    solve_position,
+)
+from ..arena.timecontrol import TimeControl
+from ..errors import GameError
+from ..game import CHANCE, Game
+from ..games import GAMES
+from ..games.trees import EXAMPLES
+from ..search import ALGORITHMS, Limit, SearchResult
+from ..search.common import SearchTimeout
+from . import learn, validation
+from .gate import Busy, SearchGate
+from .tournaments import Library
+from .validation import Caps, WebInputError
+
+STATIC = Path(str(resources.files("gamesearch.web") / "static"))
+PAGES = {"/": "index.html", "/play": "play.html", "/analyse": "analyse.html",
+         "/analyze": "analyse.html", "/learn": "learn.html", "/tournaments": "tournaments.html"}
+
+Text = Annotated[str | None, Query(max_length=100_000)]
+
+
+def _rss_mb() -> float | None:
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:  # pragma: no cover - not Linux
+        return None
+    return None
+
+
+def _result_text(game: Game[Any, Any], state: Any) -> str:
+    returns = list(game.returns(state))
+    best = max(returns)
+    winners = [i for i, r in enumerate(returns) if r == best]
+    if len(winners) == len(returns):
+        return "draw"
+    return " and ".join(f"player {w + 1}" for w in winners) + " wins"
+
+
+def _labels(text: str | None) -> dict[str, str]:
+    """``move=label,move=label`` (labels drawn at the moves: the solver's scores)."""
+    out: dict[str, str] = {}
+    for part in filter(None, (text or "").split(",")):
+        key, eq, val = part.partition("=")
+        if not eq or len(val) > 12:
+            raise WebInputError(f"labels {part!r}: expected move=text (text of at most 12 "
+                                "characters)")
+        out[key.strip()] = val.strip()
+    return out
+
+
+def _sse(event: str, data: Any) -> str:
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n"
+
+
+def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active: int = 2,
+               queue: int = 8) -> FastAPI:
+    """The web app. ``db``: an arena results file, or a folder of them (read-only).
+    ``caps``: what one request may ask for; ``active`` searches run at once and ``queue``
+    more may wait, the next is refused with 429."""
+    caps = caps or Caps()
+    gate = SearchGate(active, queue)
+    library = Library(db)
+    app = FastAPI(
+        title="gamesearch",
+        version=__version__,
+        description="Play any game of the library against any agent, watch the search think, "
+                    "replay the textbook's pruning, browse tournaments. The JSON API answers "
+                    "with the objects the command line prints (`gamesearch analyze --json`, "
+                    "`gamesearch solve --json`). Bad input: 400 with a one-line `error`; "
+                    f"more than {active} searches running and {queue} waiting: 429.",
+    )
+    app.state.gate = gate
+    app.state.caps = caps
+    app.state.library = library
+
+    # ----- errors ---------------------------------------------------------------------
+    @app.exception_handler(GameError)
+    async def game_error(request: Request, exc: GameError) -> JSONResponse:
+        status = exc.status if isinstance(exc, WebInputError) else 400
+        return JSONResponse({"error": str(exc)}, status_code=status)
+
+    @app.exception_handler(Busy)
+    async def busy(request: Request, exc: Busy) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=429, headers={"Retry-After": "1"})
+
+    @app.exception_handler(SearchTimeout)
+    async def timeout(request: Request, exc: SearchTimeout) -> JSONResponse:
+        return JSONResponse({"error": "not solved within this server's limits "
+                             f"({caps.time:g} s, {caps.nodes} nodes); use the command line "
+                             "`gamesearch solve` for this position"}, status_code=422)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        first = errors[0] if errors else {}
+        where = ".".join(str(x) for x in first.get("loc", ()) if x not in ("query", "path"))
+        return JSONResponse({"error": f"{where or 'request'}: {first.get('msg', 'invalid')}"},
+                            status_code=400)
+
+    @app.exception_handler(RecursionError)
+    async def too_deep(request: Request, exc: RecursionError) -> JSONResponse:
+        return JSONResponse({"error": "the search went too deep for this server"},
+                            status_code=400)
+
+    # ----- pages ----------------------------------------------------------------------
+    def page(name: str) -> Callable[[], Any]:
+        async def serve() -> FileResponse:
+            return FileResponse(STATIC / name, media_type="text/html")
+        return serve
+
+    for route, name in PAGES.items():
+        app.add_api_route(route, page(name), include_in_schema=False, methods=["GET"])
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # ----- games ----------------------------------------------------------------------
+    @app.get("/api/games", summary="games, algorithms and agents")
+    def games() -> dict[str, Any]:
+        """Every game of the library (with what a page needs to play it), the algorithms
+        and the other agents, as ``gamesearch list --json`` names them."""
+        out = []
+        for name, (_target, desc) in GAMES.items():
+            try:
+                g = validation.game(name, caps)
+            except GameError:  # an optional dependency is missing (chess)
+                continue
+            gt = g.game_type
+            out.append({"name": name, "description": desc, "players": g.num_players,
+                        "chance": gt.chance, "zero_sum": gt.zero_sum,
+                        "notation": g.state_notation, "start": _safe_format(g),
+                        "default_algorithm": default_algorithm(g),
+                        "solvable": gt.num_players == 2 and gt.zero_sum and not gt.chance,
+                        "default_agent": "solver" if fast_solver(g) is not None
+                        else default_algorithm(g)})
+        return {"games": out,
+                "algorithms": {n: a.summary for n, a in ALGORITHMS.items()},
+                "agents": AGENT_KINDS}
+
+    def _safe_format(g: Game[Any, Any]) -> str:
+        return g.format_state(g.initial_state())
+
+    @app.get("/api/position", summary="a position: its picture, legal moves, result")
+    def position(
+        game: Text = None, position: Text = None, moves: Text = None, pv: Text = None,
+        labels: Text = None, flip: Text = None,
+    ) -> dict[str, Any]:
+        """The position reached by ``moves`` (space-separated, the game's notation) from
+        ``position`` (the game's position string; missing: the start): who moves, the
+        legal moves, the SVG drawing (``pv``: moves to draw; ``labels``: ``move=text,...``),
+        the text picture, and the result once the game is over."""
+        g = validation.game(game, caps)
+        s, history = validation.state(g, position, moves, caps)
+        pv_actions: list[Any] = []
+        if pv:
+            t = s
+            for word in validation.text("pv", pv, caps).split()[:40]:  # type: ignore[union-attr]
+                if g.is_terminal(t) or g.to_move(t) == CHANCE:
+                    break
+                a = g.parse_action(t, word)
+                pv_actions.append(a)
+                t = g.result(t, a)
+        last = g.format_action(*history[-1]) if history else None
+        terminal = g.is_terminal(s)
+        to_move = None if terminal else g.to_move(s)
+        chance = ([{"move": g.format_action(s, a), "p": p} for a, p in g.chance_outcomes(s)]
+                  if to_move == CHANCE else [])
+        svg = g.render_svg(s, pv=pv_actions, labels=_labels(labels), last=last,
+                           flip=validation.flag("flip", flip))
+        return {
+            "game": g.name, "start": position or "", "moves": [g.format_action(b, a)
+                                                             for b, a in history],
+            "position": g.format_state(s), "players": g.num_players, "to_move": to_move,
+            "chance": chance, "terminal": terminal,
+            "returns": list(g.returns(s)) if terminal else None,
+            "result": _result_text(g, s) if terminal else None,
+            "legal": [] if terminal or to_move == CHANCE else g.legal_action_strings(s),
+            "last": last, "svg": svg, "text": g.render(s),
+        }
+
+    @app.get("/api/roll", summary="draw a chance outcome")
+    def roll(game: Text = None, position: Text = None, moves: Text = None) -> dict[str, Any]:
+        """At a chance node (Pig's die), one outcome drawn by its probability."""
+        g = validation.game(game, caps)
+        s, _ = validation.state(g, position, moves, caps)
+        if g.is_terminal(s) or g.to_move(s) != CHANCE:
+            raise WebInputError("not a chance node: nothing to roll")
+        outcomes = list(g.chance_outcomes(s))
+        a = random.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+        return {"move": g.format_action(s, a)}
+
+    # ----- thinking (server-sent events) ----------------------------------------------
+    @app.get("/api/think", summary="an engine move, its thinking streamed (SSE)")
+    async def think(
+        game: Text = None, position: Text = None, moves: Text = None,
+        agent: Text = None, time: Text = None, clock: Text = None, increment: Text = None,
+    ) -> StreamingResponse:
+        """Server-sent events: ``info`` after every completed iteration (depth, value, PV,
+        nodes, nodes/s, and the board with the PV drawn), then ``move`` (or ``error``).
+        ``time``: seconds for this move (default 1); or ``clock`` (the engine's remaining
+        seconds) and ``increment``: the arena's time-allocation rule picks the budget."""
+        g = validation.game(game, caps)
+        s, history = validation.state(g, position, moves, caps)
+        if g.is_terminal(s):
+            raise WebInputError("the game is over: no move to think about")
+        if g.to_move(s) == CHANCE:
+            raise WebInputError("the position is a chance node: roll first")
+        spec = validation.spec("agent", agent, caps) or (
+            "solver" if fast_solver(g) is not None else default_algorithm(g))
+        per_move = validation.number("time", time)
+        remaining = validation.number("clock", clock)
+        inc = validation.number("increment", increment) if increment not in (None, "0") else 0
+        if remaining is not None:
+            seconds = TimeControl(float(remaining), float(inc or 0)).budget(float(remaining))
+        else:
+            seconds = float(per_move) if per_move is not None else 1.0
+        seconds = min(seconds, caps.time) if remaining is not None else seconds
+        validation.capped_time(seconds, caps)
+        loop = asyncio.get_running_loop()
+        events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+
+        def info(r: SearchResult) -> None:
+            data = {"depth": r.depth, "value": _value(r.value), "pv": format_pv(g, s, r.pv),
+                    "nodes": r.nodes, "nps": round(r.nps), "seconds": round(r.seconds, 4),
+                    "svg": g.render_svg(s, pv=r.pv, last=last, interactive=False)}
+            loop.call_soon_threadsafe(events.put_nowait, ("info", data))
+
+        last = g.format_action(*history[-1]) if history else None
+
+        def work() -> dict[str, Any]:
+            a = validation.agent(g, spec, seconds, info, caps)
+            start = time_now()
+            action = a.choose_in(g, s, seconds)
+            elapsed = time_now() - start
+            out: dict[str, Any] = {"move": g.format_action(s, action), "agent": spec,
+                                   "seconds": round(elapsed, 4), "budget": round(seconds, 4)}
+            last_result = getattr(a, "last", None)
+            solved = getattr(a, "solved", None) if isinstance(a, SolverAgent) else None
+            if isinstance(last_result, SearchResult):
+                out.update(value=_value(last_result.value), depth=last_result.depth,
+                           nodes=last_result.nodes, pv=format_pv(g, s, last_result.pv),
+                           source="search")
+            elif isinstance(solved, dict):
+                out.update(value=solved["value"], nodes=solved["nodes"], pv=[out["move"]],
+                           source="book" if solved.get("book") else "solver")
+            else:
+                out.update(source="agent")
+            return out
+
+        gate.reserve()
+
+        async def stream() -> AsyncIterator[str]:
+            async with gate.turn():
+                task = asyncio.ensure_future(anyio.to_thread.run_sync(work))
+                try:
+                    yield _sse("start", {"agent": spec, "budget": round(seconds, 4)})
+                    while True:
+                        getter = asyncio.ensure_future(events.get())
+                        done, _ = await asyncio.wait({task, getter},
+                                                     return_when=asyncio.FIRST_COMPLETED)
+                        if getter in done:
+                            kind, data = getter.result()
+                            yield _sse(kind, data)
+                            continue
+                        getter.cancel()
+                        while not events.empty():
+                            kind, data = events.get_nowait()
+                            yield _sse(kind, data)
+                        try:
+                            yield _sse("move", task.result())
+                        except GameError as exc:
+                            yield _sse("error", {"error": str(exc)})
+                        except Exception as exc:  # an agent's own failure, not a traceback
+                            yield _sse("error", {"error": f"{type(exc).__name__}: {exc}"})
+                        break
+                finally:
+                    if not task.done():  # the client left: the slot is free when it ends
+                        with anyio.CancelScope(shield=True):
+                            await asyncio.wait({task})
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache"})
+
+    # ----- analyse and solve (the command line's objects) ----------------------------
+    @app.get("/api/analyze", summary="search a position (= gamesearch analyze --json)")
+    async def analyze_endpoint(
+        game: Text = None, position: Text = None, algorithm: Text = None, time: Text = None,
+        depth: Text = None, nodes: Text = None, book: Text = None,
+    ) -> dict[str, Any]:
+        """The object ``gamesearch analyze GAME --position P --algorithm A --time S --json``
+        prints (``depth``/``nodes`` instead of ``time`` as there; at most one). Without a
+        time, the server's cap bounds the search. ``book=off``: Connect Four without its
+        opening book."""
+        g = validation.game(game, caps)
+        position = validation.text("position", position, caps)
+        s, _ = validation.state(g, position, None, caps)
+        spec = validation.spec("algorithm", algorithm, caps)
+        lim = validation.limit(validation.number("time", time),
+                               validation.number("depth", depth, whole=True),  # type: ignore[arg-type]
+                               validation.number("nodes", nodes, whole=True),  # type: ignore[arg-type]
+                               spec, caps)
+        book_spec = _book(book)
+        return await gate.run(partial(analyze, g, s, position=position, algorithm=spec,
+                                      limit=lim, book=book_spec))
+
+    @app.get("/api/solve", summary="solve a position exactly (= gamesearch solve --json)")
+    async def solve_endpoint(game: Text = None, position: Text = None,
+                             weak: Text = None) -> dict[str, Any]:
+        """The object ``gamesearch solve GAME --position P --json`` prints (``weak=1``: only
+        win/draw/loss). Positions the server cannot solve within its caps: 422."""
+        g = validation.game(game, caps)
+        position = validation.text("position", position, caps)
+        s, _ = validation.state(g, position, None, caps)
+        text = position if position is not None else g.format_state(s)
+        lim = Limit(time=caps.time, nodes=caps.nodes)
+        data = await gate.run(partial(solve_position, g, s, weak=validation.flag("weak", weak),
+                                      fast=fast_solver(g), limit=lim))
+        return {"position": text, **data}
+
+    @app.get("/api/scores", summary="every legal move's exact score")
+    async def scores(game: Text = None, position: Text = None,
+                     moves: Text = None) -> dict[str, Any]:
+        """Each legal move's score for the player to move, in the game's convention
+        (Connect Four: Pons's scores, shown above the seven columns); ``null`` where the
+        server's per-move time ran out."""
+        g = validation.game(game, caps)
+        s, _ = validation.state(g, position, moves, caps)
+        n = max(1, len(g.actions(s))) if not g.is_terminal(s) else 1
+        lim = Limit(time=min(caps.score_time, caps.time / n),
+                    nodes=max(10_000, min(caps.nodes, 2 * caps.nodes // n)))
+        items = await gate.run(partial(move_scores, g, s, fast=fast_solver(g), limit=lim,
+                                       book="on"))
+        return {"game": g.name, "position": g.format_state(s), "scores": items}
+
+    # ----- learn ----------------------------------------------------------------------
+    @app.get("/api/trees", summary="the textbook trees")
+    def trees() -> dict[str, Any]:
+        return {"trees": [{"name": n, "description": e.description} for n, e in
+                          EXAMPLES.items()],
+                "algorithms": list(learn.ALGORITHMS), "orderings": list(learn.ORDERINGS)}
+
+    @app.get("/api/learn", summary="a search animated on a tree, from its trace")
+    async def learn_endpoint(
+        tree: Text = None, algorithm: Text = None, ordering: Text = None,
+        branching: Text = None, depth: Text = None, seed: Text = None, chance: Text = None,
+    ) -> dict[str, Any]:
+        """``tree``: a textbook tree (``/api/trees``) or ``random`` (with ``branching``,
+        ``depth``, ``seed``, ``chance``: the share of chance nodes). ``ordering``: ``given``,
+        ``best`` or ``worst`` first (by each child's exact value). Answers the drawing, the
+        events of the trace (visit, leaf, backup, done, prune) and the result."""
+        name = (validation.text("tree", tree, caps) or "fig6.2").strip().lower()
+        if name == "random":
+            g = learn.random_game(
+                int(validation.number("branching", branching or "2", whole=True) or 2),
+                int(validation.number("depth", depth or "3", whole=True) or 3),
+                _int("seed", seed or "0"),
+                float(_float01("chance", chance)))
+        else:
+            g = learn.tree_game(name)
+        g = learn.reordered(g, (ordering or "given").strip().lower())
+        algo = (validation.text("algorithm", algorithm, caps) or "").strip().lower() or (
+            "expectiminimax" if g.game_type.chance else
+            "maxn" if g.num_players > 2 else "alphabeta")
+        return await gate.run(learn.animate, g, algo)
+
+    # ----- tournaments ----------------------------------------------------------------
+    @app.get("/api/tournaments", summary="the results files and their tournaments")
+    def tournaments() -> dict[str, Any]:
+        return {"files": library.listing()}
+
+    @app.get("/api/tournaments/{file}/{tid}", summary="standings, pairs, Elo, plot, games")
+    def tournament(file: str, tid: int) -> dict[str, Any]:
+        return library.tournament(file, tid)
+
+    @app.get("/api/tournaments/{file}/{tid}/games/{index}", summary="one game's moves")
+    def tournament_game(file: str, tid: int, index: int) -> dict[str, Any]:
+        return library.game(file, tid, index)
+
+    @app.get("/api/tournaments/{file}/{tid}/live", summary="updates as games come in (SSE)")
+    async def live(file: str, tid: int, interval: float = 1.0,
+                   seconds: float = 600.0) -> StreamingResponse:
+        """Server-sent events: ``update`` with the whole tournament object each time its
+        number of games changes (checked every ``interval`` s, for at most ``seconds``)."""
+        if not 0.2 <= interval <= 10 or not 0 < seconds <= 3600:
+            raise WebInputError("interval: 0.2 to 10 s; seconds: up to 3600")
+        first = await anyio.to_thread.run_sync(library.tournament, file, tid)
+
+        async def stream() -> AsyncIterator[str]:
+            seen = first["games"]
+            yield _sse("update", first)
+            end = time_now() + seconds
+            while time_now() < end and seen < max(first["scheduled"], 1):
+                await asyncio.sleep(interval)
+                count = await anyio.to_thread.run_sync(library.count, file, tid)
+                if count != seen:
+                    seen = count
+                    yield _sse("update", await anyio.to_thread.run_sync(
+                        library.tournament, file, tid))
+            yield _sse("end", {"games": seen})
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache"})
+
+    # ----- status ---------------------------------------------------------------------
+    @app.get("/api/status", summary="searches running, waiting, served, refused")
+    def status() -> dict[str, Any]:
+        return {"version": __version__, "running": gate.running,
+                "waiting": gate.admitted - gate.running, "served": gate.served,
+                "refused": gate.refused, "active": gate.active, "queue": gate.queue,
+                "caps": {"time": caps.time, "nodes": caps.nodes, "text": caps.text,
+                         "moves": caps.moves}, "rss_mb": _rss_mb()}
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(status_code=204)
+
+    return app
+
+
+def time_now() -> float:
+    return time.perf_counter()
+
+
+def _value(v: Any) -> Any:
+    if isinstance(v, tuple | list):
+        return [_value(x) for x in v]
+    if isinstance(v, float):
+        if v.is_integer():
+            return int(v)
+        return round(v, 4)
+    return v
+
+
+def _book(text: str | None) -> str | None:
+    """Only the package's book or none: a request never names a file."""
+    if text is None or text.strip() == "":
+        return None
+    if text.strip().lower() in ("off", "0", "no", "false"):
+        return "off"
+    raise WebInputError(f"book {text!r}: only book=off is allowed here (the server uses "
+                        "the package's opening book)")
+
+
+def _int(name: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise WebInputError(f"{name} {text!r}: expected a whole number") from None
+
+
+def _float01(name: str, text: str | None) -> float:
+    if text is None or text.strip() == "":
+        return 0.0
+    try:
+        x = float(text)
+    except ValueError:
+        raise WebInputError(f"{name} {text!r}: expected a number between 0 and 0.5") from None
+    if not 0.0 <= x <= 0.5:
+        raise WebInputError(f"{name} {text!r}: expected a number between 0 and 0.5")
+    return x

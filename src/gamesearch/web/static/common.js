@@ -1,0 +1,47 @@
+// Shared helpers of the pages: API calls that show the server's one-line error message.
+"use strict";
+const $ = (sel, el = document) => el.querySelector(sel);
+const $$ = (sel, el = document) => Array.from(el.querySelectorAll(sel));
+
+function apiUrl(path, params) {
+  const url = new URL(path, location.origin);
+  for (const [k, v] of Object.entries(params || {})) {
+    if (v !== undefined && v !== null && v !== "") url.searchParams.set(k, v);
+  }
+  return url;
+}
+
+async function api(path, params) {
+  const response = await fetch(apiUrl(path, params));
+  let data;
+  try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function showError(message) {
+  const box = $("#error");
+  if (!box) return;
+  box.textContent = message || "";
+  box.classList.toggle("show", !!message);
+}
+
+function esc(text) {
+  return String(text).replace(/[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+function fmtValue(v) {
+  if (v === null || v === undefined) return "?";
+  if (Array.isArray(v)) return "(" + v.map(fmtValue).join(", ") + ")";
+  if (typeof v === "number" && !Number.isInteger(v)) return v.toFixed(3).replace(/0+$/, "");
+  return String(v);
+}
+
+async function fillGames(select, wanted) {
+  const data = await api("/api/games");
+  select.innerHTML = data.games.map((g) =>
+    `<option value="${esc(g.name)}">${esc(g.name)} — ${esc(g.description)}</option>`).join("");
+  if (wanted) select.value = wanted;
+  return data;
+}

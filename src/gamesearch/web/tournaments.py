@@ -1,0 +1,145 @@
+"""The Tournaments page: the arena's SQLite files, read-only, as standings, pairwise
+results, Elo with 95 % intervals, the rating plot and every game move by move.
+
+The server is given one results file or one folder (``gamesearch web --db``). Requests name
+a file only by its name as listed here (:class:`Library`); nothing a request sends is ever
+used as a path. Each read opens the file read-only (``mode=ro``: the store cannot write)
+and closes it again, so a tournament still running in another process shows its new
+games on the next read.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from ..arena.errors import ArenaError
+from ..arena.ratings import Score, format_elo
+from ..arena.report import pair_score, render_svg, result_text, standings
+from ..arena.schedule import AgentEntry
+from ..arena.store import Store
+from .validation import WebInputError
+
+SUFFIXES = (".sqlite", ".sqlite3", ".db")
+
+
+def _num(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+def _score(sc: Score) -> dict[str, Any]:
+    return {"games": sc.games, "wins": sc.wins, "draws": sc.draws, "losses": sc.losses,
+            "points": sc.points, "score": sc.score, "elo": _num(sc.elo),
+            "margin": _num(sc.elo_margin()), "elo_text": format_elo(sc.elo, sc.elo_margin()),
+            "los": sc.los}
+
+
+class Library:
+    """The results files the server may read: ``path`` itself, or the files in it."""
+
+    def __init__(self, path: str | Path | None) -> None:
+        self.root = None if path is None else Path(path).resolve()
+
+    def files(self) -> dict[str, Path]:
+        """Name -> path of every results file (names are what requests use)."""
+        if self.root is None:
+            return {}
+        if self.root.is_dir():
+            return {p.name: p for p in sorted(self.root.iterdir())
+                    if p.is_file() and p.suffix.lower() in SUFFIXES}
+        if self.root.is_file():
+            return {self.root.name: self.root}
+        return {}
+
+    def open(self, name: str) -> Store:
+        path = self.files().get(name)
+        if path is None:
+            known = ", ".join(self.files()) or "(none)"
+            raise WebInputError(f"unknown results file {name!r}; known: {known}", 404)
+        try:
+            return Store.open_readonly(str(path))
+        except ArenaError as exc:
+            raise WebInputError(str(exc)) from None
+
+    def listing(self) -> list[dict[str, Any]]:
+        out = []
+        for name in self.files():
+            try:
+                with self.open(name) as store:
+                    items = [_summary(store, t) for t in store.list_tournaments()]
+                out.append({"file": name, "tournaments": items})
+            except WebInputError as exc:
+                out.append({"file": name, "error": str(exc), "tournaments": []})
+        return out
+
+    def tournament(self, name: str, tid: int) -> dict[str, Any]:
+        with self.open(name) as store:
+            found = [t for t in store.list_tournaments() if t["id"] == tid]
+            if not found:
+                raise WebInputError(f"{name}: no tournament {tid}", 404)
+            info = _summary(store, found[0])
+            agents = [AgentEntry(n, s) for n, s in store.agents(tid)]
+            records = store.games(tid)
+        rows = standings(agents, records)
+        n = len(agents)
+        pairs = ([(0, j) for j in range(1, n)] if info["format"] == "gauntlet"
+                 else [(i, j) for i in range(n) for j in range(i + 1, n)])
+        title = (f"{info['game']}: " + " vs ".join(a.name for a in agents) if n == 2
+                 else f"{info['game']} {info['format']}, {n} agents")
+        info.update({
+            "file": name,
+            "agents": [{"name": a.name, "spec": a.spec} for a in agents],
+            "standings": [{"agent": s.name, "spec": s.spec, **_score(s.score),
+                           "forfeits": s.forfeits,
+                           "seconds_per_move": s.seconds / s.moves if s.moves else 0.0,
+                           "nodes_per_move": s.nodes / s.moves if s.moves else 0.0}
+                          for s in rows],
+            "pairs": [{"a": agents[a].name, "b": agents[b].name,
+                       **_score(pair_score(records, a, b))} for a, b in pairs],
+            "table": [[None if i == j else _score(pair_score(records, i, j))
+                       for j in range(n)] for i in range(n)],
+            "plot": render_svg(title, agents, records),
+            "games": [{"index": k, "pair": r.pair, "game_no": r.game_no, "round": r.round,
+                       "agents": [agents[i].name for i in r.seats],
+                       "result": result_text(r.scores), "termination": r.termination,
+                       "plies": len(r.moves), "finished_at": r.finished_at}
+                      for k, r in enumerate(records)],
+        })
+        return info
+
+    def game(self, name: str, tid: int, index: int) -> dict[str, Any]:
+        with self.open(name) as store:
+            found = [t for t in store.list_tournaments() if t["id"] == tid]
+            if not found:
+                raise WebInputError(f"{name}: no tournament {tid}", 404)
+            agents = store.agents(tid)
+            records = store.games(tid)
+        if not 0 <= index < len(records):
+            raise WebInputError(f"{name}: tournament {tid} has {len(records)} games; "
+                                f"no game {index}", 404)
+        r = records[index]
+        return {"game": found[0]["game"], "index": index, "start_position": r.start_position,
+                "opening_plies": r.opening_plies, "moves": r.moves,
+                "agents": [agents[i][0] for i in r.seats], "result": result_text(r.scores),
+                "termination": r.termination, "detail": r.detail,
+                "seconds": r.times, "nodes": r.nodes}
+
+    def count(self, name: str, tid: int) -> int:
+        with self.open(name) as store:
+            for t in store.list_tournaments():
+                if t["id"] == tid:
+                    return int(t["games"])
+        raise WebInputError(f"{name}: no tournament {tid}", 404)
+
+
+def _summary(store: Store, t: dict[str, Any]) -> dict[str, Any]:
+    cfg = t["config"]
+    n = len(cfg.get("agents", []))
+    fmt = cfg.get("format", "round-robin")
+    pairs = n - 1 if fmt == "gauntlet" else n * (n - 1) // 2
+    scheduled = pairs * int(cfg.get("games_per_pair", 0))
+    return {"id": t["id"], "key": t["key"], "game": t["game"], "format": fmt,
+            "created": t["created"], "games": t["games"], "scheduled": scheduled,
+            "time_control": cfg.get("time_control"),
+            "agent_names": [a.get("name") for a in cfg.get("agents", [])]}

@@ -1,0 +1,200 @@
+"""Every input of the web app read by the library's own parsers, within the server's caps.
+
+A bad input raises :class:`WebInputError` (HTTP 400) carrying the library's one-line
+message; nothing a request sends is ever evaluated, passed to a shell or used as a path.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ..agents import Agent, SolverAgent, make_agent
+from ..errors import GameError, InvalidLimitError
+from ..game import CHANCE, Game
+from ..games import get_game
+from ..search import Limit, parse_spec
+from ..search.tt import parse_size
+
+#: deepest depth limit a request may give
+MAX_DEPTH = 100
+
+
+class WebInputError(GameError):
+    """A request the server refuses (HTTP 400, or ``status``)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Caps:
+    """What one request may ask for."""
+
+    #: seconds of search per request (analyse, an engine move, solve)
+    time: float = 10.0
+    #: nodes per search (also bounds a search's transposition table)
+    nodes: int = 5_000_000
+    #: transposition-table entries an algorithm spec may ask for
+    tt: int = 1 << 22
+    #: characters of any text parameter (positions, move lists, specs)
+    text: int = 4000
+    #: moves in a move list
+    moves: int = 1000
+    #: seconds of time the solve page may spend on each move's score
+    score_time: float = 2.0
+
+
+def text(name: str, value: str | None, caps: Caps, default: str | None = None) -> str | None:
+    """A text parameter, refused when longer than the cap or holding control characters."""
+    if value is None:
+        return default
+    if len(value) > caps.text:
+        raise WebInputError(f"{name}: {len(value)} characters; at most {caps.text} allowed")
+    if any(ord(c) < 32 and c not in "\t" for c in value):
+        raise WebInputError(f"{name}: control characters are not allowed")
+    return value
+
+
+def game(name: str | None, caps: Caps) -> Game[Any, Any]:
+    if not name:
+        raise WebInputError("game: missing; e.g. game=tictactoe (see /api/games)")
+    text("game", name, caps)
+    if len(name) > 100:
+        raise WebInputError("game: name too long")
+    return get_game(name)
+
+
+def state(g: Game[Any, Any], position: str | None, moves: str | None, caps: Caps
+          ) -> tuple[Any, list[tuple[Any, Any]]]:
+    """The state after ``moves`` (space-separated, the game's notation) from ``position``
+    (the game's position string; empty or missing: the start). Returns the state and the
+    ``(state before, action)`` history of the moves."""
+    position = text("position", position, caps)
+    moves = text("moves", moves, caps)
+    s = g.initial_state() if position is None or position.strip() == "" else (
+        g.parse_state(position))
+    history: list[tuple[Any, Any]] = []
+    words = (moves or "").split()
+    if len(words) > caps.moves:
+        raise WebInputError(f"moves: {len(words)} moves; at most {caps.moves} allowed")
+    for i, word in enumerate(words, 1):
+        if g.is_terminal(s):
+            raise WebInputError(f"move {i} ({word!r}): the game is already over")
+        try:
+            if g.to_move(s) == CHANCE:
+                a = _chance_outcome(g, s, word)
+            else:
+                a = g.parse_action(s, word)
+        except GameError as exc:
+            raise WebInputError(f"move {i}: {exc}") from None
+        history.append((s, a))
+        s = g.result(s, a)
+    return s, history
+
+
+def _chance_outcome(g: Game[Any, Any], s: Any, word: str) -> Any:
+    for a, _p in g.chance_outcomes(s):
+        if g.format_action(s, a) == word.strip():
+            return a
+    return g.parse_action(s, word)
+
+
+def number(name: str, value: str | None, *, whole: bool = False) -> float | int | None:
+    """A finite positive number (``None`` when absent); NaN, infinities, negatives, zero
+    and words are refused with the library's message for that limit."""
+    if value is None or value.strip() == "":
+        return None
+    try:
+        x: float | int = int(value) if whole else float(value)
+    except ValueError:
+        kind = "a whole number >= 1" if whole else "a positive number of seconds"
+        raise InvalidLimitError(f"{name} {value!r}: must be {kind}") from None
+    if whole:
+        if x < 1:
+            raise InvalidLimitError(f"{name} {value!r}: must be a whole number >= 1")
+        if name == "depth" and x > MAX_DEPTH:
+            raise WebInputError(f"depth {x}: at most {MAX_DEPTH} on this server")
+    elif not (x > 0 and math.isfinite(x)):
+        raise InvalidLimitError(f"{name} {value!r}: must be a positive number of seconds")
+    return x
+
+
+def capped_time(seconds: float | None, caps: Caps) -> float | None:
+    if seconds is not None and seconds > caps.time:
+        raise WebInputError(f"time {seconds:g}: this server searches at most "
+                            f"{caps.time:g} s per request")
+    return seconds
+
+
+def capped_nodes(nodes: int | None, caps: Caps) -> int | None:
+    if nodes is not None and nodes > caps.nodes:
+        raise WebInputError(f"nodes {nodes}: this server searches at most {caps.nodes} "
+                            "nodes per request")
+    return nodes
+
+
+def spec(name: str, value: str | None, caps: Caps) -> str | None:
+    """An algorithm or agent spec: its options parsed by the library, its limits capped."""
+    value = text(name, value, caps)
+    if value is None or not value.strip():
+        return None
+    if len(value) > 200:
+        raise WebInputError(f"{name}: spec too long (at most 200 characters)")
+    head = value.strip().partition(":")[0].strip().lower()
+    if head in ("human", "random", "solver"):
+        return value.strip()
+    _name, options, limit = parse_spec(value)
+    capped_time(limit.time, caps)
+    capped_nodes(limit.nodes, caps)
+    if "tt" in options and parse_size(options["tt"]) > caps.tt:
+        raise WebInputError(f"{name} {value!r}: tt at most {caps.tt} entries on this server")
+    return value.strip()
+
+
+def limit(time: float | None, depth: int | None, nodes: int | None, spec_text: str | None,
+          caps: Caps) -> Limit | None:
+    """The search limit of a request, as the command line reads ``--time/--depth/--nodes``
+    (at most one), always bounded by the caps: a spec or request without a time gets the
+    time cap, so a pure depth limit is searched by iterative deepening up to that depth.
+    ``None`` when nothing is given (analyse then asks the book, like the command line)."""
+    given = [x for x in (time, depth, nodes) if x is not None]
+    if len(given) > 1:
+        raise WebInputError("give at most one of time, depth, nodes")
+    capped_time(time, caps)
+    capped_nodes(nodes, caps)
+    if not given:
+        if not spec_text:
+            return None
+        _n, _o, spec_limit = parse_spec(spec_text)
+        if spec_limit.unlimited:
+            return Limit(time=1.0, nodes=caps.nodes)
+        return Limit(depth=spec_limit.depth, time=spec_limit.time or caps.time,
+                     nodes=spec_limit.nodes or caps.nodes)
+    return Limit(depth=depth, time=time if time is not None else caps.time,
+                 nodes=nodes if nodes is not None else caps.nodes)
+
+
+def agent(g: Game[Any, Any], spec_text: str, seconds: float, callback: Any, caps: Caps
+          ) -> Agent:
+    """An engine agent from its spec (``human`` is refused: people click)."""
+    head = spec_text.partition(":")[0].strip().lower()
+    if head == "human":
+        raise WebInputError("agent 'human': a person moves by clicking on the board")
+    a = make_agent(g, spec_text, seconds, callback=callback)
+    if isinstance(a, SolverAgent):
+        capped_time(a.seconds, caps)
+    return a
+
+
+def flag(name: str, value: str | None) -> bool:
+    if value is None or value == "":
+        return False
+    v = value.strip().lower()
+    if v in ("1", "true", "yes", "on"):
+        return True
+    if v in ("0", "false", "no", "off"):
+        return False
+    raise WebInputError(f"{name} {value!r}: expected 1/0, true/false, on/off")
