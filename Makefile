@@ -16,7 +16,7 @@ $(BIN)/python:
 KERNELS := setup.py $(wildcard src/gamesearch/games/_chess_*.pyx src/gamesearch/games/_chess_*.pxi)
 
 $(VENV)/.installed: pyproject.toml $(KERNELS) | $(BIN)/python
-	$(PIP) install -e '.[fast]'
+	$(PIP) install -e '.[fast,web]'
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml $(KERNELS) | $(BIN)/python
@@ -27,9 +27,12 @@ $(VENV)/.installed-bench: pyproject.toml $(KERNELS) | $(BIN)/python
 	$(PIP) install -e '.[dev,bench]'
 	touch $@
 
-## make run: play Connect Four in the terminal against the engine (1 s per move)
+## make run: the web app on http://127.0.0.1:8000/ (PORT=..., DB=results file or folder);
+## terminal play stays `gamesearch play connect4`
+PORT ?= 8000
+DB ?=
 run: $(VENV)/.installed
-	$(BIN)/gamesearch play connect4 --first human --second solver --time 1
+	$(BIN)/gamesearch web --host 127.0.0.1 --port $(PORT) $(if $(DB),--db $(DB))
 
 # Debian's Stockfish, the real UCI peer of the arena and chess tests.
 STOCKFISH := /usr/games/stockfish
@@ -41,8 +44,19 @@ $(STOCKFISH):
 	  echo "WARNING: could not install Debian's stockfish: the UCI tests will be skipped"; \
 	else echo "WARNING: no apt-get: Stockfish not installed, the UCI tests will be skipped"; fi
 
+# Debian's Chromium, the real browser of the web app's tests (Playwright drives it; its own
+# browser download is not used).
+CHROMIUM := /usr/bin/chromium
+$(CHROMIUM):
+	@if command -v apt-get >/dev/null 2>&1; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get install -y -qq chromium >/dev/null 2>&1 || \
+	  { $$SUDO apt-get update -qq >/dev/null 2>&1 && $$SUDO apt-get install -y -qq chromium >/dev/null 2>&1; } || \
+	  echo "WARNING: could not install Debian's chromium: the browser tests will be skipped"; \
+	else echo "WARNING: no apt-get: Chromium not installed, the browser tests will be skipped"; fi
+
 ## make test: lint, type-check and the whole test suite
-test: $(VENV)/.installed-dev | $(STOCKFISH)
+test: $(VENV)/.installed-dev | $(STOCKFISH) $(CHROMIUM)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2 --durations=10

@@ -22,8 +22,11 @@ def _mark(kind: str, i: int, cls: str, label: str = "") -> str:
     else:
         shape = f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}" fill="none" stroke-width="9"/>'
     text = (f'<text x="{x:g}" y="{y + 8:g}" text-anchor="middle" font-size="24" '
-            f'stroke="none">{esc(label)}</text>' if label else "")
-    return f'<g class="{cls} mark-{kind}">{shape}{text}</g>'
+            f'stroke="none" fill="#333">{esc(label)}</text>' if label else "")
+    colour = "#999" if cls == "pv" else "#1d4e89" if kind == "x" else "#e63946"
+    opacity = ' opacity="0.6"' if cls == "pv" else ""
+    return (f'<g class="{cls} mark-{kind}" stroke="{colour}" fill="{colour}"{opacity}>'
+            f'{shape}{text}</g>')
 
 
 def render(game: Any, state: Any, *, pv: Sequence[Any] = (),

@@ -100,7 +100,7 @@ class Library:
             "table": [[None if i == j else _score(pair_score(records, i, j))
                        for j in range(n)] for i in range(n)],
             "plot": render_svg(title, agents, records),
-            "games": [{"index": k, "pair": r.pair, "game_no": r.game_no, "round": r.round,
+            "records": [{"index": k, "pair": r.pair, "game_no": r.game_no, "round": r.round,
                        "agents": [agents[i].name for i in r.seats],
                        "result": result_text(r.scores), "termination": r.termination,
                        "plies": len(r.moves), "finished_at": r.finished_at}

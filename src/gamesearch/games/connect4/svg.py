@@ -51,7 +51,8 @@ def render(game: Any, state: Any, *, pv: Sequence[Any] = (),
     parts = [f'<rect x="10" y="{TOP}" width="{COLS * CELL}" height="{ROWS * CELL}" rx="10" '
              'fill="#1d4e89"/>']
     fours = _fours(grid)
-    last_cell = (int(moves[-1]) - 1, len(grid[int(moves[-1]) - 1]) - 1) if moves else None
+    col = last if last and last in "1234567" and len(last) == 1 else (moves[-1:] or None)
+    last_cell = (int(col) - 1, len(grid[int(col) - 1]) - 1) if col else None
 
     def centre(c: int, r: int) -> tuple[float, float]:
         return 10 + c * CELL + CELL / 2, TOP + (ROWS - 1 - r) * CELL + CELL / 2

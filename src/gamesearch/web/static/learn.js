@@ -40,8 +40,8 @@ async function load() {
   } catch (e) { showError(e.message); return; }
   $("#board").innerHTML = L.data.svg;
   $("#steps").textContent = L.data.steps.length;
-  $("#summary").textContent = `${L.data.description}: ${L.data.algorithm}, ${L.data.nodes} nodes ` +
-    `visited of ${L.data.leaves} leaves' tree` + (L.data.pruned.length ? `, ${L.data.pruned.length} leaves pruned` : "");
+  $("#summary").textContent = `${L.data.description} — ${L.data.algorithm}: ${L.data.nodes} nodes ` +
+    `searched; ${L.data.pruned.length} of ${L.data.leaves} leaves pruned`;
   go(0);
 }
 

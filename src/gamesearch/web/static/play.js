@@ -154,6 +154,7 @@ async function refresh(fresh) {
   if (isHuman(p)) {
     $("#status").textContent = `player ${p + 1} (human) to move: click on the board`;
     clockStart(p);
+    $("#scoresline").textContent = "";
     if ($("#scores").checked) showScores(gen);
   } else {
     $("#status").textContent = `player ${p + 1} (${S.agents[p]}) is thinking…`;
@@ -176,9 +177,9 @@ async function showScores(gen) {
     const pos = await api("/api/position", params({ labels: labels.join(","), flip: S.flip ? 1 : "" }));
     if (gen !== S.gen) return;
     drawPosition(pos, pos.svg);
-    $("#engine").textContent = "scores: " + data.scores.map((s) =>
+    $("#scoresline").textContent = "solver's scores: " + data.scores.map((s) =>
       `${s.move}: ${s.score === null ? "?" : s.score}`).join(", ");
-  } catch (e) { if (gen === S.gen) $("#engine").textContent = "scores: " + e.message; }
+  } catch (e) { if (gen === S.gen) $("#scoresline").textContent = "scores: " + e.message; }
 }
 
 // Server-sent events over fetch, so that a 400 or 429 shows its message.

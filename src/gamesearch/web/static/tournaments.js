@@ -59,7 +59,7 @@ function show(d) {
   $("#plot").innerHTML = d.plot;
   $("#gamesbox").style.display = "block";
   $("#games").innerHTML = "<tr><th>#</th><th class='l'>first</th><th class='l'>second</th><th>result</th>" +
-    "<th class='l'>termination</th><th>plies</th><th></th></tr>" + d.games.map((g) =>
+    "<th class='l'>termination</th><th>plies</th><th></th></tr>" + d.records.map((g) =>
       `<tr><td>${g.index + 1}</td><td class="l">${esc(g.agents[0])}</td><td class="l">${esc(g.agents[1])}</td>` +
       `<td>${esc(g.result)}</td><td class="l">${esc(g.termination)}</td><td>${g.plies}</td>` +
       `<td><button class="secondary replay" data-index="${g.index}">replay</button></td></tr>`).join("");
