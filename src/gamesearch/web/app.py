@@ -262,8 +262,10 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
 
         last = g.format_action(*history[-1]) if history else None
 
+        # Built before the stream starts, so that a bad spec is a plain 400.
+        a = await anyio.to_thread.run_sync(validation.agent, g, spec, seconds, info, caps)
+
         def work() -> dict[str, Any]:
-            a = validation.agent(g, spec, seconds, info, caps)
             start = time_now()
             action = a.choose_in(g, s, seconds)
             elapsed = time_now() - start

@@ -1,0 +1,294 @@
+"""The web app's JSON API with FastAPI's test client: every endpoint, every bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from gamesearch.arena import RunOptions, TournamentConfig, parse_agents, run_tournament  # noqa: E402
+from gamesearch.cli import main  # noqa: E402
+from gamesearch.web import create_app  # noqa: E402
+from gamesearch.web.gate import Busy, SearchGate  # noqa: E402
+from gamesearch.web.validation import Caps  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("results")
+    config = TournamentConfig("tictactoe", tuple(parse_agents(
+        ["alphabeta:depth=2", "random:seed=1", "minimax:depth=1"])), games_per_pair=2)
+    run_tournament(config, RunOptions(db=str(folder / "t.sqlite")))
+    (folder / "notes.txt").write_text("not a results file")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def client(results: Path) -> TestClient:
+    return TestClient(create_app(results))
+
+
+def cli_json(*argv: str) -> dict[str, object]:
+    out = io.StringIO()
+    assert main(list(argv), out) == 0
+    return dict(json.loads(out.getvalue().splitlines()[-1]))
+
+
+def test_pages_and_openapi(client: TestClient) -> None:
+    for path in ("/", "/play", "/analyse", "/analyze", "/learn", "/tournaments"):
+        r = client.get(path)
+        assert r.status_code == 200 and "<html" in r.text
+    assert client.get("/static/play.js").status_code == 200
+    schema = client.get("/openapi.json").json()
+    assert "/api/analyze" in schema["paths"] and "/api/solve" in schema["paths"]
+    assert client.get("/docs").status_code == 200
+
+
+def test_games_lists_every_game(client: TestClient) -> None:
+    data = client.get("/api/games").json()
+    names = {g["name"] for g in data["games"]}
+    assert {"tictactoe", "connect4", "pig", "fig6.2", "fig6.4", "coinflip"} <= names
+    assert "alphabeta" in data["algorithms"] and "solver" in data["agents"]
+
+
+@pytest.mark.parametrize(("game", "moves"), [
+    ("tictactoe", "5 1"), ("connect4", "4 4 5"), ("pig", "roll 4 hold"), ("fig6.2", "a1"),
+    ("fig6.4", "a2 b3"), ("coinflip", "a1 heads"), ("chess", "e4 e5 Nf3"),
+])
+def test_position_draws_every_game(client: TestClient, game: str, moves: str) -> None:
+    r = client.get("/api/position", params={"game": game, "moves": moves})
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["svg"].startswith("<svg") and data["svg"].rstrip().endswith("</svg>")
+    if data["legal"]:
+        marker = "data-square" if game == "chess" else "data-move"
+        assert marker in data["svg"]
+
+
+def test_position_of_a_finished_game(client: TestClient) -> None:
+    data = client.get("/api/position", params={"game": "tictactoe",
+                                               "moves": "1 4 2 5 3"}).json()
+    assert data["terminal"] and data["result"] == "player 1 wins" and data["legal"] == []
+
+
+def test_roll_only_at_chance_nodes(client: TestClient) -> None:
+    r = client.get("/api/roll", params={"game": "pig", "moves": "roll"})
+    assert r.status_code == 200 and r.json()["move"] in list("123456")
+    assert client.get("/api/roll", params={"game": "pig"}).status_code == 400
+
+
+def test_analyze_is_the_cli_object(client: TestClient) -> None:
+    args = {"game": "tictactoe", "position": "x...o....", "algorithm": "alphabeta", "depth": "4"}
+    web = client.get("/api/analyze", params=args).json()
+    cli = cli_json("analyze", "tictactoe", "--position", "x...o....", "--algorithm",
+                   "alphabeta:depth=4", "--json")
+    # a pure depth limit runs under the time cap (iterative deepening): effort differs
+    for key in ("seconds", "nps", "algorithm", "nodes_per_depth", "nodes", "cutoffs"):
+        web.pop(key), cli.pop(key)
+    assert web["depth"] == cli["depth"] == 4
+    assert web == cli
+
+
+def test_analyze_with_time_matches_cli_keys(client: TestClient) -> None:
+    web = client.get("/api/analyze", params={"game": "coinflip", "algorithm":
+                                             "expectiminimax", "time": "0.5"}).json()
+    cli = cli_json("analyze", "coinflip", "--algorithm", "expectiminimax", "--time", "0.5",
+                   "--json")
+    assert set(web) == set(cli)
+    assert web["value"] == cli["value"] == 3 and web["root_values"] == {"a1": 3, "a2": -1}
+
+
+def test_analyze_connect4_book_like_cli(client: TestClient) -> None:
+    web = client.get("/api/analyze", params={"game": "connect4", "position": "44"}).json()
+    cli = cli_json("analyze", "connect4", "--position", "44", "--json")
+    assert web == cli and web["algorithm"] == "book"
+
+
+@pytest.mark.parametrize(("game", "position"), [
+    ("tictactoe", "x...o...."), ("connect4", "4455443"), ("fig6.2", "A"), ("coinflip", "A"),
+])
+def test_solve_is_the_cli_object(client: TestClient, game: str, position: str) -> None:
+    web = client.get("/api/solve", params={"game": game, "position": position}).json()
+    cli = cli_json("solve", game, "--position", position, "--json")
+    web.pop("seconds"), cli.pop("seconds")
+    if game == "coinflip":  # chance: a full-depth search, iterated under the server's cap
+        assert web.pop("nodes") >= cli.pop("nodes")
+    assert web == cli
+
+
+def test_solve_weak_and_refusals(client: TestClient) -> None:
+    data = client.get("/api/solve", params={"game": "tictactoe", "weak": "1"}).json()
+    assert data["value"] == 0
+    r = client.get("/api/solve", params={"game": "pig", "weak": "1"})
+    assert r.status_code == 400 and "two-player zero-sum" in r.json()["error"]
+
+
+def test_solve_too_hard_is_422() -> None:
+    c = TestClient(create_app(caps=Caps(time=0.2, nodes=20_000)))
+    r = c.get("/api/solve", params={"game": "connect4", "position": "4"})
+    assert r.status_code == 422 and "limits" in r.json()["error"]
+
+
+def test_scores_for_the_seven_columns(client: TestClient) -> None:
+    data = client.get("/api/scores", params={"game": "connect4", "position": "4455443"}).json()
+    assert [s["move"] for s in data["scores"]] == list("1234567")
+    scores = {s["move"]: s["score"] for s in data["scores"]}
+    best = cli_json("solve", "connect4", "--position", "4455443", "--json")
+    assert max(v for v in scores.values() if v is not None) == best["value"]
+    ttt = client.get("/api/scores", params={"game": "tictactoe", "position": "xx.oo...."}).json()
+    assert {s["move"]: s["score"] for s in ttt["scores"]}["3"] > 0
+
+
+def test_think_streams_iterations_then_a_move(client: TestClient) -> None:
+    with client.stream("GET", "/api/think", params={"game": "tictactoe", "moves": "5",
+                                                    "agent": "minimax", "time": "2"}) as r:
+        assert r.status_code == 200
+        text = "".join(r.iter_text())
+    events = [block.split("\n") for block in text.strip().split("\n\n")]
+    kinds = [e[0].removeprefix("event: ") for e in events]
+    assert kinds[0] == "start" and kinds[-1] == "move" and "info" in kinds
+    info = json.loads(events[1][1].removeprefix("data: "))
+    assert {"depth", "value", "pv", "nodes", "nps", "svg"} <= set(info)
+    move = json.loads(events[-1][1].removeprefix("data: "))
+    assert move["move"] in list("12346789") and move["source"] == "search"
+
+
+def test_think_with_a_clock_and_the_solver(client: TestClient) -> None:
+    with client.stream("GET", "/api/think", params={
+            "game": "connect4", "position": "4455443", "agent": "solver", "clock": "5",
+            "increment": "0.1"}) as r:
+        text = "".join(r.iter_text())
+    assert "event: move" in text
+    move = json.loads(text.strip().split("\n\n")[-1].split("\n")[1].removeprefix("data: "))
+    assert move["budget"] <= 5 / 25 + 0.1 and move["source"] in ("solver", "book", "search")
+
+
+@pytest.mark.parametrize(("path", "params", "needle"), [
+    ("/api/position", {"game": "nosuchgame"}, "unknown game"),
+    ("/api/position", {}, "game: missing"),
+    ("/api/position", {"game": "tictactoe", "position": "xxxxxxxxx"}, "X has 9 marks"),
+    ("/api/position", {"game": "connect4", "position": "44444444"}, "7th stone"),
+    ("/api/position", {"game": "tictactoe", "moves": "5 5"}, "illegal move '5'"),
+    ("/api/position", {"game": "tictactoe", "moves": "1 4 2 5 3 6"}, "already over"),
+    ("/api/position", {"game": "chess", "position": "not a fen"}, "chess position"),
+    ("/api/position", {"game": "tictactoe", "position": "x" * 5000}, "at most 4000"),
+    ("/api/position", {"game": "tictactoe", "moves": "1\x00"}, "control characters"),
+    ("/api/analyze", {"game": "tictactoe", "time": "-1"}, "positive number"),
+    ("/api/analyze", {"game": "tictactoe", "time": "nan"}, "positive number"),
+    ("/api/analyze", {"game": "tictactoe", "time": "inf"}, "positive number"),
+    ("/api/analyze", {"game": "tictactoe", "time": "1e9"}, "at most 10 s"),
+    ("/api/analyze", {"game": "tictactoe", "time": "soon"}, "positive number"),
+    ("/api/analyze", {"game": "tictactoe", "nodes": "0"}, "whole number"),
+    ("/api/analyze", {"game": "tictactoe", "nodes": "999999999999"}, "at most"),
+    ("/api/analyze", {"game": "tictactoe", "depth": "1000"}, "at most 100"),
+    ("/api/analyze", {"game": "tictactoe", "time": "1", "depth": "2"}, "at most one"),
+    ("/api/analyze", {"game": "tictactoe", "algorithm": "nosuch"}, "unknown algorithm"),
+    ("/api/analyze", {"game": "tictactoe", "algorithm": "id:time=99"}, "at most 10 s"),
+    ("/api/analyze", {"game": "tictactoe", "algorithm": "id:tt=1G"}, "tt at most"),
+    ("/api/analyze", {"game": "tictactoe", "algorithm": "id:bogus=1"}, "unknown option"),
+    ("/api/analyze", {"game": "tictactoe", "algorithm": "__import__('os')"}, "unknown"),
+    ("/api/analyze", {"game": "connect4", "book": "/etc/passwd"}, "only book=off"),
+    ("/api/analyze", {"game": "fig6.4", "algorithm": "alphabeta"}, "two-player"),
+    ("/api/solve", {"game": "tictactoe", "position": "xxx"}, "expected nine"),
+    ("/api/think", {"game": "tictactoe", "agent": "nosuch"}, "unknown agent"),
+    ("/api/think", {"game": "tictactoe", "agent": "human"}, "clicking"),
+    ("/api/think", {"game": "tictactoe", "agent": "solver:time=60"}, "at most 10 s"),
+    ("/api/think", {"game": "tictactoe", "agent": "minimax", "time": "0"}, "positive"),
+    ("/api/think", {"game": "tictactoe", "moves": "1 4 2 5 3"}, "game is over"),
+    ("/api/think", {"game": "pig", "moves": "roll"}, "chance node"),
+    ("/api/learn", {"tree": "nosuch"}, "unknown example tree"),
+    ("/api/learn", {"tree": "random", "branching": "9", "depth": "9"}, "between 1 and 6"),
+    ("/api/learn", {"tree": "random", "branching": "5", "depth": "5"}, "at most 400"),
+    ("/api/learn", {"tree": "fig6.2", "ordering": "sideways"}, "ordering"),
+    ("/api/learn", {"tree": "fig6.2", "algorithm": "eval"}, "algorithm"),
+    ("/api/learn", {"tree": "fig6.4", "algorithm": "alphabeta"}, "two-player"),
+    ("/api/tournaments/t.sqlite/x", {}, "tid"),
+])
+def test_bad_input_is_400_with_one_line(client: TestClient, path: str,
+                                        params: dict[str, str], needle: str) -> None:
+    r = client.get(path, params=params)
+    assert r.status_code == 400, (r.status_code, r.text)
+    error = r.json()["error"]
+    assert needle in error and "\n" not in error and "Traceback" not in error
+
+
+def test_learn_fig62_alphabeta(client: TestClient) -> None:
+    data = client.get("/api/learn", params={"tree": "fig6.2", "algorithm": "alphabeta"}).json()
+    assert data["value"] == "3" and data["move"] == "a1" and data["pruned"] == ["c2", "c3"]
+    kinds = {s["type"] for s in data["steps"]}
+    assert kinds == {"visit", "leaf", "backup", "done", "prune"}
+    visit_c = next(s for s in data["steps"] if s["type"] == "visit" and s["node"] == "C")
+    assert (visit_c["alpha"], visit_c["beta"]) == ("3", "+∞")
+
+
+def test_learn_other_algorithms_and_orderings(client: TestClient) -> None:
+    for tree, algorithm, value in (("fig6.4", "maxn", "(1, 2, 6)"), ("coinflip",
+                                   "expectiminimax", "3"), ("comp3200", "minimax", "7")):
+        data = client.get("/api/learn", params={"tree": tree, "algorithm": algorithm}).json()
+        assert data["value"] == value and data["pruned"] == []
+    nodes = {o: client.get("/api/learn", params={
+        "tree": "random", "branching": "3", "depth": "4", "seed": "7", "ordering": o,
+    }).json()["nodes"] for o in ("best", "given", "worst")}
+    assert nodes["best"] <= nodes["given"] <= nodes["worst"]
+    assert client.get("/api/trees").json()["trees"][0]["name"] == "fig6.2"
+
+
+def test_tournaments_read_only(client: TestClient, results: Path) -> None:
+    before = (results / "t.sqlite").read_bytes()
+    files = client.get("/api/tournaments").json()["files"]
+    assert [f["file"] for f in files] == ["t.sqlite"]
+    t = files[0]["tournaments"][0]
+    assert t["games"] == t["scheduled"] == 6
+    data = client.get(f"/api/tournaments/t.sqlite/{t['id']}").json()
+    assert [s["agent"] for s in data["standings"]][0] == "alphabeta:depth=2"
+    assert data["plot"].startswith("<svg") and len(data["table"]) == 3
+    assert {"elo", "margin", "elo_text"} <= set(data["standings"][0])
+    game = client.get(f"/api/tournaments/t.sqlite/{t['id']}/games/0").json()
+    assert game["moves"] and game["game"] == "tictactoe"
+    with client.stream("GET", f"/api/tournaments/t.sqlite/{t['id']}/live") as r:
+        text = "".join(r.iter_text())
+    assert "event: update" in text and "event: end" in text
+    assert (results / "t.sqlite").read_bytes() == before
+
+
+@pytest.mark.parametrize("path", [
+    "/api/tournaments/..%2F..%2Fetc%2Fpasswd/1", "/api/tournaments/notes.txt/1",
+    "/api/tournaments/t.sqlite/99", "/api/tournaments/t.sqlite/1/games/99",
+])
+def test_tournament_paths_never_leave_the_library(client: TestClient, path: str) -> None:
+    r = client.get(path)
+    assert r.status_code in (400, 404) and "error" in r.json() or r.status_code == 404
+
+
+def test_gate_refuses_beyond_the_queue() -> None:
+    gate = SearchGate(active=1, queue=1)
+    gate.reserve()
+    gate.reserve()
+    with pytest.raises(Busy):
+        gate.reserve()
+    assert gate.refused == 1
+
+
+def test_busy_server_answers_429() -> None:
+    app = create_app(active=1, queue=0)
+    c = TestClient(app)
+    app.state.gate.reserve()  # the only place is taken
+    r = c.get("/api/analyze", params={"game": "tictactoe", "time": "0.1"})
+    assert r.status_code == 429 and r.headers["retry-after"] == "1"
+    app.state.gate.release_reservation()
+    assert c.get("/api/analyze", params={"game": "tictactoe", "time": "0.1"}).status_code == 200
+    assert c.get("/api/status").json()["refused"] == 1
+
+
+def test_web_command_warns_off_loopback() -> None:
+    from gamesearch.web.serve import is_loopback
+
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.2")
+    out = io.StringIO()
+    assert main(["web", "--db", "/no/such/path"], out) == 2
