@@ -15,7 +15,11 @@ async function init() {
   $("#copy").addEventListener("click", () => {
     $("#position").select(); navigator.clipboard?.writeText($("#position").value).catch(() => {});
   });
-  $("#scores").addEventListener("change", () => refresh(false));
+  $("#scores").addEventListener("change", () => {
+    $("#scoresline").textContent = "";
+    if ($("#scores").checked && humanToMove()) showScores(S.gen);
+    else if (S.pos) drawPosition(S.pos, S.pos.svg);
+  });
   $("#board").addEventListener("click", onBoardClick);
   makeAgentInputs(params.getAll("agent"));
   newGame();

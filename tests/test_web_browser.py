@@ -1,0 +1,169 @@
+"""The web app in a real browser: Debian's Chromium driven by Playwright (``make test``
+installs it; Playwright's own browser download is not used)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("fastapi")
+
+from gamesearch.arena import RunOptions, TournamentConfig, parse_agents, run_tournament  # noqa: E402
+from gamesearch.games import get_game  # noqa: E402
+from gamesearch.search import Limit, search  # noqa: E402
+
+from web_server import CHROMIUM, CHROMIUM_ARGS, web_server  # noqa: E402
+
+if not os.path.exists(CHROMIUM):  # pragma: no cover - make test installs it
+    pytest.skip(f"SKIPPED LOUDLY: no browser at {CHROMIUM}; install Debian's chromium "
+                "(apt-get install chromium, as `make test` does) to run the browser tests",
+                allow_module_level=True)
+
+SHOTS = Path(os.environ.get("GAMESEARCH_SHOTS", "")) if os.environ.get("GAMESEARCH_SHOTS") else None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("results")
+    config = TournamentConfig("tictactoe", tuple(parse_agents(
+        ["perfect=alphabeta", "random:seed=3", "shallow=minimax:depth=1"])), games_per_pair=2)
+    run_tournament(config, RunOptions(db=str(folder / "browser.sqlite")))
+    with web_server(folder) as (base, _proc):
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    page.close()
+    assert not errors, errors
+
+
+def shot(page: Any, name: str) -> None:
+    if SHOTS is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def wait_turn(page: Any) -> str:
+    page.wait_for_function(
+        "() => /human\\) to move|game over/.test(document.querySelector('#status').textContent)",
+        timeout=30_000)
+    return str(page.text_content("#status"))
+
+
+def test_tictactoe_to_a_draw_against_minimax(server: str, page: Any) -> None:
+    game = get_game("tictactoe")
+    page.goto(f"{server}/play?game=tictactoe&agent=human&agent=minimax")
+    for _ in range(5):
+        status = wait_turn(page)
+        if "game over" in status:
+            break
+        state = game.parse_state(page.input_value("#position"))
+        best = search(game, state, "alphabeta", Limit()).action  # perfect play for X
+        page.click(f'#board [data-move="{game.format_action(state, best)}"]')
+        page.wait_for_function(
+            "() => !/human\\) to move/.test(document.querySelector('#status').textContent)"
+            " || /game over/.test(document.querySelector('#status').textContent)")
+    status = wait_turn(page)
+    shot(page, "play_tictactoe")
+    assert status == "game over: draw"
+    assert page.locator("#iterations tbody tr").count() >= 1  # minimax's last iterations
+
+
+def test_connect4_against_the_solver_with_scores(server: str, page: Any) -> None:
+    # 7 stones (column 4 full): the second player, the human, to move; the book knows it
+    page.goto(f"{server}/play?game=connect4&position=4444443&agent=solver&agent=human")
+    page.check("#scores")
+    for rnd in range(2):
+        wait_turn(page)
+        legal = page.locator("#board [data-move]").count()
+        page.wait_for_function(f"() => document.querySelectorAll('#board text.label').length"
+                               f" == {legal}", timeout=30_000)
+        labels = page.locator("#board text.label")
+        scores = {str(labels.nth(i).get_attribute("data-col")): labels.nth(i).text_content()
+                  for i in range(labels.count())}
+        numeric = {c: int(t) for c, t in scores.items() if t and t.lstrip("-").isdigit()}
+        if rnd == 0:  # Pons's scores of the six playable columns, from the solver
+            assert "4" not in scores and len(scores) == 6
+            assert numeric == {"1": -16, "2": -1, "3": -16, "5": -2, "6": -16, "7": -16}
+        best = max(numeric, key=lambda c: numeric[c]) if numeric else next(iter(scores))
+        shot(page, f"play_connect4_{rnd}")
+        page.click(f'#board [data-move="{best}"]')
+        page.wait_for_function(
+            "() => !/human\\) to move/.test(document.querySelector('#status').textContent)")
+    wait_turn(page)
+    assert "solver played" in str(page.text_content("#engine"))
+
+
+def test_chess_by_two_clicks(server: str, page: Any) -> None:
+    page.goto(f"{server}/play?game=chess&agent=human&agent=random")
+    wait_turn(page)
+    page.click('#board [data-square="e2"]')
+    assert "selected" in str(page.get_attribute('#board [data-square="e2"]', "class"))
+    page.click('#board [data-square="e4"]')
+    wait_turn(page)
+    assert str(page.text_content("#movelist")).startswith("moves: e2e4 ")
+    shot(page, "play_chess")
+
+
+def test_alphabeta_on_fig62_step_by_step(server: str, page: Any) -> None:
+    page.goto(f"{server}/learn?tree=fig6.2&algorithm=alphabeta")
+    page.wait_for_function("() => Number(document.querySelector('#steps').textContent) > 0")
+    total = int(str(page.text_content("#steps")))
+    for k in range(1, total + 1):
+        page.click("#forward")
+        assert page.text_content("#stepno") == str(k)
+        if k == 11:  # C is entered with the window alpha = 3
+            assert "α=3" in str(page.text_content('#board [data-node="C"] .ab'))
+    final = str(page.text_content("#final"))
+    shot(page, "learn_fig62")
+    assert "value 3" in final and "pruned: c2, c3" in final
+    assert page.text_content('#board [data-node="A"] .val') == "3"
+    for leaf in ("a2/c2", "a2/c3"):
+        assert "pruned" in str(page.get_attribute(f'#board [data-node="{leaf}"]', "class"))
+    page.click("#back")
+    assert page.text_content("#final") == ""
+
+
+def test_tournament_standings(server: str, page: Any) -> None:
+    page.goto(f"{server}/tournaments")
+    page.click("text=perfect")
+    page.wait_for_selector("#standings tr.standing")
+    rows = page.locator("#standings tr.standing")
+    assert rows.count() == 3
+    assert "perfect" in str(rows.nth(0).text_content())
+    assert "6" in str(page.text_content("#count"))
+    page.click(".replay >> nth=0")
+    page.click("#r-last")
+    page.wait_for_function("() => /—/.test(document.querySelector('#r-info').textContent)")
+    shot(page, "tournaments")
+
+
+def test_a_bad_position_shows_the_error(server: str, page: Any) -> None:
+    page.goto(f"{server}/analyse?game=connect4&position=4455443x")
+    page.click("#analyse")
+    page.wait_for_selector("#error.show")
+    assert "is not a column" in str(page.text_content("#error"))
+    page.fill("#position", "4455443")
+    page.click("#scores")
+    page.wait_for_function("() => document.querySelectorAll('#scorerow td').length == 8",
+                           timeout=30_000)
+    assert not page.is_visible("#error")
+    shot(page, "analyse_connect4")
