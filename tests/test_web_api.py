@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient  # noqa: E402
+from fastapi.testclient import TestClient
 
-from gamesearch.arena import RunOptions, TournamentConfig, parse_agents, run_tournament  # noqa: E402
-from gamesearch.cli import main  # noqa: E402
-from gamesearch.web import create_app  # noqa: E402
-from gamesearch.web.gate import Busy, SearchGate  # noqa: E402
-from gamesearch.web.validation import Caps  # noqa: E402
+from gamesearch.arena import RunOptions, TournamentConfig, parse_agents, run_tournament
+from gamesearch.cli import main
+from gamesearch.web import create_app
+from gamesearch.web.gate import Busy, SearchGate
+from gamesearch.web.validation import Caps
 
 
 @pytest.fixture(scope="module")
@@ -245,7 +245,7 @@ def test_tournaments_read_only(client: TestClient, results: Path) -> None:
     t = files[0]["tournaments"][0]
     assert t["games"] == t["scheduled"] == 6
     data = client.get(f"/api/tournaments/t.sqlite/{t['id']}").json()
-    assert [s["agent"] for s in data["standings"]][0] == "alphabeta:depth=2"
+    assert data["standings"][0]["agent"] == "alphabeta:depth=2"
     assert data["plot"].startswith("<svg") and len(data["table"]) == 3
     assert {"elo", "margin", "elo_text"} <= set(data["standings"][0])
     game = client.get(f"/api/tournaments/t.sqlite/{t['id']}/games/0").json()
@@ -262,7 +262,7 @@ def test_tournaments_read_only(client: TestClient, results: Path) -> None:
 ])
 def test_tournament_paths_never_leave_the_library(client: TestClient, path: str) -> None:
     r = client.get(path)
-    assert r.status_code in (400, 404) and "error" in r.json() or r.status_code == 404
+    assert (r.status_code in (400, 404) and "error" in r.json()) or r.status_code == 404
 
 
 def test_gate_refuses_beyond_the_queue() -> None:

@@ -16,7 +16,6 @@ pytest.importorskip("fastapi")
 from gamesearch.arena import RunOptions, TournamentConfig, parse_agents, run_tournament  # noqa: E402
 from gamesearch.games import get_game  # noqa: E402
 from gamesearch.search import Limit, search  # noqa: E402
-
 from web_server import CHROMIUM, CHROMIUM_ARGS, web_server  # noqa: E402
 
 if not os.path.exists(CHROMIUM):  # pragma: no cover - make test installs it
