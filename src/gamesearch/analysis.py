@@ -9,14 +9,12 @@ GameError` with a one-line message).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .errors import GameError
-from .game import Game
+from .errors import GameError, SearchTimeout
+from .game import BookEntry, FastSolver, Game
 from .search import Limit, SearchResult, make_searcher, parse_spec
-from .search.common import SearchTimeout
 from .search.solve import solve
 
 
@@ -40,13 +38,12 @@ def json_value(value: Any) -> Any:
     return value
 
 
-def book_entry(game: Game[Any, Any], state: Any, spec: str | None) -> Any:
-    """The opening book's entry for ``state`` (Connect Four only), or None."""
-    if game.name != "connect4" or game.is_terminal(state):
+def book_entry(game: Game[Any, Any], state: Any, spec: str | None) -> BookEntry | None:
+    """The entry for ``state`` in the game's opening book (``spec``: see
+    :meth:`Game.opening_book`), or None (no book, or the book lacks the position)."""
+    if game.is_terminal(state):
         return None
-    from .book import load_book
-
-    book = load_book(spec)
+    book = game.opening_book(spec)
     return book.lookup(state) if book is not None else None
 
 
@@ -72,9 +69,9 @@ def analyze(
     """The ``analyze --json`` object for ``state``.
 
     ``position`` is echoed as given (default: the state's own notation). With neither an
-    ``algorithm`` nor a ``limit``, Connect Four asks its opening book first (``book``: a
-    file, ``"off"``, or ``None`` for the package's). Without ``limit``, the algorithm spec's
-    own limit applies, else one second. ``callback`` gets every completed iteration.
+    ``algorithm`` nor a ``limit``, the game's opening book answers when it holds the position
+    (``book``: see :meth:`Game.opening_book`). Without ``limit``, the algorithm spec's own
+    limit applies, else one second. ``callback`` gets every completed iteration.
     """
     entry = book_entry(game, state, book) if not algorithm and limit is None else None
     if entry is not None:  # the opening book's answer: 0 nodes
@@ -105,33 +102,24 @@ def analyze(
     return data
 
 
-def fast_solver(game: Game[Any, Any], pure: bool = False) -> Any:
-    """The compiled Connect Four solver when it is installed (same scores and nodes)."""
-    if pure or game.name != "connect4":
-        return None
-    try:
-        compiled = importlib.import_module("gamesearch.search.compiled_connect4")
-    except ImportError:
-        return None
-    return compiled if compiled.available() else None
-
-
 def solve_position(
     game: Game[Any, Any],
     state: Any,
     *,
     weak: bool = False,
     book: str | None = None,
-    fast: Any = None,
+    fast: FastSolver | None = None,
     limit: Limit | None = None,
 ) -> dict[str, Any]:
-    """The ``solve --json`` object of ``state`` without its ``"position"`` key.
+    """What ``solve --json`` prints of ``state``, but for its ``game``, ``position`` and
+    ``algorithm`` keys (``algorithm`` only when it is not ``solve``: ``book``, or the search
+    that values an n-player or chance game).
 
-    ``book``: answer from Connect Four's opening book when it has the position exactly
-    (``None``: do not ask it). ``fast``: the compiled solver (:func:`fast_solver`) or None.
-    ``limit`` (time and/or nodes; ``None``: none) bounds the solve; past it
-    :class:`~gamesearch.search.common.SearchTimeout` is raised. The compiled solver only
-    counts nodes: give it a node budget.
+    ``book``: answer from the game's opening book when it holds the position exactly
+    (``None``: do not ask it). ``fast``: the game's compiled solver (``game.fast_solver()``)
+    or None. ``limit`` (time and/or nodes; ``None``: none) bounds the solve; past it
+    :class:`~gamesearch.errors.SearchTimeout` is raised. The compiled solver only counts
+    nodes: give it a node budget.
     """
     gt = game.game_type
     entry = book_entry(game, state, book) if book else None
@@ -139,33 +127,42 @@ def solve_position(
         return {"value": max(-1, min(1, entry.score)) if weak else entry.score,
                 "move": game.format_action(state, entry.move),
                 "moves": [game.format_action(state, entry.move)],
-                "nodes": 0, "seconds": 0.0, "source": "book"}
+                "nodes": 0, "seconds": 0.0, "source": "book", "algorithm": "book"}
     if gt.num_players == 2 and gt.zero_sum and not gt.chance:
         if fast is not None:
             max_nodes = limit.nodes if limit is not None else None
-            data = dict(fast.solve_fast(state, weak=weak, max_nodes=max_nodes))
+            data = dict(fast.solve(state, weak=weak, max_nodes=max_nodes))
+            data["move"] = game.format_action(state, data["move"])
             data["moves"] = [data["move"]]
-        else:
-            data = solve(game, state, weak=weak, limit=limit)
-        data["move"] = game.format_action(state, data["move"])
-        data["moves"] = [game.format_action(state, a) for a in data["moves"]]
-        data["seconds"] = round(data["seconds"], 6)
-        return data
+            data["seconds"] = round(data["seconds"], 6)
+            return data
+        r = solve(game, state, weak=weak, limit=limit)
+        return {"value": r.value, "move": r.move, "moves": r.best_moves,
+                "nodes": r.nodes, "seconds": round(r.seconds, 6)}
     # n players or chance: the exact value by a full-depth search
     if weak:
         raise GameError(f"--weak needs a two-player zero-sum game; {game.name} is not one")
     r = make_searcher(game, default_algorithm(game)).search(state, limit or Limit())
     if not r.completed:
         raise SearchTimeout
-    return {"value": json_value(r.value), "move": game.format_action(state, r.action),
-            "nodes": r.nodes, "seconds": round(r.seconds, 6)}
+    return {"algorithm": default_algorithm(game), "value": json_value(r.value),
+            "move": r.move, "moves": [r.move], "nodes": r.nodes, "seconds": round(r.seconds, 6)}
+
+
+def solve_record(game: Game[Any, Any], state: Any, text: str, **options: Any
+                 ) -> dict[str, Any]:
+    """The whole ``solve --json`` object of ``state`` written as ``text`` (options: those
+    of :func:`solve_position`)."""
+    data = solve_position(game, state, **options)
+    return {"game": game.name, "position": text, "algorithm": data.pop("algorithm", "solve"),
+            **data}
 
 
 def move_scores(
     game: Game[Any, Any],
     state: Any,
     *,
-    fast: Any = None,
+    fast: FastSolver | None = None,
     limit: Limit | None = None,
     book: str | None = None,
 ) -> list[dict[str, Any]]:

@@ -15,14 +15,14 @@ from typing import Any, TextIO
 
 from . import __version__
 from .agents import AGENT_KINDS, QuitGame, make_agent, play_game
+from .analysis import analyze, default_algorithm, format_pv, solve_record
 from .arena.cli import add_arena_commands
 from .argtypes import positive_int, positive_seconds
 from .chess_cli import add_chess_commands
 from .errors import GameError, InvalidLimitError
-from .game import CHANCE, BookEntry, Game
+from .game import CHANCE, Game
 from .games import GAMES, get_game
-from .search import ALGORITHMS, Limit, SearchResult, make_searcher, parse_spec
-from .search.solve import solve
+from .search import ALGORITHMS, Limit, SearchResult
 from .search.trace import pruned_leaves, render_dot, render_text, trace
 
 
@@ -46,23 +46,6 @@ def _value_text(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.3f}".rstrip("0").rstrip(".") if not value.is_integer() else str(int(value))
     return str(value)
-
-
-def default_algorithm(game: Game[Any, Any]) -> str:
-    gt = game.game_type
-    if gt.chance:
-        return "expectiminimax"
-    if gt.num_players > 2 or not gt.zero_sum:
-        return "maxn"
-    return "id"
-
-
-def _json_value(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_json_value(v) for v in value]
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
 
 
 # ----- list -----------------------------------------------------------------------------
@@ -150,15 +133,6 @@ def _limit(args: argparse.Namespace) -> Limit | None:
     return Limit(depth=args.depth, time=args.time, nodes=args.nodes)
 
 
-def _book_entry(game: Game[Any, Any], state: Any, spec: str | None) -> BookEntry | None:
-    """The entry for ``state`` in the game's opening book (``spec``: see
-    :meth:`Game.opening_book`), or None (no book, or the book lacks the position)."""
-    if game.is_terminal(state):
-        return None
-    book = game.opening_book(spec)
-    return book.lookup(state) if book is not None else None
-
-
 def _book_value(score: int, exact: bool) -> str:
     """A book entry's value: the exact score, or only win/draw/loss."""
     if exact:
@@ -169,60 +143,30 @@ def _book_value(score: int, exact: bool) -> str:
 def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
     game = _game(args.game)
     state = _state(game, args.position)
-    use_book = not (args.algorithm or args.depth or args.time or args.nodes)
-    entry = _book_entry(game, state, args.book) if use_book else None
-    if entry is not None:  # the opening book's answer: 0 nodes
-        data: dict[str, Any] = {
-            "game": game.name, "position": game.format_state(state), "algorithm": "book",
-            "move": game.format_action(state, entry.move), "value": entry.score,
-            "exact": entry.exact, "nodes": 0, "pv": [game.format_action(state, entry.move)]}
-        if args.json:
-            out.write(json.dumps(data) + "\n")
-        else:
-            out.write(f"{game.name} {data['position']!r}: best move {data['move']}, "
-                      f"{_book_value(entry.score, entry.exact)} (opening book, 0 nodes)\n")
-        return 0
-    spec = args.algorithm or default_algorithm(game)
-    name, options, spec_limit = parse_spec(spec)
-    limit = _limit(args) or (spec_limit if not spec_limit.unlimited else Limit(time=1.0))
-    searcher = make_searcher(game, name, **options)
-    def fmt(action: Any) -> str:
-        return game.format_action(state, action)
     progress = sys.stderr
-
-    def fmt_pv(pv: Sequence[Any]) -> str:
-        s, words = state, []
-        for a in pv:
-            words.append(game.format_action(s, a))
-            s = game.result(s, a)
-        return " ".join(words)
 
     def callback(r: SearchResult) -> None:
         if not args.json or progress.isatty():
             progress.write(
                 f"depth {r.depth:>3}  value {_value_text(r.value):>9}  nodes {r.nodes:>10}  "
-                f"{r.seconds:7.3f} s  {r.nps:>10.0f} n/s  pv {fmt_pv(r.pv)}\n"
+                f"{r.seconds:7.3f} s  {r.nps:>10.0f} n/s  "
+                f"pv {' '.join(format_pv(game, state, r.pv))}\n"
             )
             progress.flush()
 
-    result = searcher.search(state, limit, callback)
-    data = {
-        "game": game.name,
-        "position": args.position if args.position is not None else game.format_state(state),
-        "algorithm": spec,
-        **result.as_dict(fmt),
-    }
-    data["value"] = _json_value(result.value)
-    data["pv"] = fmt_pv(result.pv).split()
-    if "root_values" in data:
-        data["root_values"] = {fmt(a): _json_value(v) for a, v in data["root_values"]}
+    data = analyze(game, state, position=args.position, algorithm=args.algorithm,
+                   limit=_limit(args), book=args.book, callback=callback)
     if args.json:
         out.write(json.dumps(data) + "\n")
+    elif data["algorithm"] == "book":
+        out.write(f"{game.name} {data['position']!r}: best move {data['move']}, "
+                  f"{_book_value(data['value'], data['exact'])} (opening book, 0 nodes)\n")
     else:
         out.write(
             f"{game.name} {data['position']!r}: best move {data['move']}, value "
-            f"{_value_text(result.value)} ({spec}, depth {result.depth}, {result.nodes} nodes, "
-            f"{result.seconds:.3f} s, {result.nps:.0f} nodes/s)\n  pv: {' '.join(data['pv'])}\n"
+            f"{_value_text(data['value'])} ({data['algorithm']}, depth {data['depth']}, "
+            f"{data['nodes']} nodes, {data['seconds']:.3f} s, {data['nps']:.0f} nodes/s)\n"
+            f"  pv: {' '.join(data['pv'])}\n"
         )
         if "root_values" in data:
             out.write("  values of the moves: " + ", ".join(
@@ -262,38 +206,12 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
                 text = game.format_state(state)
             else:
                 state = game.parse_state(text)
-            gt = game.game_type
-            entry = _book_entry(game, state, args.book) if args.book else None
-            if entry is not None and (entry.exact or args.weak):
-                data: dict[str, Any] = {
-                    "value": max(-1, min(1, entry.score)) if args.weak else entry.score,
-                    "move": game.format_action(state, entry.move),
-                    "moves": [game.format_action(state, entry.move)],
-                    "nodes": 0, "seconds": 0.0, "source": "book", "algorithm": "book"}
-            elif gt.num_players == 2 and gt.zero_sum and not gt.chance:
-                if fast is not None:
-                    data = fast.solve(state, weak=args.weak)
-                    data["move"] = game.format_action(state, data["move"])
-                    data["moves"] = [data["move"]]
-                    data["seconds"] = round(data["seconds"], 6)
-                else:
-                    r = solve(game, state, weak=args.weak)
-                    data = {"value": r.value, "move": r.move, "moves": r.best_moves,
-                            "nodes": r.nodes, "seconds": round(r.seconds, 6)}
-            else:  # n players or chance: the exact value by a full-depth search
-                if args.weak:
-                    raise CliError(f"--weak needs a two-player zero-sum game; {game.name} "
-                                   "is not one")
-                r = make_searcher(game, default_algorithm(game)).search(state, Limit())
-                data = {"algorithm": default_algorithm(game), "value": _json_value(r.value),
-                        "move": r.move, "moves": [r.move],
-                        "nodes": r.nodes, "seconds": round(r.seconds, 6)}
+            record = solve_record(game, state, text, weak=args.weak, book=args.book,
+                                  fast=fast)
         except GameError as exc:
             errors += 1
             sys.stderr.write(f"gamesearch: {where}: {exc}\n")
             continue
-        record = {"game": game.name, "position": text,
-                  "algorithm": data.pop("algorithm", "solve"), **data}
         if args.json:
             out.write(json.dumps(record) + "\n")
         else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from functools import partial
@@ -26,21 +27,12 @@ from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
 from ..agents import AGENT_KINDS, SolverAgent
-from ..analysis import (
-    analyze,
-    default_algorithm,
-    fast_solver,
-    format_pv,
-    move_scores,
-    solve_position,
-)
-from ..arena.timecontrol import TimeControl
-from ..errors import GameError
+from ..analysis import analyze, default_algorithm, format_pv, move_scores, solve_record
+from ..errors import GameError, SearchTimeout
 from ..game import CHANCE, Game
 from ..games import GAMES
 from ..games.trees import EXAMPLES
 from ..search import ALGORITHMS, Limit, SearchResult
-from ..search.common import SearchTimeout
 from . import learn, validation
 from .gate import Busy, SearchGate
 from .tournaments import Library
@@ -166,8 +158,7 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
                         "notation": g.state_notation, "start": _safe_format(g),
                         "default_algorithm": default_algorithm(g),
                         "solvable": gt.num_players == 2 and gt.zero_sum and not gt.chance,
-                        "default_agent": "solver" if fast_solver(g) is not None
-                        else default_algorithm(g)})
+                        "default_agent": g.default_opponent or default_algorithm(g)})
         return {"games": out,
                 "algorithms": {n: a.summary for n, a in ALGORITHMS.items()},
                 "agents": AGENT_KINDS}
@@ -233,7 +224,8 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
         """Server-sent events: ``info`` after every completed iteration (depth, value, PV,
         nodes, nodes/s, and the board with the PV drawn), then ``move`` (or ``error``).
         ``time``: seconds for this move (default 1); or ``clock`` (the engine's remaining
-        seconds) and ``increment``: the arena's time-allocation rule picks the budget."""
+        seconds) and ``increment``: the library's time-allocation rule picks the budget
+        (within the server's cap). A client that leaves stops the search."""
         g = validation.game(game, caps)
         s, history = validation.state(g, position, moves, caps)
         if g.is_terminal(s):
@@ -241,16 +233,21 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
         if g.to_move(s) == CHANCE:
             raise WebInputError("the position is a chance node: roll first")
         spec = validation.spec("agent", agent, caps) or (
-            "solver" if fast_solver(g) is not None else default_algorithm(g))
+            g.default_opponent or default_algorithm(g))
         per_move = validation.number("time", time)
         remaining = validation.number("clock", clock)
         inc = validation.number("increment", increment) if increment not in (None, "0") else 0
-        if remaining is not None:
-            seconds = TimeControl(float(remaining), float(inc or 0)).budget(float(remaining))
+        stop = threading.Event()
+        player = g.to_move(s)
+        if remaining is not None:  # the mover's clock; the others' do not matter here
+            clocks = tuple(float(remaining) for _ in range(g.num_players))
+            limit = Limit(time=caps.time, clocks=clocks,
+                          increments=tuple(float(inc or 0) for _ in clocks), stop=stop)
         else:
             seconds = float(per_move) if per_move is not None else 1.0
-        seconds = min(seconds, caps.time) if remaining is not None else seconds
-        validation.capped_time(seconds, caps)
+            validation.capped_time(seconds, caps)
+            limit = Limit(time=seconds, stop=stop)
+        seconds = limit.budget(player)[0]
         loop = asyncio.get_running_loop()
         events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
 
@@ -267,7 +264,7 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
 
         def work() -> dict[str, Any]:
             start = time_now()
-            action = a.choose_in(g, s, seconds)
+            action = a.choose(g, s, limit)
             elapsed = time_now() - start
             out: dict[str, Any] = {"move": g.format_action(s, action), "agent": spec,
                                    "seconds": round(elapsed, 4), "budget": round(seconds, 4)}
@@ -311,7 +308,8 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
                             yield _sse("error", {"error": f"{type(exc).__name__}: {exc}"})
                         break
                 finally:
-                    if not task.done():  # the client left: the slot is free when it ends
+                    if not task.done():  # the client left: stop the search, then free the slot
+                        stop.set()
                         with anyio.CancelScope(shield=True):
                             await asyncio.wait({task})
 
@@ -350,9 +348,9 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
         s, _ = validation.state(g, position, None, caps)
         text = position if position is not None else g.format_state(s)
         lim = Limit(time=caps.time, nodes=caps.nodes)
-        data = await gate.run(partial(solve_position, g, s, weak=validation.flag("weak", weak),
-                                      fast=fast_solver(g), limit=lim))
-        return {"position": text, **data}
+        return await gate.run(partial(solve_record, g, s, text,
+                                      weak=validation.flag("weak", weak),
+                                      fast=g.fast_solver(), limit=lim))
 
     @app.get("/api/scores", summary="every legal move's exact score")
     async def scores(game: Text = None, position: Text = None,
@@ -365,8 +363,9 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
         n = max(1, len(g.actions(s))) if not g.is_terminal(s) else 1
         lim = Limit(time=min(caps.score_time, caps.time / n),
                     nodes=max(10_000, min(caps.nodes, 2 * caps.nodes // n)))
-        items = await gate.run(partial(move_scores, g, s, fast=fast_solver(g), limit=lim,
-                                       book="on"))
+        book = "on" if g.opening_book(None) is not None else None  # its exact entries
+        items = await gate.run(partial(move_scores, g, s, fast=g.fast_solver(), limit=lim,
+                                       book=book))
         return {"game": g.name, "position": g.format_state(s), "scores": items}
 
     # ----- learn ----------------------------------------------------------------------
