@@ -34,26 +34,26 @@ DB ?=
 run: $(VENV)/.installed
 	$(BIN)/gamesearch web --host 127.0.0.1 --port $(PORT) $(if $(DB),--db $(DB))
 
+# Debian packages the tests use, installed when missing: $(call apt_install,PACKAGE,WHAT SKIPS)
+define apt_install
+	@if command -v apt-get >/dev/null 2>&1; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get install -y -qq $(1) >/dev/null 2>&1 || \
+	  { $$SUDO apt-get update -qq >/dev/null 2>&1 && $$SUDO apt-get install -y -qq $(1) >/dev/null 2>&1; } || \
+	  echo "WARNING: could not install Debian's $(1): $(2) will be skipped"; \
+	else echo "WARNING: no apt-get: $(1) not installed, $(2) will be skipped"; fi
+endef
+
 # Debian's Stockfish, the real UCI peer of the arena and chess tests.
 STOCKFISH := /usr/games/stockfish
 $(STOCKFISH):
-	@if command -v apt-get >/dev/null 2>&1; then \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get install -y -qq stockfish >/dev/null 2>&1 || \
-	  { $$SUDO apt-get update -qq >/dev/null 2>&1 && $$SUDO apt-get install -y -qq stockfish >/dev/null 2>&1; } || \
-	  echo "WARNING: could not install Debian's stockfish: the UCI tests will be skipped"; \
-	else echo "WARNING: no apt-get: Stockfish not installed, the UCI tests will be skipped"; fi
+	$(call apt_install,stockfish,the UCI tests)
 
 # Debian's Chromium, the real browser of the web app's tests (Playwright drives it; its own
 # browser download is not used).
 CHROMIUM := /usr/bin/chromium
 $(CHROMIUM):
-	@if command -v apt-get >/dev/null 2>&1; then \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get install -y -qq chromium >/dev/null 2>&1 || \
-	  { $$SUDO apt-get update -qq >/dev/null 2>&1 && $$SUDO apt-get install -y -qq chromium >/dev/null 2>&1; } || \
-	  echo "WARNING: could not install Debian's chromium: the browser tests will be skipped"; \
-	else echo "WARNING: no apt-get: Chromium not installed, the browser tests will be skipped"; fi
+	$(call apt_install,chromium,the browser tests)
 
 ## make test: lint, type-check and the whole test suite
 test: $(VENV)/.installed-dev | $(STOCKFISH) $(CHROMIUM)

@@ -16,6 +16,7 @@ from ..game import CHANCE, Game
 from ..games import get_game
 from ..search import Limit, parse_spec
 from ..search.tt import parse_size
+from ..spec import read_bool
 
 #: deepest depth limit a request may give
 MAX_DEPTH = 100
@@ -190,11 +191,7 @@ def agent(g: Game[Any, Any], spec_text: str, seconds: float, callback: Any, caps
 
 
 def flag(name: str, value: str | None) -> bool:
+    """A yes/no parameter, read as the spec options are (``1/0, true/false, on/off``)."""
     if value is None or value == "":
         return False
-    v = value.strip().lower()
-    if v in ("1", "true", "yes", "on"):
-        return True
-    if v in ("0", "false", "no", "off"):
-        return False
-    raise WebInputError(f"{name} {value!r}: expected 1/0, true/false, on/off")
+    return read_bool(name, value)
