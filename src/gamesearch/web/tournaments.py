@@ -11,6 +11,7 @@ games on the next read.
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +100,7 @@ class Library:
                        **_score(pair_score(records, a, b))} for a, b in pairs],
             "table": [[None if i == j else _score(pair_score(records, i, j))
                        for j in range(n)] for i in range(n)],
-            "plot": render_svg(title, agents, records),
+            "plot": _scalable(render_svg(title, agents, records)),
             "records": [{"index": k, "pair": r.pair, "game_no": r.game_no, "round": r.round,
                        "agents": [agents[i].name for i in r.seats],
                        "result": result_text(r.scores), "termination": r.termination,
@@ -131,6 +132,16 @@ class Library:
                 if t["id"] == tid:
                     return int(t["games"])
         raise WebInputError(f"{name}: no tournament {tid}", 404)
+
+
+def _scalable(svg: str) -> str:
+    """The report's plot with a view box, so that a page can scale it to its width."""
+    m = re.match(r'<svg ([^>]*?)width="(\d+)" height="(\d+)"', svg)
+    if m is None or "viewBox" in svg[: m.end()]:
+        return svg
+    w, h = m.group(2), m.group(3)
+    return svg.replace(m.group(0), f'<svg {m.group(1)}viewBox="0 0 {w} {h}" width="{w}" '
+                       f'height="{h}"', 1)
 
 
 def _summary(store: Store, t: dict[str, Any]) -> dict[str, Any]:
