@@ -294,3 +294,36 @@ def test_web_command_warns_off_loopback() -> None:
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.2")
     out = io.StringIO()
     assert main(["web", "--db", "/no/such/path"], out) == 2
+
+
+def test_a_running_tournament_updates_live(tmp_path: Path) -> None:
+    """Games written by another connection while the page listens come in as updates."""
+    import threading
+    import time
+
+    from gamesearch.arena import Store
+
+    config = TournamentConfig("tictactoe", tuple(parse_agents(
+        ["alphabeta:depth=2", "random:seed=5"])), games_per_pair=4)
+    records = run_tournament(config).records  # in memory; replayed into a file below
+    path = tmp_path / "running.sqlite"
+    with Store(str(path)) as store:
+        tid = store.tournament(config)
+        store.add_game(tid, records[0])
+    c = TestClient(create_app(tmp_path))
+
+    def writer() -> None:
+        with Store(str(path)) as store:
+            for r in records[1:]:
+                time.sleep(0.4)
+                store.add_game(tid, r)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    with c.stream("GET", f"/api/tournaments/running.sqlite/{tid}/live",
+                  params={"interval": "0.2", "seconds": "10"}) as r:
+        text = "".join(r.iter_text())
+    thread.join()
+    counts = [json.loads(block.split("\n")[1].removeprefix("data: "))["games"]
+              for block in text.strip().split("\n\n") if block.startswith("event: update")]
+    assert counts[0] == 1 and counts[-1] == 4 and counts == sorted(counts) and len(counts) >= 3
