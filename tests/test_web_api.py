@@ -59,7 +59,7 @@ def test_games_lists_every_game(client: TestClient) -> None:
 
 @pytest.mark.parametrize(("game", "moves"), [
     ("tictactoe", "5 1"), ("connect4", "4 4 5"), ("pig", "roll 4 hold"), ("fig6.2", "a1"),
-    ("fig6.4", "a2 b3"), ("coinflip", "a1 heads"), ("chess", "e4 e5 Nf3"),
+    ("fig6.4", "a2 b3"), ("coinflip", "a1 heads"), ("chess", "e4 e5 Nf3"), ("nim", "1-2"),
 ])
 def test_position_draws_every_game(client: TestClient, game: str, moves: str) -> None:
     r = client.get("/api/position", params={"game": game, "moves": moves})
@@ -69,6 +69,16 @@ def test_position_draws_every_game(client: TestClient, game: str, moves: str) ->
     if data["legal"]:
         marker = "data-square" if game == "chess" else "data-move"
         assert marker in data["svg"]
+
+
+def test_every_game_of_the_library_is_drawn(client: TestClient) -> None:
+    """Games that land later appear too: each is drawn by its render_svg hook, and each
+    legal move of the start position is clickable (chess: its squares)."""
+    for g in client.get("/api/games").json()["games"]:
+        data = client.get("/api/position", params={"game": g["name"]}).json()
+        assert data["svg"], f"{g['name']} has no drawing (the page falls back to buttons)"
+        marker = "data-square" if g["name"] == "chess" else "data-move"
+        assert data["svg"].count(marker) >= min(len(data["legal"]), 1), g["name"]
 
 
 def test_position_of_a_finished_game(client: TestClient) -> None:

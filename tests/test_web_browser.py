@@ -123,6 +123,16 @@ def test_chess_by_two_clicks(server: str, page: Any) -> None:
     shot(page, "play_chess")
 
 
+def test_nim_by_clicking_a_counter(server: str, page: Any) -> None:
+    page.goto(f"{server}/play?game=nim&agent=human&agent=alphabeta")
+    wait_turn(page)
+    page.click('#board [data-move="1-1"]')  # take the last counter of heap 1 (3 4 5 -> 2 4 5)
+    page.wait_for_function(
+        "() => /^moves: 1-1 \\S+/.test(document.querySelector('#movelist').textContent)")
+    wait_turn(page)
+    assert page.locator("#board .counter.target").count() >= 1
+
+
 def test_alphabeta_on_fig62_step_by_step(server: str, page: Any) -> None:
     page.goto(f"{server}/learn?tree=fig6.2&algorithm=alphabeta")
     page.wait_for_function("() => Number(document.querySelector('#steps').textContent) > 0")

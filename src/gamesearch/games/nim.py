@@ -34,6 +34,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import reduce
 from operator import xor
+from typing import Any
 
 from ..errors import IllegalMoveError, InvalidPositionError
 from ..game import Game, GameType
@@ -157,6 +158,12 @@ class Nim(Game[NimState, NimAction]):
             raise InvalidPositionError(f"nim position {text[:60]!r}: expected "
                                        f"{self.state_notation}")
         return NimState(self._checked_heaps(tuple(int(w) for w in words), text), player)
+
+    def render_svg(self, state: NimState, **options: Any) -> str:
+        # The picture for the web app: every legal move is a clickable counter.
+        from .nim_svg import render
+
+        return render(self, state, **options)
 
     @staticmethod
     def _checked_heaps(heaps: tuple[int, ...], text: str) -> tuple[int, ...]:

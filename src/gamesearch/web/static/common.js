@@ -45,3 +45,11 @@ async function fillGames(select, wanted) {
   if (wanted) select.value = wanted;
   return data;
 }
+
+// A game without a drawing (no render_svg hook): its text picture and a button a legal move.
+function boardHtml(pos, svg) {
+  if (svg) return svg;
+  const buttons = (pos.legal || []).map((m) =>
+    `<button class="secondary" data-move="${esc(m)}">${esc(m)}</button>`).join(" ");
+  return `<pre>${esc(pos.text)}</pre><div class="movebuttons">${buttons}</div>`;
+}

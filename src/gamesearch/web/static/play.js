@@ -167,7 +167,7 @@ async function refresh(fresh) {
 }
 
 function drawPosition(pos, svg) {
-  $("#board").innerHTML = svg || `<pre>${esc(pos.text)}</pre>`;
+  $("#board").innerHTML = boardHtml(pos, svg);
   $("#position").value = pos.position;
   $("#movelist").textContent = pos.moves.length ? "moves: " + pos.moves.join(" ") : "";
   if (S.selected) markChess();

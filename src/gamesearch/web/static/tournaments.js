@@ -85,7 +85,7 @@ async function step(k) {
   try {
     const pos = await api("/api/position", { game: r.g.game, position: r.g.start_position || "",
       moves: r.g.moves.slice(0, r.k).join(" ") });
-    $("#r-board").innerHTML = pos.svg || `<pre>${esc(pos.text)}</pre>`;
+    $("#r-board").innerHTML = pos.svg || `<pre>${esc(pos.text)}</pre>`;  // (no moves to click)
     $("#r-info").textContent = `game ${r.g.index + 1}: ${r.g.agents.join(" vs ")}, ply ${r.k} of ` +
       `${r.g.moves.length}` + (r.k === r.g.moves.length ? ` — ${r.g.result} (${r.g.termination})` : "");
   } catch (e) { showError(e.message); }
