@@ -40,3 +40,22 @@ def test_200_concurrent_analyses_stay_bounded() -> None:
     assert status["running"] == 0 and status["waiting"] == 0
     assert rss[-1] - rss[1] < 25, rss  # flat after the first wave
     assert rss[-1] - rss[0] < 60, rss
+
+
+def test_a_client_that_leaves_stops_its_search() -> None:
+    """The search of an engine move ends soon after its client closes the stream, not at
+    its 10 s cap: the slot is free again for others."""
+    import time
+
+    with web_server() as (base, _proc), httpx.Client(base_url=base, timeout=30) as client:
+        params = {"game": "chess", "agent": "id", "time": "10"}
+        with client.stream("GET", "/api/think", params=params) as r:
+            assert r.status_code == 200
+            for line in r.iter_lines():
+                if line.startswith("event: info"):
+                    break  # the search is running: leave
+        start = time.perf_counter()
+        while client.get("/api/status").json()["running"] and time.perf_counter() - start < 8:
+            time.sleep(0.05)
+        assert client.get("/api/status").json()["running"] == 0
+        assert time.perf_counter() - start < 3
