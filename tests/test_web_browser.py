@@ -67,6 +67,19 @@ def wait_turn(page: Any) -> str:
     return str(page.text_content("#status"))
 
 
+def moves_played(page: Any) -> int:
+    return len(str(page.text_content("#movelist")).removeprefix("moves:").split())
+
+
+def wait_reply(page: Any, before: int) -> None:
+    """After a click: the person's move and the engine's reply (or the end) are in."""
+    page.wait_for_function(
+        "(n) => document.querySelector('#movelist').textContent.replace('moves:', '')"
+        ".trim().split(/\\s+/).filter(Boolean).length >= n || "
+        "/game over/.test(document.querySelector('#status').textContent)", arg=before + 2,
+        timeout=30_000)
+
+
 def test_tictactoe_to_a_draw_against_minimax(server: str, page: Any) -> None:
     game = get_game("tictactoe")
     page.goto(f"{server}/play?game=tictactoe&agent=human&agent=minimax")
@@ -76,10 +89,9 @@ def test_tictactoe_to_a_draw_against_minimax(server: str, page: Any) -> None:
             break
         state = game.parse_state(page.input_value("#position"))
         best = search(game, state, "alphabeta", Limit()).action  # perfect play for X
+        before = moves_played(page)
         page.click(f'#board [data-move="{game.format_action(state, best)}"]')
-        page.wait_for_function(
-            "() => !/human\\) to move/.test(document.querySelector('#status').textContent)"
-            " || /game over/.test(document.querySelector('#status').textContent)")
+        wait_reply(page, before)
     status = wait_turn(page)
     shot(page, "play_tictactoe")
     assert status == "game over: draw"
@@ -104,9 +116,9 @@ def test_connect4_against_the_solver_with_scores(server: str, page: Any) -> None
             assert numeric == {"1": -16, "2": -1, "3": -16, "5": -2, "6": -16, "7": -16}
         best = max(numeric, key=lambda c: numeric[c]) if numeric else next(iter(scores))
         shot(page, f"play_connect4_{rnd}")
+        before = moves_played(page)
         page.click(f'#board [data-move="{best}"]')
-        page.wait_for_function(
-            "() => !/human\\) to move/.test(document.querySelector('#status').textContent)")
+        wait_reply(page, before)
     wait_turn(page)
     assert "solver played" in str(page.text_content("#engine"))
 

@@ -22,6 +22,20 @@ def document(width: float, height: float, parts: Iterable[str], css_class: str =
             + "".join(parts) + "</svg>")
 
 
+def target(move: str, x: float, y: float, width: float, height: float, title: str) -> str:
+    """The transparent clickable area of a legal move (``data-move``)."""
+    return (f'<rect class="target" data-move="{esc(move)}" x="{x:g}" y="{y:g}" '
+            f'width="{width:g}" height="{height:g}" fill="transparent">'
+            f'<title>{esc(title)}</title></rect>')
+
+
+def label(text: str, x: float, y: float, *, anchor: str = "middle", size: int = 16,
+          fill: str = "#555", attrs: str = "") -> str:
+    """A move's label (a solver's score, a value) at ``(x, y)``."""
+    return (f'<text class="label"{attrs} x="{x:g}" y="{y:g}" text-anchor="{anchor}" '
+            f'font-size="{size}" fill="{fill}">{esc(text)}</text>')
+
+
 def pv_texts(game: Any, state: Any, pv: Iterable[Any]) -> list[tuple[str, int, Any]]:
     """``(move text, player, state before)`` for each action of a principal variation (the
     actions are read one after another from ``state``; an illegal one ends the list)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .svg import document, esc, pv_texts
+from .svg import document, esc, label, pv_texts, target
 
 CELL = 100
 PAD = 10
@@ -64,11 +64,7 @@ def render(game: Any, state: Any, *, pv: Sequence[Any] = (),
         move = str(i + 1)
         x, y = PAD + (i % 3) * CELL, PAD + (i // 3) * CELL
         if labels and move in labels:
-            parts.append(f'<text class="label" x="{x + CELL - 6}" y="{y + CELL - 8}" '
-                         f'text-anchor="end" font-size="16" fill="#555">'
-                         f'{esc(labels[move])}</text>')
+            parts.append(label(labels[move], x + CELL - 6, y + CELL - 8, anchor="end"))
         if move in legal:
-            parts.append(f'<rect class="target" data-move="{move}" x="{x}" y="{y}" '
-                         f'width="{CELL}" height="{CELL}" fill="transparent">'
-                         f'<title>square {move}</title></rect>')
+            parts.append(target(move, x, y, CELL, CELL, f"square {move}"))
     return document(size, size, parts, "board tictactoe")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..svg import document, esc, pv_texts
+from ..svg import document, label, pv_texts, target
 
 COLS, ROWS = 7, 6
 CELL = 60
@@ -86,11 +86,8 @@ def render(game: Any, state: Any, *, pv: Sequence[Any] = (),
         parts.append(f'<text x="{x + CELL / 2:g}" y="{TOP + ROWS * CELL + 24}" '
                      f'text-anchor="middle" font-size="16" fill="#555">{move}</text>')
         if labels and move in labels:
-            parts.append(f'<text class="label" data-col="{move}" x="{x + CELL / 2:g}" '
-                         f'y="{TOP - 10}" text-anchor="middle" font-size="18" '
-                         f'font-weight="bold" fill="#1d4e89">{esc(labels[move])}</text>')
+            parts.append(label(labels[move], x + CELL / 2, TOP - 10, size=18, fill="#1d4e89",
+                               attrs=f' data-col="{move}" font-weight="bold"'))
         if move in legal:
-            parts.append(f'<rect class="target" data-move="{move}" x="{x}" y="0" '
-                         f'width="{CELL}" height="{TOP + ROWS * CELL}" fill="transparent">'
-                         f'<title>column {move}</title></rect>')
+            parts.append(target(move, x, 0, CELL, TOP + ROWS * CELL, f"column {move}"))
     return document(width, height, parts, "board connect4")
