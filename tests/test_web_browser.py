@@ -135,6 +135,26 @@ def test_chess_by_two_clicks(server: str, page: Any) -> None:
     shot(page, "play_chess")
 
 
+def test_chess_promotion_queen_by_default_or_chosen(server: str, page: Any) -> None:
+    from urllib.parse import quote
+
+    fen = quote("4k3/P7/8/8/8/8/8/4K3 w - - 0 1")
+    page.goto(f"{server}/play?game=chess&agent=human&agent=random&position={fen}")
+    wait_turn(page)
+    page.click('#board [data-square="a7"]')
+    page.click('#board [data-square="a8"]')
+    page.wait_for_function("() => /^moves: a7a8q /.test("
+                           "document.querySelector('#movelist').textContent)")
+    page.click("#undo")
+    page.wait_for_function("() => document.querySelector('#movelist').textContent === ''")
+    page.check("#choosepromo")
+    page.click('#board [data-square="a7"]')
+    page.click('#board [data-square="a8"]')
+    page.click("#promotion >> text=rook")
+    page.wait_for_function("() => /^moves: a7a8r /.test("
+                           "document.querySelector('#movelist').textContent)")
+
+
 def test_nim_by_clicking_a_counter(server: str, page: Any) -> None:
     page.goto(f"{server}/play?game=nim&agent=human&agent=alphabeta")
     wait_turn(page)
