@@ -19,7 +19,8 @@ Conventions, written down once:
 Optional hooks (search uses them when a game supplies them; the defaults say "absent"):
 ``evaluate``, ``key`` (transposition tables), ``noisy_actions``/``is_quiet`` (quiescence),
 ``order_actions`` (move ordering), ``engine_defaults`` (the engine settings a game asks for),
-and the notations ``parse_action``/``format_action``/``parse_state``/``format_state``.
+``playout_action``/``action_priors`` (Monte Carlo tree search's simulation policy and PUCT's
+prior), and the notations ``parse_action``/``format_action``/``parse_state``/``format_state``.
 Hidden information is not modelled yet: the first game with hidden cards will bring its
 hooks (an information set, sampling of the hidden part) with the search that uses them.
 
@@ -281,6 +282,22 @@ class Game(Generic[S, A]):
         """The value ``b`` with ``exact_score(v) > score`` exactly when ``v > b``."""
         return score
 
+    # Monte Carlo tree search hooks (search/mcts.py).
+    has_playout_action: bool = False
+
+    def playout_action(self, state: S, rng: random.Random) -> A:
+        """The simulation policy's action at a decision node, drawn with ``rng`` (a game that
+        knows better than uniform random play, e.g. "win at once, else block", supplies it
+        and sets ``has_playout_action``; :func:`random_playout` plays it)."""
+        raise NotImplementedError(f"{self.name} has no playout policy")
+
+    has_action_priors: bool = False
+
+    def action_priors(self, state: S) -> Sequence[float]:
+        """Prior probabilities of ``actions(state)``, in that order, summing to 1: PUCT's
+        ``P(s, a)`` (Silver et al.). Without the hook, PUCT gives every action the same prior."""
+        raise NotImplementedError(f"{self.name} has no action priors")
+
     # ----- what the interfaces ask the game (see the module docstring) -----------------
     #: The agent spec ``gamesearch play`` puts against a person who names no opponent: the
     #: strongest agent the library has for the game. ``None``: the default search agent.
@@ -382,12 +399,32 @@ def sample_outcome(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
     return rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
 
 
-def random_playout(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
-    """Play uniformly random moves (chance by its probabilities) to the end; return the state."""
-    while not game.is_terminal(state):
-        if game.to_move(state) == CHANCE:
+def random_playout(
+    game: Game[Any, Any], state: Any, rng: random.Random, max_plies: int | None = None
+) -> Any:
+    """Play from ``state`` to the end of the game, or for ``max_plies`` plies (chance
+    outcomes count as plies), and return the state reached.
+
+    Moves come from the game's ``playout_action`` hook if it has one, else uniformly at
+    random; chance outcomes are drawn by their probabilities. This is the simulation step of
+    Monte Carlo tree search, so it is written for speed: one fused terminal test per ply
+    (``terminal_utility``), no ``to_move`` call in games without chance, and a random index
+    from ``rng.random()`` rather than ``rng.choice``.
+    """
+    terminal_utility, actions, result, to_move = (
+        game.terminal_utility, game.actions, game.result, game.to_move)
+    policy = game.playout_action if game.has_playout_action else None
+    chance = game.game_type.chance
+    random = rng.random
+    left = -1 if max_plies is None else max_plies  # counts down; never 0 when unlimited
+    while left and terminal_utility(state, 0) is None:
+        left -= 1
+        if chance and to_move(state) == CHANCE:
             action = sample_outcome(game, state, rng)
+        elif policy is not None:
+            action = policy(state, rng)
         else:
-            action = rng.choice(list(game.actions(state)))
-        state = game.result(state, action)
+            legal = actions(state)
+            action = legal[int(random() * len(legal))]
+        state = result(state, action)
     return state

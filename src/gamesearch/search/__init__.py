@@ -10,7 +10,9 @@
 An algorithm is named by a *spec*: ``name`` or ``name:key=value,key=value``, where the keys
 are the search limit (``depth``, ``time``, ``nodes``) and the algorithm's options
 (``tt=1M``, ``ordering=1``, ``pvs=1``, ``quiescence=0``, ``aspiration=50``, ``discount=0``,
-``soft_share=0.5``); :mod:`gamesearch.spec` reads them, each in its documented range.
+``soft_share=0.5``; for ``mcts``: ``c=1.4``, ``solver=1``, ``puct=1``, ``playout_depth=N``,
+``transpositions=1``, ``reuse=0``, ``seed=N``, ``iterations=N``); :mod:`gamesearch.spec`
+reads them, each in its documented range.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from .common import Callback, SearchResult
 from .control import MAX_DEPTH_LIMIT, MAX_NODES, MAX_SECONDS, Limit
 from .expectiminimax import Expectiminimax
 from .maxn import MaxN, Paranoid
+from .mcts import MCTS
 from .minimax import Minimax
 from .negamax import Negamax
 from .tt import parse_size
@@ -62,12 +65,14 @@ ALGORITHMS: dict[str, AlgorithmInfo] = {
         AlgorithmInfo("maxn", MaxN, {}, MaxN.summary),
         AlgorithmInfo("paranoid", Paranoid, {}, Paranoid.summary),
         AlgorithmInfo("expectiminimax", Expectiminimax, {}, Expectiminimax.summary),
+        AlgorithmInfo("mcts", MCTS, {}, MCTS.summary),
     ]
 }
 
 BOOL_OPTIONS = (
     "ordering", "killers", "history", "quiescence", "pvs", "discount", "iterate", "partial",
     "check_extension", "null_move", "lmr", "futility", "zero_eval",
+    "solver", "puct", "transpositions", "reuse",  # mcts
 )
 
 #: How each option of a search spec is read (one reader, one documented range each).
@@ -76,6 +81,11 @@ OPTION_READERS: dict[str, Callable[[str, str], Any]] = {
     "tt": lambda key, text: parse_size(text),
     "aspiration": lambda key, text: read_float(key, text, 0.0, 1e9, low_open=True),
     "soft_share": lambda key, text: read_float(key, text, 0.0, 1.0, low_open=True),
+    # mcts
+    "c": lambda key, text: read_float(key, text, 0.0, 1e6),
+    "iterations": lambda key, text: read_int(key, text, 1, MAX_NODES),
+    "playout_depth": lambda key, text: read_int(key, text, 0, MAX_DEPTH_LIMIT),
+    "seed": lambda key, text: read_int(key, text, 0, 2**63 - 1),
 }
 
 #: The limit's keys in a spec and their ranges.
@@ -140,6 +150,7 @@ def search(
 
 __all__ = [
     "ALGORITHMS",
+    "MCTS",
     "AlphaBeta",
     "Expectiminimax",
     "Limit",

@@ -1,0 +1,708 @@
+"""Monte Carlo tree search — AIMA 4th ed. §6.4 and Figure 6.11.
+
+The textbook's algorithm, which the loop in :meth:`MCTS._run` follows step by step::
+
+    function MONTE-CARLO-TREE-SEARCH(state) returns an action
+        tree <- NODE(state)
+        while IS-TIME-REMAINING() do
+            leaf  <- SELECT(tree)           # descend by the selection policy (UCT)
+            child <- EXPAND(leaf)           # add one new node below the leaf
+            result <- SIMULATE(child)       # play out to the end (the playout policy)
+            BACK-PROPAGATE(result, child)   # update the statistics on the path
+        return the move in ACTIONS(state) whose node has the highest number of playouts
+
+Sources, and what each contributes here:
+
+* Kocsis & Szepesvári 2006, "Bandit based Monte-Carlo planning" (UCT): select the child
+  maximising ``Q + c * sqrt(ln N / n)``, ``Q`` the mean return of the child for the player
+  choosing, ``N`` and ``n`` the parent's and the child's visit counts.
+* Browne et al. 2012, "A survey of Monte Carlo tree search methods": the four-step
+  vocabulary, the robust child (most visits) as the final move, the heuristic cut-off of
+  playouts, transpositions (shared nodes, back-up along the path taken: UCT1 of Childs,
+  Brodeur & Kocsis 2008) and subtree reuse between moves.
+* Silver et al. 2016-2018 (AlphaGo, AlphaZero), PUCT: select by
+  ``Q + c * P(s, a) * sqrt(N) / (1 + n)`` with a prior ``P`` from the game's
+  ``action_priors`` hook (uniform without it).
+* Winands, Björnsson & Saito 2008, "Monte-Carlo tree search solver": proven values back up
+  through the tree (a proven win for the player to move proves its parent at once), proven
+  children are not selected again, and the search stops when the root is proven; its value
+  is then exact. In two-player zero-sum games the proofs are the score bounds of Cazenave &
+  Saffidine 2010 ("Score bounded Monte-Carlo tree search"): every node keeps a pessimistic
+  and an optimistic bound on its value, a child whose optimistic bound cannot beat its
+  parent's pessimistic one is cut from selection, and a node is proven when its bounds meet,
+  so draws and the textbook trees' arbitrary values are proven as well as wins and losses.
+* Sturtevant 2008, "An analysis of UCT in multi-player games": with ``n`` players every
+  node keeps the mean return of the player who moved into it, so each player maximises its
+  own return (the max^n back-up, AIMA Fig 6.4); chance nodes are sampled by probability.
+
+Departures from the figure, and why:
+
+* **Scale.** The figure's playouts return win/loss; ours return the game's ``returns``
+  vector, whatever its scale (Connect Four ±1000, the textbook trees' 2..14). The
+  exploration term is multiplied by the range of returns seen so far in the search
+  (the min-max normalisation of Schrittwieser et al.'s MuZero), so ``c`` means the same on
+  every game: it is the constant of UCB1 for returns in [0, 1]. Default ``c = 1.4``
+  (about the √2 of Kocsis & Szepesvári).
+* **Expansion order.** EXPAND picks an untried action at random (with the search's seeded
+  generator), so the game's action order does not bias which children get visited first.
+* **The solver on any values.** Proven values are utility vectors, not only win/loss. With
+  two players (zero-sum) the bounds above decide; chance nodes sum their outcomes' bounds
+  weighted by probability (an outcome not sampled yet counts as ``±max_utility``). With
+  ``n`` players, a node whose children are all proven takes the best child for its mover
+  (the first in action order on ties, as max^n does), a chance node whose outcomes are all
+  proven their probability-weighted sum, and a proven child is selected for its exact
+  value without an exploration bonus (as OpenSpiel's MCTS does). So on small trees the
+  root's value becomes the minimax / max^n / expectiminimax value. A proven win is
+  discounted by its distance as the other algorithms do (``search/common.py``) — the
+  distance of the proven line, which need not be the shortest win.
+* **Budget.** Iterations replace nodes: the ``nodes`` limit counts iterations (one playout
+  each), as does the ``iterations`` option; ``time`` is wall-clock, checked between
+  iterations. There is no depth limit (``playout_depth`` cuts the playouts instead).
+* **Transpositions** (``transpositions=1``) share nodes by ``game.key``; statistics are
+  backed up along the path taken only. A node keeps the returns of the player who moved into
+  it when it was made (in alternating games that is always the same player). A position
+  already on the current path is not entered again (games with cycles, like Pig's passes).
+  Proofs over shared nodes assume the value of a position does not depend on its history.
+
+Hidden-information games are refused for now: the code samples chance and keeps vectors for
+``n`` players, but determinisation (``sample_state`` at the root) is left for the first
+hidden-information game.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from bisect import bisect_right
+from collections.abc import Hashable, Sequence
+from itertools import accumulate
+from typing import Any, ClassVar
+
+from ..errors import GameError, InvalidLimitError, UnsupportedGameError
+from ..game import CHANCE, Game, random_playout
+from .base import Searcher
+from .common import (
+    INF,
+    NEVER,
+    Callback,
+    Clock,
+    Iteration,
+    Limit,
+    SearchResult,
+    win_step,
+    win_threshold,
+)
+
+#: The exploration constant of UCB1 for returns normalised to [0, 1] (≈ √2).
+DEFAULT_C = 1.4
+#: How far below the old root a reused tree looks for the new root (plies, chance included).
+REUSE_PLIES = 4
+
+
+class Node:
+    """One position of the search tree: a record whose fields the loop reads directly.
+
+    ``owner`` is the player who moved into the node (at the root: the player to move);
+    ``n`` its visits; ``w`` the sum of the returns of ``owner`` over them (so ``w / n`` is
+    the ``Q`` its parent's mover maximises); ``wv`` the sum of whole return vectors (games
+    other than two-player zero-sum, for reporting ``n``-player values); ``exact`` the proven
+    return vector (terminal nodes, and proven ones under the solver) or ``None``; ``lo`` and
+    ``hi`` the solver's bounds on player 0's value (two-player zero-sum games).
+    ``actions`` and ``children`` are aligned (``None``: not expanded yet); ``untried`` lists
+    the indices UCT has not expanded; ``priors`` holds PUCT's priors, or a chance node's
+    probabilities with ``cum`` their running sums.
+    """
+
+    __slots__ = (
+        "actions",
+        "children",
+        "cum",
+        "exact",
+        "hi",
+        "lo",
+        "n",
+        "owner",
+        "player",
+        "priors",
+        "state",
+        "untried",
+        "w",
+        "wv",
+    )
+
+    def __init__(self, state: Any, player: int, owner: int, exact: tuple[float, ...] | None,
+                 actions: Sequence[Any], priors: Sequence[float] | None,
+                 wv: list[float] | None, bound: float) -> None:
+        self.state = state
+        self.player = player
+        self.owner = owner
+        self.n = 0
+        self.w = 0.0
+        self.wv = wv
+        self.exact = exact
+        if exact is None:
+            self.lo, self.hi = -bound, bound
+        else:
+            self.lo = self.hi = exact[0]
+        self.actions = actions
+        self.children: list[Node | None] = [None] * len(actions)
+        self.untried = list(range(len(actions)))
+        self.priors = priors
+        self.cum: list[float] | None = None
+
+
+class MCTS(Searcher):
+    """Monte Carlo tree search (see the module docstring). Options:
+
+    * ``c`` — exploration constant (UCB1's for returns in [0, 1]); ``puct=True`` uses PUCT
+      with the game's ``action_priors`` (uniform without them);
+    * ``solver`` — MCTS-Solver: back up proven values, stop when the root is proven;
+    * ``playout_depth`` — cut playouts after this many plies and score the position with
+      the game's ``evaluate`` (0: evaluate the new node itself); ``None``: play to the end;
+    * ``transpositions`` — share nodes between paths by ``game.key``;
+    * ``reuse`` — keep the tree between searches and continue from the subtree of the new
+      position when it is found within a few plies of the old root;
+    * ``seed`` — seed of the search's random generator (expansion order, playouts, chance);
+      with an iteration budget, equal seeds give equal searches;
+    * ``iterations`` — an iteration budget of its own (also: the limit's ``nodes``).
+    """
+
+    name: ClassVar[str] = "mcts"
+    summary: ClassVar[str] = (
+        "Monte Carlo tree search, AIMA Fig 6.11: UCT/PUCT, MCTS-Solver, chance, n players")
+    two_player_only: ClassVar[bool] = False
+    handles_chance: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        *,
+        c: float = DEFAULT_C,
+        solver: bool = True,
+        puct: bool = False,
+        playout_depth: int | None = None,
+        transpositions: bool = False,
+        reuse: bool = True,
+        seed: int | None = None,
+        iterations: int | None = None,
+        discount: bool = True,
+    ) -> None:
+        super().__init__(game, discount=discount)
+        gt = game.game_type
+        if not gt.perfect_information:
+            raise UnsupportedGameError(
+                f"mcts cannot search {game.name} yet: it has hidden information "
+                "(determinisation is not implemented)")
+        if isinstance(c, bool) or not isinstance(c, int | float) or not 0 <= c < INF:
+            raise InvalidLimitError(f"mcts c={c!r}: must be a finite number >= 0")
+        for key, val, least in (("iterations", iterations, 1), ("playout_depth", playout_depth, 0)):
+            if val is not None and (isinstance(val, bool) or not isinstance(val, int)
+                                    or val < least):
+                raise InvalidLimitError(f"mcts {key}={val!r}: must be a whole number >= {least}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise InvalidLimitError(f"mcts seed={seed!r}: must be a whole number")
+        if playout_depth is not None and not game.has_evaluate:
+            raise InvalidLimitError(
+                f"mcts playout_depth={playout_depth}: {game.name} has no evaluation to score "
+                "the position where a playout is cut off")
+        self.c = float(c)
+        self.solver = bool(solver)
+        self.puct = bool(puct)
+        self.playout_depth = playout_depth
+        self.transpositions = bool(transpositions)
+        self.reuse = bool(reuse)
+        self.seed = seed
+        self.iterations = iterations
+        self.rng = random.Random(seed)
+        #: two players, zero-sum: returns are (u, -u), and proven wins may be discounted
+        self._two = gt.num_players == 2 and gt.zero_sum
+        self._step = win_step(game.max_utility) if self._two and discount else 0.0
+        self._threshold = win_threshold(game.max_utility)
+        self._root: Node | None = None
+        self._table: dict[Hashable, Node] | None = None
+        self._range = [INF, -INF]  # lowest and highest return seen (the normalisation)
+        self._created = 0
+        self._seldepth = 0
+
+    # -- the search control -------------------------------------------------------------
+    def search(
+        self, state: Any, limit: Limit | None = None, callback: Callback | None = None
+    ) -> SearchResult:
+        limit = limit or Limit()
+        if isinstance(limit, Limit):
+            if limit.depth is not None:
+                raise InvalidLimitError(
+                    "mcts has no depth limit: give time=, nodes= (iterations) or iterations=; "
+                    "playout_depth=N cuts the playouts")
+            if not limit.budgeted and self.iterations is None:
+                raise InvalidLimitError(
+                    "mcts needs a budget: time=S, nodes=N or iterations=N")
+        return super().search(state, limit, callback)
+
+    def _budget(self) -> tuple[int, float, Clock]:
+        """The one place that reads the search control: the iterations allowed, the deadline
+        (``INF``: none) and the clock whose ``stop_requested`` ends the search early. The loop
+        checks them between iterations."""
+        clock = self.clock
+        cap = self.iterations if self.iterations is not None else NEVER
+        if clock.max_nodes is not None:
+            cap = min(cap, clock.max_nodes)
+        return cap, clock.deadline, clock
+
+    # -- one search ---------------------------------------------------------------------
+    def iteration(self, state: Any, depth: int | None) -> Iteration:
+        self._created = 0
+        root, reused = self._root_for(state)
+        cap, deadline, clock = self._budget()
+        self._seldepth = 0
+        start = time.perf_counter()
+        done = self._run(root, cap, deadline, clock)
+        seconds = time.perf_counter() - start
+        self.nodes += done
+        self.seldepth = self._seldepth
+        game = self.game
+        me = game.to_move(state)
+        index = self._best_index(root)
+        pv = self._principal_line(root)
+        value = self._value(root, index, me)
+        stats = []
+        for i, (a, ch) in enumerate(zip(root.actions, root.children, strict=True)):
+            stats.append({
+                "move": game.format_action(state, a),
+                "visits": 0 if ch is None else ch.n,
+                "value": None if ch is None or not ch.n else ch.w / ch.n,
+                "proven": None if ch is None else self._proven(ch, me),
+                **({"prior": root.priors[i]} if root.priors is not None else {}),
+            })
+        extra: dict[str, Any] = {
+            "iterations": done,
+            "iterations_per_second": round(done / seconds) if seconds > 0 else 0,
+            "tree_size": self._created + reused,
+            "reused_visits": reused,
+            "root_visits": root.n,
+            "proven": root.exact is not None,
+            "root_values": [(a, s["proven"] if s["proven"] is not None else s["value"])
+                            for a, s in zip(root.actions, stats, strict=True)
+                            if s["visits"]],
+            "root_children": stats,
+        }
+        return Iteration(value=value, action=root.actions[index], pv=pv, hit_horizon=False,
+                         extra=extra)
+
+    def _root_for(self, state: Any) -> tuple[Node, int]:
+        """The root of this search and the visits it brings from earlier searches: the old
+        tree's node of ``state`` (``reuse``) or a new node."""
+        old = self._root
+        if self.reuse and old is not None:
+            found = self._find(old, state)
+            if found is not None:
+                self._root = found
+                if self._table is not None:  # forget what the new root cannot reach
+                    self._table = self._reachable(found)
+                return found, found.n
+        self._table = {} if self.transpositions else None
+        self._range = [INF, -INF]
+        self._root = root = self._new_node(state, self.game.to_move(state))
+        if self._table is not None:
+            self._table[self.game.key(state)] = root
+        return root, 0
+
+    def _find(self, old: Node, state: Any) -> Node | None:
+        if self._table is not None:
+            return self._table.get(self.game.key(state))
+        frontier = [old]
+        for _ in range(REUSE_PLIES + 1):
+            below: list[Node] = []
+            for node in frontier:
+                if node.state == state:
+                    return node
+                below.extend(ch for ch in node.children if ch is not None)
+            frontier = below
+        return None
+
+    def _reachable(self, root: Node) -> dict[Hashable, Node]:
+        key = self.game.key
+        table = {key(root.state): root}
+        todo = [root]
+        while todo:
+            for ch in todo.pop().children:
+                if ch is not None:
+                    k = key(ch.state)
+                    if k not in table:
+                        table[k] = ch
+                        todo.append(ch)
+        return table
+
+    def _new_node(self, state: Any, owner: int) -> Node:
+        """A node for ``state``: terminal (its returns are exact), a chance node (its outcomes
+        and their running probabilities) or a decision node (its actions, PUCT's priors)."""
+        self._created += 1
+        game = self.game
+        wv = None if self._two else [0.0] * game.num_players
+        if self._two:
+            u = game.terminal_utility(state, 0)
+            if u is not None:
+                return Node(state, owner, owner, (u, -u), (), None, wv, 0.0)
+        elif game.is_terminal(state):
+            return Node(state, owner, owner, tuple(game.returns(state)), (), None, wv, 0.0)
+        player = game.to_move(state)
+        if player == CHANCE:
+            outcomes = game.chance_outcomes(state)
+            node = Node(state, CHANCE, owner, None, tuple(o for o, _ in outcomes),
+                        tuple(p for _, p in outcomes), wv, game.max_utility)
+            node.cum = list(accumulate(node.priors))  # type: ignore[arg-type]
+            return node
+        actions = tuple(game.actions(state))
+        priors: Sequence[float] | None = None
+        if self.puct:
+            priors = (tuple(game.action_priors(state)) if game.has_action_priors
+                      else (1.0 / len(actions),) * len(actions))
+            if len(priors) != len(actions):
+                raise GameError(f"{game.name}: action_priors gave {len(priors)} priors for "
+                                f"{len(actions)} actions")
+        return Node(state, player, owner, None, actions, priors, wv, game.max_utility)
+
+    # -- the four steps ------------------------------------------------------------------
+    def _run(self, root: Node, cap: int, deadline: float, clock: Clock) -> int:
+        """Iterate SELECT, EXPAND, SIMULATE, BACK-PROPAGATE until the budget is spent or the
+        root is proven; return the number of iterations. The four steps are closures over
+        local names (the measured fast form in CPython)."""
+        game = self.game
+        rng = self.rng
+        random_ = rng.random
+        sqrt, log = math.sqrt, math.log
+        result, key = game.result, game.key
+        terminal_utility, is_terminal = game.terminal_utility, game.is_terminal
+        returns, evaluate = game.returns, game.evaluate
+        new_node = self._new_node
+        two, solver, puct, c = self._two, self.solver, self.puct, self.c
+        table = self._table
+        playout_depth = self.playout_depth
+        players = range(game.num_players)
+        vector = not two
+        span_of = self._range
+        bounds = solver and two
+        top = game.max_utility
+        threshold = self._threshold
+        disc = self._disc
+
+        def uct_child(node: Node) -> Node:
+            """UCB1: the child maximising Q + c·span·sqrt(ln N / n). Under the solver, a
+            child whose bounds cannot beat the node's is cut (two players), or a proven child
+            counts its exact value without a bonus (n players)."""
+            p = node.player
+            k = c * span * sqrt(log(node.n))
+            cut_lo, cut_hi = (node.lo, INF) if p == 0 else (-INF, node.hi)
+            best, pick = -INF, None
+            for ch in node.children:
+                if bounds:
+                    if ch.hi <= cut_lo or ch.lo >= cut_hi:  # type: ignore[union-attr]
+                        continue
+                elif solver and ch.exact is not None:  # type: ignore[union-attr]
+                    s = ch.exact[p]  # type: ignore[union-attr]
+                    if s > best:
+                        best, pick = s, ch
+                    continue
+                n = ch.n  # type: ignore[union-attr]
+                if not n:  # reached only through a transposition so far
+                    return ch  # type: ignore[return-value]
+                s = ch.w / n + k / sqrt(n)  # type: ignore[union-attr]
+                if s > best:
+                    best, pick = s, ch
+            if pick is None:  # every child cut (rounding at the bounds): plain UCB1
+                for ch in node.children:
+                    n = ch.n or 1  # type: ignore[union-attr]
+                    s = ch.w / n + k / sqrt(n)  # type: ignore[union-attr]
+                    if s > best:
+                        best, pick = s, ch
+            return pick  # type: ignore[return-value]
+
+        def puct_index(node: Node) -> int:
+            """PUCT: the index maximising Q + c·span·P·sqrt(N) / (1 + n); children are cut
+            as in :func:`uct_child`. An unvisited child's Q is the mean of its visited
+            siblings (first-play urgency)."""
+            p = node.player
+            k = c * span * sqrt(node.n)
+            priors = node.priors
+            cut_lo, cut_hi = (node.lo, INF) if p == 0 else (-INF, node.hi)
+            best, pick, sw, sn = -INF, -1, 0.0, 0
+            best_prior, unvisited = -1.0, -1
+            for i, ch in enumerate(node.children):
+                if ch is None or not ch.n:
+                    if priors[i] > best_prior:  # type: ignore[index]
+                        best_prior, unvisited = priors[i], i  # type: ignore[index]
+                    continue
+                n = ch.n
+                sw += ch.w
+                sn += n
+                if bounds:
+                    if ch.hi <= cut_lo or ch.lo >= cut_hi:
+                        continue
+                    s = ch.w / n
+                else:
+                    e = ch.exact
+                    s = e[p] if solver and e is not None else ch.w / n
+                s += k * priors[i] / (1 + n)  # type: ignore[index]
+                if s > best:
+                    best, pick = s, i
+            if unvisited >= 0 and (pick < 0 or (sw / sn if sn else 0.0) + k * best_prior > best):
+                return unvisited
+            return pick if pick >= 0 else 0
+
+        def select(node: Node) -> tuple[list[Node], int]:
+            """SELECT: descend from the root while the node is fully expanded. Returns the path
+            and the index of the child to expand below its last node (-1: the last node is
+            terminal or proven, or entering the chosen child would close a cycle)."""
+            path = [node]
+            while node.exact is None:
+                if node.player == CHANCE:  # sample an outcome by its probability
+                    cum = node.cum
+                    i = bisect_right(cum, random_() * cum[-1])  # type: ignore[arg-type,index]
+                    i = min(i, len(node.actions) - 1)
+                    below = node.children[i]
+                elif puct:
+                    i = puct_index(node)
+                    below = node.children[i]
+                elif node.untried:  # UCT expands every child before it selects among them
+                    untried = node.untried
+                    j = int(random_() * len(untried))
+                    i = untried[j]
+                    untried[j] = untried[-1]
+                    untried.pop()
+                    return path, i
+                else:
+                    below = uct_child(node)
+                if below is None:
+                    return path, i
+                if table is not None and below in path:
+                    return path, -1
+                path.append(below)
+                node = below
+            return path, -1
+
+        def expand(node: Node, i: int) -> Node:
+            """EXPAND: the child of ``node`` by its ``i``-th action or outcome (with
+            transpositions, the existing node of that position if there is one)."""
+            state = result(node.state, node.actions[i])
+            owner = node.owner if node.player == CHANCE else node.player
+            if table is None:
+                child = new_node(state, owner)
+            else:
+                k = key(state)
+                shared = table.get(k)
+                child = table[k] = new_node(state, owner) if shared is None else shared
+            node.children[i] = child
+            return child
+
+        def simulate(state: Any) -> tuple[float, ...]:
+            """SIMULATE: the returns at the end of a playout (or the evaluation where
+            ``playout_depth`` cuts it)."""
+            end = random_playout(game, state, rng, playout_depth)
+            if two:
+                u = terminal_utility(end, 0)
+                if u is None:
+                    u = evaluate(end, 0)
+                return (u, -u)
+            if is_terminal(end):
+                return tuple(returns(end))
+            return tuple(evaluate(end, q) for q in players)
+
+        def tighten(node: Node, child: Node) -> bool:
+            """Score bounds (two players): recompute the bounds of ``node`` on player 0's
+            value from its children's; True when they changed. A proven win for the mover
+            proves the node at once (Winands et al.); the node is proven when lo == hi."""
+            children = node.children
+            p = node.player
+            if p == CHANCE:
+                lo = hi = 0.0
+                for ch, prob in zip(children, node.priors, strict=True):  # type: ignore[arg-type]
+                    if ch is None:
+                        lo -= prob * top
+                        hi += prob * top
+                    else:
+                        lo += prob * disc(ch.lo)
+                        hi += prob * disc(ch.hi)
+            elif child.exact is not None and (child.lo >= threshold if p == 0
+                                              else child.lo <= -threshold):
+                lo = hi = disc(child.lo)
+            elif p == 0:  # MAX: lo = max of the children's lo, hi = max of their hi
+                lo = hi = -top
+                for ch in children:
+                    if ch is None:
+                        hi = top
+                    else:
+                        x = disc(ch.lo)
+                        if x > lo:
+                            lo = x
+                        x = disc(ch.hi)
+                        if x > hi:
+                            hi = x
+            else:  # MIN: lo = min of the children's lo, hi = min of their hi
+                lo = hi = top
+                for ch in children:
+                    if ch is None:
+                        lo = -top
+                    else:
+                        x = disc(ch.lo)
+                        if x < lo:
+                            lo = x
+                        x = disc(ch.hi)
+                        if x < hi:
+                            hi = x
+            if lo == node.lo and hi == node.hi:
+                return False
+            node.lo, node.hi = lo, hi
+            if lo >= hi:
+                node.hi = lo
+                node.exact = (lo, -lo)
+            return True
+
+        def prove(node: Node, child: Node) -> bool:
+            """MCTS-Solver on n players: whether ``node`` is proven now that ``child`` is
+            (then it gets its exact value): all its children are proven."""
+            if node.exact is not None:
+                return False
+            children = node.children
+            if None in children:
+                return False
+            if node.player == CHANCE:
+                total = [0.0] * len(players)
+                for ch, prob in zip(children, node.priors, strict=True):  # type: ignore[arg-type]
+                    if ch.exact is None:  # type: ignore[union-attr]
+                        return False
+                    for q, x in enumerate(ch.exact):  # type: ignore[union-attr]
+                        total[q] += prob * x
+                node.exact = tuple(total)
+                return True
+            p = node.player
+            best: tuple[float, ...] | None = None
+            for ch in children:
+                e = ch.exact  # type: ignore[union-attr]
+                if e is None:
+                    return False
+                if best is None or e[p] > best[p]:
+                    best = e
+            node.exact = best
+            return True
+
+        climb = tighten if bounds else prove
+
+        def backpropagate(path: list[Node], r: tuple[float, ...]) -> None:
+            """BACK-PROPAGATE: every node on the path counts the visit and adds the return of
+            the player who moved into it; then proofs climb as far as they reach."""
+            for node in path:
+                node.n += 1
+                node.w += r[node.owner]
+            if vector:
+                for node in path:
+                    wv = node.wv
+                    for q in players:
+                        wv[q] += r[q]  # type: ignore[index]
+            if solver and path[-1].exact is not None:
+                for j in range(len(path) - 2, -1, -1):
+                    if not climb(path[j], path[j + 1]):
+                        break
+
+        perf = time.perf_counter
+        timed = deadline != INF
+        done = 0
+        lo, hi = span_of
+        span = hi - lo if hi > lo else 1.0
+        seldepth = self._seldepth
+        while done < cap and root.exact is None:
+            if timed and (perf() >= deadline or clock.stop_requested):
+                break
+            path, i = select(root)
+            leaf = path[-1]
+            if i >= 0:
+                child = expand(leaf, i)
+                if table is None or child not in path:
+                    path.append(child)
+                    leaf = child
+            r = leaf.exact if leaf.exact is not None else simulate(leaf.state)
+            backpropagate(path, r)
+            for x in r:  # the range of returns that scales the exploration term
+                if x < lo or x > hi:
+                    lo, hi = min(lo, x), max(hi, x)
+                    span = hi - lo if hi > lo else 1.0
+            if len(path) > seldepth:
+                seldepth = len(path)
+            done += 1
+        span_of[:] = [lo, hi]
+        self._seldepth = seldepth - 1
+        return done
+
+    # -- the answer ----------------------------------------------------------------------
+    def _result(self, it: Iteration, depth: int, per_depth: list[int], clock: Clock,
+                completed: bool) -> SearchResult:
+        # The driver counts depths of iterative deepening; here the depth is the principal
+        # line's length and ``seldepth`` the deepest selection.
+        return super()._result(it, len(it.pv), [], clock, completed)
+
+    def _disc(self, x: float) -> float:
+        """A proven value one ply further up: a win or a loss loses one ``step`` of size
+        (two-player zero-sum games with ``discount``; the conventions of search/common.py)."""
+        if x >= self._threshold:
+            return x - self._step
+        if x <= -self._threshold:
+            return x + self._step
+        return x
+
+    def _proven(self, node: Node, player: int) -> float | None:
+        """The proven value of ``node`` seen from its parent, for ``player``."""
+        if not self.solver or node.exact is None:
+            return None
+        if self._two:
+            v = self._disc(node.exact[0])
+            return v if player == 0 else -v
+        return node.exact[player]
+
+    def _best_index(self, node: Node) -> int:
+        """The move to play at ``node``: when it is proven, the proven child that gives its
+        value; else the most visited unproven child (the robust child; ties to the higher
+        mean, then to the first action) unless a proven child is worth at least its mean."""
+        p = node.player
+        proven_i, proven_v = -1, -INF
+        robust, robust_key = -1, (-1.0, -INF)
+        for i, ch in enumerate(node.children):
+            if ch is None or not ch.n:
+                continue
+            v = self._proven(ch, p)
+            if v is not None:
+                if v > proven_v:
+                    proven_i, proven_v = i, v
+                continue
+            key = (float(ch.n), ch.w / ch.n)
+            if key > robust_key:
+                robust, robust_key = i, key
+        if proven_i >= 0 and (node.exact is not None or robust < 0
+                              or proven_v >= robust_key[1]):
+            return proven_i
+        return max(robust, 0)
+
+    def _principal_line(self, root: Node) -> list[Any]:
+        """The moves from the root by :meth:`_best_index`, down to a leaf or a chance node."""
+        pv: list[Any] = []
+        node: Node | None = root
+        while (node is not None and node.player != CHANCE and len(pv) < 500
+               and any(ch is not None and ch.n for ch in node.children)):
+            i = self._best_index(node)
+            pv.append(node.actions[i])
+            node = node.children[i]
+        return pv
+
+    def _value(self, root: Node, index: int, me: int) -> Any:
+        """The root's value for the player to move (a vector in n-player games): exact when
+        proven, else the mean return of the chosen move."""
+        if root.exact is not None and self.solver:
+            return root.exact[me] if self._two else root.exact
+        ch = root.children[index]
+        if ch is None or not ch.n:
+            return 0.0 if self._two else tuple(0.0 for _ in range(self.game.num_players))
+        if self._two:
+            v = self._proven(ch, me)
+            return v if v is not None else ch.w / ch.n
+        if self.solver and ch.exact is not None:
+            return ch.exact
+        return tuple(x / ch.n for x in ch.wv)  # type: ignore[union-attr]

@@ -1,0 +1,398 @@
+"""Monte Carlo tree search against independent truths: minimax, max^n and expectiminimax on
+the textbook trees and on seeded random trees, minimax moves on tic-tac-toe, expectiminimax
+decisions on Pig. Budgets are counted in iterations, never in time (the machines are shared)."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import threading
+import time
+from io import StringIO
+from typing import Any
+
+import pytest
+
+from gamesearch import (
+    ALGORITHMS,
+    GameError,
+    InvalidLimitError,
+    Limit,
+    UnsupportedGameError,
+    get_game,
+    make_searcher,
+    search,
+)
+from gamesearch.agents import SearchAgent, make_agent, play_game
+from gamesearch.cli import main
+from gamesearch.game import CHANCE, GameType, random_playout
+from gamesearch.games.pig import Pig
+from gamesearch.games.tictactoe import TicTacToe
+from gamesearch.games.trees import TreeGame, example, random_tree
+from gamesearch.search import parse_spec
+from gamesearch.search.mcts import MCTS
+
+TTT = TicTacToe()
+
+
+def mcts(game: Any, state: Any, iterations: int, **options: Any) -> Any:
+    return make_searcher(game, "mcts", iterations=iterations, **options).search(state)
+
+
+def child_values(game: Any, state: Any) -> dict[Any, float]:
+    """Each move's minimax value for the player to move (plain minimax: the independent truth)."""
+    me = game.to_move(state)
+    out = {}
+    for a in game.actions(state):
+        s = game.result(state, a)
+        r = None if game.is_terminal(s) else search(game, s, "minimax", discount=False)
+        if r is None:
+            v = game.utility(s, me)
+        else:  # the value for the player to move in s
+            v = r.value if game.to_move(s) == me else -r.value
+        out[a] = v
+    return out
+
+
+def plain_value(game: Any, s: Any) -> float:
+    """Player 0's minimax / expectiminimax value of ``s`` from the definitions (AIMA §6.2,
+    §6.5): the independent truth for two-player trees."""
+    if game.is_terminal(s):
+        return float(game.utility(s, 0))
+    p = game.to_move(s)
+    if p == CHANCE:
+        return sum(q * plain_value(game, game.result(s, o)) for o, q in game.chance_outcomes(s))
+    values = [plain_value(game, game.result(s, a)) for a in game.actions(s)]
+    return max(values) if p == 0 else min(values)
+
+
+# ----- the solver on the textbook's trees -------------------------------------------------
+
+
+@pytest.mark.parametrize("name, truth_algorithm", [
+    ("fig6.2", "minimax"),
+    ("comp3200", "minimax"),
+    ("fig6.4", "maxn"),
+    ("coinflip", "expectiminimax"),
+    ("chance-transform", "expectiminimax"),
+    ("chance-transform-monotonic", "expectiminimax"),
+])
+def test_solver_proves_the_textbook_trees(name: str, truth_algorithm: str) -> None:
+    game = example(name)
+    truth = search(game, 0, truth_algorithm)
+    r = mcts(game, 0, 10_000, seed=1)
+    assert r.extra["proven"]
+    assert r.action == truth.action
+    if isinstance(truth.value, tuple):
+        assert r.value == pytest.approx(truth.value)
+    else:
+        assert r.value == pytest.approx(truth.value, abs=1e-9)
+    assert r.nodes == r.extra["iterations"] < 100  # proven long before the budget
+
+
+def test_textbook_values_and_moves() -> None:
+    assert mcts(example("fig6.2"), 0, 1000, seed=3).value == 3
+    assert mcts(example("comp3200"), 0, 1000, seed=3).value == 7
+    r = mcts(example("fig6.4"), 0, 1000, seed=3)
+    assert r.value == (1, 2, 6) and r.action == "a1"  # A's tie at 1 keeps the first move
+    r = mcts(example("coinflip"), 0, 1000, seed=3)
+    assert r.value == pytest.approx(3) and r.action == "a1"
+    assert dict(r.extra["root_values"]) == pytest.approx({"a1": 3, "a2": -1})
+
+
+# ----- the solver on random trees -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("discount", [True, False])
+def test_solver_returns_the_minimax_value_of_random_trees(discount: bool) -> None:
+    rng = random.Random(2024)
+    for i in range(60):
+        seed = rng.randrange(10**9)
+        game = TreeGame.random(
+            rng.choice([2, 3, (1, 4)]), rng.randint(1, 5), seed,
+            values=rng.choice([range(-9, 10), range(-2, 3), range(0, 2)]),
+            ties=rng.choice([0.0, 0.5]), early_leaf=rng.choice([0.0, 0.2]),
+            players=rng.choice(["alternate", "random"]),
+            chance=0.25 if i % 3 == 0 else 0.0)
+        algorithm = "expectiminimax" if game.game_type.chance else "minimax"
+        truth = search(game, 0, algorithm, discount=discount)
+        r = mcts(game, 0, 20_000, seed=seed, discount=discount,
+                 transpositions=i % 2 == 1, puct=i % 5 == 0)
+        assert r.extra["proven"], (i, seed)
+        assert r.value == pytest.approx(truth.value, abs=1e-9), (i, seed)
+        # The recommended move is worth the root value.
+        if not discount:
+            assert plain_value(game, game.result(0, r.action)) == pytest.approx(r.value)
+
+
+def test_solver_on_n_player_random_trees() -> None:
+    rng = random.Random(7)
+    for _ in range(30):
+        seed = rng.randrange(10**9)
+        tree = random_tree((1, 3), rng.randint(1, 4), seed, values=range(0, 6))
+
+        def vec(t: Any) -> Any:  # turn number leaves into 3-player vectors, players cycle
+            if isinstance(t, int | float):
+                return (float(t), float((t * 7) % 5), float((t * 3) % 4))
+            return t
+
+        from gamesearch.games.trees import Node, node
+
+        def three(t: Any, depth: int) -> Any:
+            if not isinstance(t, Node):
+                return vec(t)
+            return node(t.name, depth % 3, {a: three(c, depth + 1) for a, c in t.children})
+
+        game = TreeGame(three(tree, 0), num_players=3)
+        truth = search(game, 0, "maxn")
+        r = mcts(game, 0, 20_000, seed=seed)
+        assert r.extra["proven"]
+        assert r.value == truth.value and r.action == truth.action
+
+
+# ----- tic-tac-toe ------------------------------------------------------------------------
+
+#: Positions whose minimax move is unique (checked in the test): the only drawing reply, a
+#: win to take, a loss to block, a fork to make or to stop.
+UNIQUE_MOVE_POSITIONS = ["x........", "......x..", ".x....o..", ".x....ox.", "o...x.o.x",
+                         "x..x.oo.x", ".xo.x....", "x.x.o....", "..ox.....", "xx...o...",
+                         "x..o..x..", "oxox....."]
+
+
+@pytest.mark.parametrize("position", UNIQUE_MOVE_POSITIONS)
+def test_uct_converges_to_the_unique_minimax_move(position: str) -> None:
+    state = TTT.parse_state(position)
+    values = child_values(TTT, state)
+    best = max(values.values())
+    winners = [a for a, v in values.items() if v == best]
+    assert len(winners) == 1, (position, values)
+    for seed in (1, 2):
+        r = mcts(TTT, state, 4000, seed=seed, solver=False)
+        assert r.action == winners[0], (position, seed, r.extra["root_children"])
+
+
+def test_solver_proves_tictactoe_positions_and_the_empty_board() -> None:
+    rng = random.Random(5)
+    for _ in range(25):
+        state = TTT.initial_state()
+        for _ in range(rng.randint(1, 6)):
+            state = TTT.result(state, rng.choice(list(TTT.actions(state))))
+            if TTT.is_terminal(state):
+                break
+        if TTT.is_terminal(state):
+            continue
+        truth = search(TTT, state, "minimax", discount=False)
+        r = mcts(TTT, state, 50_000, seed=rng.randrange(100), discount=False)
+        assert r.extra["proven"] and r.value == truth.value
+        assert child_values(TTT, state)[r.action] == truth.value
+    # The empty board: a draw, proven in far fewer iterations than minimax's 549,946 nodes.
+    r = mcts(TTT, 0, 100_000, seed=1, transpositions=True)
+    assert r.extra["proven"] and r.value == 0.0 and r.nodes < 20_000
+    assert r.extra["tree_size"] < 6000  # nodes are shared: 5,478 legal positions
+
+
+def test_discounted_proofs_prefer_a_win() -> None:
+    state = TTT.parse_state("xx.oo....")  # X wins at once on square 3
+    r = mcts(TTT, state, 1000, seed=1)
+    assert r.extra["proven"] and r.action == 2 and r.value == pytest.approx(0.999)
+
+
+# ----- chance: Pig ----------------------------------------------------------------------------
+
+#: Pig positions where expectiminimax (depth 6 and 8 agree) prefers one move by a clear
+#: margin; the move, and the position.
+PIG_DECISIONS = [("roll", "18-0-0-0"), ("roll", "0-18-0-0"), ("roll", "10-15-9-0"),
+                 ("roll", "17-17-0-0"), ("roll", "15-10-0-1"), ("hold", "12-18-8-0")]
+
+
+@pytest.mark.parametrize("move, position", PIG_DECISIONS)
+def test_pig_decisions_agree_with_expectiminimax(move: str, position: str) -> None:
+    game = Pig()
+    state = game.parse_state(position)
+    truth = search(game, state, "expectiminimax", limit=Limit(depth=6))
+    assert truth.action == move
+    r = mcts(game, state, 3000, seed=4)
+    assert r.action == move, r.extra["root_children"]
+
+
+def test_pig_with_a_heuristic_cut_off_and_transpositions() -> None:
+    game = Pig()
+    state = game.parse_state("10-15-9-0")
+    r = mcts(game, state, 2000, seed=1, playout_depth=0)  # the evaluation, no playout
+    assert r.action == "roll"
+    r = mcts(game, state, 2000, seed=1, playout_depth=6, transpositions=True)
+    assert r.action == "roll"  # Pig's passes make cycles: the search must not loop
+
+
+# ----- reproducibility, budgets, reuse ------------------------------------------------------
+
+
+def test_seeded_runs_are_reproducible() -> None:
+    c4 = get_game("connect4")
+    for game, state in ((TTT, 0), (c4, c4.initial_state()), (Pig(), (0, 0, 0, 0, 0))):
+        a = mcts(game, state, 300, seed=11)
+        b = mcts(game, state, 300, seed=11)
+        assert (a.action, a.value, a.pv) == (b.action, b.value, b.pv)
+        assert a.extra["root_children"] == b.extra["root_children"]
+        c = mcts(game, state, 300, seed=12)
+        assert c.extra["root_children"] != a.extra["root_children"]
+
+
+def test_budgets_and_reported_figures() -> None:
+    r = make_searcher(TTT, "mcts", seed=1, solver=False).search(0, Limit(nodes=123))
+    assert r.nodes == r.extra["iterations"] == 123 and r.extra["root_visits"] == 123
+    assert sum(ch["visits"] for ch in r.extra["root_children"]) == 123
+    assert r.extra["tree_size"] == 124  # one node per iteration, and the root
+    assert r.extra["iterations_per_second"] > 0 and r.pv and r.pv[0] == r.action
+    assert len(r.extra["root_children"]) == 9 and r.depth == len(r.pv)
+    r = make_searcher(TTT, "mcts", seed=1, iterations=50).search(0, Limit(nodes=80))
+    assert r.nodes == 50  # the smaller of the two budgets
+    r = make_searcher(TTT, "mcts", seed=1, solver=False).search(0, Limit(time=0.05))
+    assert r.nodes > 0 and r.seconds < 1.0
+
+
+def test_stop_request_ends_the_search() -> None:
+    c4 = get_game("connect4")
+    searcher = MCTS(c4, seed=1)
+    found: list[Any] = []
+    worker = threading.Thread(
+        target=lambda: found.append(searcher.search(c4.initial_state(), Limit(time=60.0))))
+    worker.start()
+    time.sleep(0.3)
+    searcher.clock.stop_requested = True  # what UCI's "stop" does
+    worker.join(timeout=20)
+    assert not worker.is_alive() and found[0].nodes > 0 and found[0].seconds < 20
+
+
+def test_subtree_reuse_between_moves() -> None:
+    c4 = get_game("connect4")
+    searcher = MCTS(c4, seed=3)
+    s0 = c4.initial_state()
+    first = searcher.search(s0, Limit(nodes=2000))
+    assert first.extra["reused_visits"] == 0
+    s2 = c4.result(c4.result(s0, first.action), 3)  # our move, then the opponent's
+    second = searcher.search(s2, Limit(nodes=500))
+    assert second.extra["reused_visits"] > 0
+    assert second.extra["root_visits"] == second.extra["reused_visits"] + 500
+    fresh = MCTS(c4, seed=3, reuse=False).search(s2, Limit(nodes=500))
+    assert fresh.extra["reused_visits"] == 0 and fresh.extra["root_visits"] == 500
+    # With transpositions the table finds the position directly.
+    shared = MCTS(c4, seed=3, transpositions=True)
+    shared.search(s0, Limit(nodes=1000))
+    assert shared.search(c4.result(s0, 3), Limit(nodes=10)).extra["reused_visits"] > 0
+
+
+# ----- PUCT --------------------------------------------------------------------------------
+
+
+class PriorTree(TreeGame):
+    has_action_priors = True
+
+    def action_priors(self, state: int) -> list[float]:
+        k = len(self.actions(state))
+        return [1.0 / k] * k
+
+
+def test_puct_with_and_without_priors() -> None:
+    game = PriorTree(example("fig6.2").tree, name="fig6.2-priors")
+    r = mcts(game, 0, 1000, seed=1, puct=True)
+    assert r.extra["proven"] and r.value == 3 and r.action == "a1"
+    assert all("prior" in ch for ch in r.extra["root_children"])
+    state = TTT.parse_state("xx.oo....")
+    r = mcts(TTT, state, 3000, seed=1, puct=True, solver=False)
+    assert r.action == 2
+
+    class BadPriors(PriorTree):
+        def action_priors(self, state: int) -> list[float]:
+            return [1.0]
+
+    with pytest.raises(GameError, match="priors"):
+        mcts(BadPriors(example("fig6.2").tree), 0, 10, puct=True)
+
+
+# ----- the registry, agents, the command line ------------------------------------------------
+
+
+def test_registry_spec_and_agents() -> None:
+    assert "mcts" in ALGORITHMS
+    name, options, limit = parse_spec("mcts:time=1,c=1.4,solver=1")
+    assert name == "mcts" and options == {"c": 1.4, "solver": True} and limit.time == 1.0
+    name, options, _ = parse_spec("mcts:iterations=50,seed=3,puct=1,playout_depth=4,"
+                                  "transpositions=1,reuse=0")
+    assert options == {"iterations": 50, "seed": 3, "puct": True, "playout_depth": 4,
+                       "transpositions": True, "reuse": False}
+    agent = make_agent(TTT, "mcts:iterations=300,seed=1")
+    assert isinstance(agent, SearchAgent)
+    final, moves = play_game(TTT, [agent, make_agent(TTT, "random:seed=2")])
+    assert TTT.utility(final, 0) >= 0 and len(moves) >= 5
+    # Three players with dice: the same agent spec.
+    fig64 = example("fig6.4")
+    agents = [make_agent(fig64, "mcts:iterations=100,seed=1") for _ in range(3)]
+    final, _ = play_game(fig64, agents)
+    assert fig64.returns(final) == (1, 2, 6)
+
+
+def test_cli_analyze_reports_the_mcts_figures() -> None:
+    out = StringIO()
+    main(["analyze", "tictactoe", "--position", "xx.oo....", "--algorithm",
+          "mcts:iterations=400,seed=1", "--json"], out)
+    data = json.loads(out.getvalue())
+    assert data["move"] == "3" and data["algorithm"] == "mcts"
+    assert data["proven"] and data["iterations"] >= 1 and "root_children" in data
+    assert "3" in data["root_values"]
+    out = StringIO()
+    main(["analyze", "pig", "--algorithm", "mcts:seed=1", "--nodes", "200"], out)
+    assert "best move" in out.getvalue() and "values of the moves" in out.getvalue()
+    out = StringIO()
+    main(["list"], out)
+    assert "mcts" in out.getvalue()
+
+
+# ----- bad options ---------------------------------------------------------------------------
+
+
+def test_bad_options_are_refused_clearly() -> None:
+    with pytest.raises(InvalidLimitError, match="c=-1"):
+        MCTS(TTT, c=-1)
+    with pytest.raises(InvalidLimitError, match="c=nan"):
+        MCTS(TTT, c=math.nan)
+    with pytest.raises(InvalidLimitError, match="c=inf"):
+        search(TTT, 0, "mcts:c=inf,iterations=5")
+    with pytest.raises(InvalidLimitError, match="unknown option 'colour'"):
+        search(TTT, 0, "mcts:colour=red")
+    with pytest.raises(InvalidLimitError, match="algorithm mcts"):
+        make_searcher(TTT, "mcts", tt=5)
+    with pytest.raises(InvalidLimitError, match="iterations=0"):
+        MCTS(TTT, iterations=0)
+    with pytest.raises(InvalidLimitError, match="expected a int"):
+        parse_spec("mcts:iterations=many")
+    with pytest.raises(InvalidLimitError, match="playout_depth=-1"):
+        MCTS(TTT, playout_depth=-1)
+    with pytest.raises(InvalidLimitError, match="no evaluation"):
+        MCTS(example("fig6.2"), playout_depth=2)
+    with pytest.raises(InvalidLimitError, match="seed"):
+        MCTS(TTT, seed="x")  # type: ignore[arg-type]
+    with pytest.raises(InvalidLimitError, match="budget"):
+        search(TTT, 0, "mcts")
+    with pytest.raises(InvalidLimitError, match="depth"):
+        search(TTT, 0, "mcts:depth=3")
+    with pytest.raises(GameError, match="terminal"):
+        search(TTT, TTT.parse_state("xxxoo...."), "mcts:iterations=10")
+
+    class Hidden(TreeGame):
+        pass
+
+    hidden = Hidden(example("fig6.2").tree)
+    hidden.game_type = GameType(perfect_information=False)
+    with pytest.raises(UnsupportedGameError, match="hidden information"):
+        MCTS(hidden)
+
+
+def test_random_playout_stops_after_max_plies() -> None:
+    c4 = get_game("connect4")
+    rng = random.Random(1)
+    s = random_playout(c4, c4.initial_state(), rng, max_plies=5)
+    assert c4.moves_played(s) == 5  # type: ignore[attr-defined]
+    assert random_playout(c4, s, rng, max_plies=0) == s
+    assert c4.is_terminal(random_playout(c4, s, rng))
