@@ -110,7 +110,7 @@ def test_solver_returns_the_minimax_value_of_random_trees(discount: bool) -> Non
     for i in range(60):
         seed = rng.randrange(10**9)
         game = TreeGame.random(
-            rng.choice([2, 3, (1, 4)]), rng.randint(1, 5), seed,
+            rng.choice([2, 3, (1, 4), (2, 4)]), rng.randint(2, 6), seed,
             values=rng.choice([range(-9, 10), range(-2, 3), range(0, 2)]),
             ties=rng.choice([0.0, 0.5]), early_leaf=rng.choice([0.0, 0.2]),
             players=rng.choice(["alternate", "random"]),

@@ -1,0 +1,275 @@
+"""Head-to-head at equal time per move: gamesearch ``mcts`` against OpenSpiel's MCTS bots or
+against gamesearch's own alpha-beta engine ``id``.
+
+    .venv/bin/python benchmarks/mcts_match.py connect4 --opponent openspiel --games 200
+    .venv/bin/python benchmarks/mcts_match.py connect4 --opponent openspiel-cpp --games 200
+    .venv/bin/python benchmarks/mcts_match.py connect4 --opponent id --games 200 --time 0.2
+    .venv/bin/python benchmarks/mcts_match.py othello --opponent openspiel   # once it lands
+
+Opponents: ``openspiel`` (the Python ``open_spiel.python.algorithms.mcts.MCTSBot`` with
+``RandomRolloutEvaluator(1)``, ``uct_c = 2``, the solver on; it has no time limit of its own,
+so a subclass stops it at the start of the first simulation past the deadline),
+``openspiel-cpp`` (the C++ ``pyspiel.MCTSBot``, stopped by its ``max_wall_clock_time``), or
+any gamesearch agent spec (``id``, ``alphabeta:depth=4``, ``mcts:c=1``...), which gets
+``time=`` added when it names no limit. Ours is ``--ours`` (default ``mcts``, the tree kept
+between moves) with ``time=--time`` added the same way.
+
+Every game starts from the initial position; colours alternate (ours first in even-numbered
+games); each game has its own seeds (``--seed`` + game number) for both sides, so a run
+repeats its games' setup, though wall-clock limits make the moves themselves vary. Against
+OpenSpiel both sides see the same game: each move is applied to our state and to a pyspiel
+state, translated per game (columns and squares as integers for Connect Four and
+tic-tac-toe, the move's text - ``d3``, ``pass`` - for other games). The summary gives wins,
+draws and losses of ours, the score (draw = 1/2) with its Wilson 95 % interval, and the Elo
+difference with the interval mapped from the Wilson bounds. ``--jsonl FILE`` appends one
+line per game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from typing import Any
+
+from gamesearch import get_game
+from gamesearch.agents import make_agent
+from gamesearch.arena.ratings import Z95, elo_from_score, format_elo
+from gamesearch.game import CHANCE, Game
+from gamesearch.search import Limit, parse_spec
+from gamesearch.search.mcts import MCTS
+
+#: our game name -> OpenSpiel's
+OPENSPIEL_NAMES = {"connect4": "connect_four", "tictactoe": "tic_tac_toe", "othello": "othello"}
+#: games whose actions are the same integers in both libraries
+SAME_INTEGERS = {"connect4", "tictactoe"}
+
+
+def wilson(points: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``points / n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = points / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def with_time(spec: str, seconds: float) -> str:
+    """``spec`` with ``time=seconds`` added when it names no limit of its own."""
+    _, _, limit = parse_spec(spec)
+    if not limit.unlimited:
+        return spec
+    return spec + ("," if ":" in spec else ":") + f"time={seconds}"
+
+
+class Translator:
+    """Keeps a pyspiel state in step with ours and translates moves both ways."""
+
+    def __init__(self, game: Game[Any, Any], name: str) -> None:
+        import pyspiel
+
+        self.game = game
+        self.name = name
+        self.os_game = pyspiel.load_game(OPENSPIEL_NAMES[name])
+        self.state = self.os_game.new_initial_state()
+
+    def reset(self) -> None:
+        self.state = self.os_game.new_initial_state()
+
+    def _pairs(self, ours: Any) -> list[tuple[Any, int]]:
+        game, os_state = self.game, self.state
+        if self.name in SAME_INTEGERS:
+            return [(a, a) for a in game.actions(ours)]
+        player = os_state.current_player()
+        theirs = {os_state.action_to_string(player, x).strip().lower(): x
+                  for x in os_state.legal_actions()}
+        pairs = []
+        for a in game.actions(ours):
+            text = game.format_action(ours, a).strip().lower()
+            if text not in theirs:
+                raise RuntimeError(f"{self.name}: our move {text!r} is not among OpenSpiel's "
+                                   f"{sorted(theirs)}")
+            pairs.append((a, theirs[text]))
+        return pairs
+
+    def to_openspiel(self, ours: Any, action: Any) -> int:
+        return next(x for a, x in self._pairs(ours) if a == action)
+
+    def from_openspiel(self, ours: Any, x: int) -> Any:
+        return next(a for a, y in self._pairs(ours) if y == x)
+
+    def apply(self, ours: Any, action: Any) -> None:
+        self.state.apply_action(self.to_openspiel(ours, action))
+
+
+class OpenSpielPlayer:
+    """An OpenSpiel MCTS bot at ``seconds`` a move (Python or C++)."""
+
+    def __init__(self, translator: Translator, seconds: float, cpp: bool) -> None:
+        self.tr = translator
+        self.seconds = seconds
+        self.cpp = cpp
+        self.name = "OpenSpiel C++ MCTSBot" if cpp else "OpenSpiel Python MCTSBot"
+        self.bot: Any = None
+        self.last_iterations = 0
+
+    def new_game(self, seed: int) -> None:
+        import numpy as np
+        import pyspiel
+        from open_spiel.python.algorithms import mcts
+
+        game = self.tr.os_game
+        if self.cpp:
+            self.bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), 2.0,
+                                       10**9, 1000, True, seed, False,
+                                       pyspiel.ChildSelectionPolicy.UCT, self.seconds)
+            return
+
+        class Stop(Exception):
+            pass
+
+        class TimedMCTSBot(mcts.MCTSBot):  # type: ignore[misc]
+            """Stops at the start of the first simulation after the deadline (the tree is
+            then complete); the rest is OpenSpiel's code."""
+
+            deadline = 0.0
+            root: Any = None
+
+            def mcts_search(self, state: Any) -> Any:
+                self.deadline = time.perf_counter() + outer.seconds
+                try:
+                    return super().mcts_search(state)
+                except Stop:
+                    return self.root
+
+            def _apply_tree_policy(self, root: Any, state: Any) -> Any:
+                if root.explore_count and time.perf_counter() >= self.deadline:
+                    self.root = root
+                    raise Stop
+                return super()._apply_tree_policy(root, state)
+
+        outer = self
+        rng = np.random.RandomState(seed)
+        self.bot = TimedMCTSBot(game, 2.0, 10**9, mcts.RandomRolloutEvaluator(1, rng),
+                                solve=True, random_state=rng)
+
+    def choose(self, ours: Any) -> Any:
+        if self.cpp:
+            root = self.bot.mcts_search(self.tr.state)
+            x = root.best_child().action
+        else:
+            root = self.bot.mcts_search(self.tr.state)
+            x = root.best_child().action
+        self.last_iterations = int(root.explore_count)
+        return self.tr.from_openspiel(ours, x)
+
+
+class OurPlayer:
+    """A gamesearch agent (``mcts`` keeps its tree between the moves of a game)."""
+
+    def __init__(self, game: Game[Any, Any], spec: str, seconds: float) -> None:
+        self.game = game
+        self.spec = with_time(spec, seconds)
+        self.name = self.spec
+        self.agent: Any = None
+        self.last_iterations = 0
+
+    def new_game(self, seed: int) -> None:
+        spec = self.spec
+        if parse_spec(spec)[0] == "mcts" and "seed=" not in spec:
+            spec += f",seed={seed}"
+        self.agent = make_agent(self.game, spec)
+
+    def choose(self, ours: Any) -> Any:
+        action = self.agent.choose(self.game, ours)
+        last = getattr(self.agent, "last", None)
+        self.last_iterations = last.nodes if last is not None else 0
+        return action
+
+
+def play(game: Game[Any, Any], players: list[Any], translator: Translator | None,
+         max_moves: int = 1000) -> tuple[list[float], int]:
+    state = game.initial_state()
+    if translator is not None:
+        translator.reset()
+    moves = 0
+    while not game.is_terminal(state) and moves < max_moves:
+        p = game.to_move(state)
+        if p == CHANCE:
+            raise RuntimeError("games with chance nodes are not supported here")
+        action = players[p].choose(state)
+        if translator is not None:
+            translator.apply(state, action)
+        state = game.result(state, action)
+        moves += 1
+    return list(game.returns(state)), moves
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("game", help="connect4, tictactoe, othello (a two-player game)")
+    p.add_argument("--opponent", default="openspiel",
+                   help="openspiel, openspiel-cpp, or a gamesearch agent spec (id, ...)")
+    p.add_argument("--ours", default="mcts", help="our agent spec (default mcts)")
+    p.add_argument("--time", type=float, default=0.1, help="seconds per move for both")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jsonl", help="append one JSON line per game to this file")
+    p.add_argument("--quiet", action="store_true", help="only the summary")
+    args = p.parse_args(argv)
+    game = get_game(args.game)
+    if game.num_players != 2:
+        p.error(f"{args.game}: two-player games only")
+    translator = None
+    if args.opponent in ("openspiel", "openspiel-cpp"):
+        if args.game not in OPENSPIEL_NAMES:
+            p.error(f"{args.game}: no OpenSpiel counterpart known")
+        translator = Translator(game, args.game)
+        opponent: Any = OpenSpielPlayer(translator, args.time, args.opponent == "openspiel-cpp")
+    else:
+        opponent = OurPlayer(game, args.opponent, args.time)
+    ours = OurPlayer(game, args.ours, args.time)
+    MCTS(game)  # fail early if the game does not suit MCTS
+    wins = draws = losses = 0
+    start = time.perf_counter()
+    print(f"{args.game}: {ours.name} vs {opponent.name}, {args.time} s a move, "
+          f"{args.games} games, colours alternating", flush=True)
+    for i in range(args.games):
+        seed = args.seed + i
+        ours.new_game(seed)
+        opponent.new_game(seed + 1_000_003)
+        ours_first = i % 2 == 0
+        players = [ours, opponent] if ours_first else [opponent, ours]
+        returns, moves = play(game, players, translator)
+        mine = returns[0 if ours_first else 1]
+        other = returns[1 if ours_first else 0]
+        outcome = "win" if mine > other else "loss" if mine < other else "draw"
+        wins += outcome == "win"
+        draws += outcome == "draw"
+        losses += outcome == "loss"
+        if not args.quiet:
+            print(f"game {i + 1:>4}: ours {'first ' if ours_first else 'second'} {outcome:<4} "
+                  f"in {moves:>3} moves  (+{wins} ={draws} -{losses})", flush=True)
+        if args.jsonl:
+            with open(args.jsonl, "a") as f:
+                f.write(json.dumps({"game": args.game, "index": i, "ours": ours.name,
+                                    "opponent": opponent.name, "time": args.time,
+                                    "ours_first": ours_first, "result": outcome,
+                                    "moves": moves, "seed": seed}) + "\n")
+    n = wins + draws + losses
+    points = wins + 0.5 * draws
+    lo, hi = wilson(points, n)
+    score = points / n if n else 0.5
+    print(f"\n{args.game}, {args.time} s a move: {ours.name} vs {opponent.name}: "
+          f"+{wins} ={draws} -{losses} in {n} games, score {score:.3f} "
+          f"(95 % Wilson {lo:.3f}-{hi:.3f}), Elo {format_elo(elo_from_score(score))} "
+          f"[{format_elo(elo_from_score(lo))}, {format_elo(elo_from_score(hi))}]; "
+          f"{time.perf_counter() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
