@@ -38,7 +38,7 @@ from gamesearch import get_game
 from gamesearch.agents import make_agent
 from gamesearch.arena.ratings import Z95, elo_from_score, format_elo
 from gamesearch.game import CHANCE, Game
-from gamesearch.search import Limit, parse_spec
+from gamesearch.search import parse_spec
 from gamesearch.search.mcts import MCTS
 
 #: our game name -> OpenSpiel's

@@ -416,6 +416,11 @@ def random_playout(
     policy = game.playout_action if game.has_playout_action else None
     chance = game.game_type.chance
     random = rng.random
+    if policy is None and not chance and max_plies is None:  # the common case, ~5 % faster
+        while terminal_utility(state, 0) is None:
+            legal = actions(state)
+            state = result(state, legal[int(random() * len(legal))])
+        return state
     left = -1 if max_plies is None else max_plies  # counts down; never 0 when unlimited
     while left and terminal_utility(state, 0) is None:
         left -= 1

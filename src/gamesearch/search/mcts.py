@@ -104,11 +104,12 @@ class Node:
     """One position of the search tree: a record whose fields the loop reads directly.
 
     ``owner`` is the player who moved into the node (at the root: the player to move);
-    ``n`` its visits; ``w`` the sum of the returns of ``owner`` over them (so ``w / n`` is
-    the ``Q`` its parent's mover maximises); ``wv`` the sum of whole return vectors (games
-    other than two-player zero-sum, for reporting ``n``-player values); ``exact`` the proven
-    return vector (terminal nodes, and proven ones under the solver) or ``None``; ``lo`` and
-    ``hi`` the solver's bounds on player 0's value (two-player zero-sum games).
+    ``n`` its visits; ``w`` the sum of the returns of ``owner`` over them; ``q = w / n`` the
+    ``Q`` its parent's mover maximises and ``u = 1 / sqrt(n)`` (both kept for selection's
+    inner loop; ``u`` is infinite before the first visit); ``wv`` the sum of whole return
+    vectors (games other than two-player zero-sum, for reporting ``n``-player values);
+    ``exact`` the proven return vector (terminal nodes, and proven ones under the solver) or
+    ``None``; ``lo`` and ``hi`` the solver's bounds on player 0's value (two-player zero-sum).
     ``actions`` and ``children`` are aligned (``None``: not expanded yet); ``untried`` lists
     the indices UCT has not expanded; ``priors`` holds PUCT's priors, or a chance node's
     probabilities with ``cum`` their running sums.
@@ -125,7 +126,9 @@ class Node:
         "owner",
         "player",
         "priors",
+        "q",
         "state",
+        "u",
         "untried",
         "w",
         "wv",
@@ -139,6 +142,8 @@ class Node:
         self.owner = owner
         self.n = 0
         self.w = 0.0
+        self.q = 0.0
+        self.u = INF
         self.wv = wv
         self.exact = exact
         if exact is None:
@@ -388,34 +393,34 @@ class MCTS(Searcher):
         disc = self._disc
 
         def uct_child(node: Node) -> Node:
-            """UCB1: the child maximising Q + c·span·sqrt(ln N / n). Under the solver, a
-            child whose bounds cannot beat the node's is cut (two players), or a proven child
-            counts its exact value without a bonus (n players)."""
-            p = node.player
+            """UCB1: the child maximising Q + c·span·sqrt(ln N / n) (``q + k·u``, ``u`` the
+            cached 1/sqrt(n)). Under the solver, a child whose bounds cannot beat the node's
+            is cut (two players), or a proven child counts its exact value without a bonus
+            (n players)."""
             k = c * span * sqrt(log(node.n))
-            cut_lo, cut_hi = (node.lo, INF) if p == 0 else (-INF, node.hi)
             best, pick = -INF, None
-            for ch in node.children:
-                if bounds:
+            if bounds and (node.lo > -top or node.hi < top):  # some bound is known: cut
+                cut_lo, cut_hi = (node.lo, INF) if node.player == 0 else (-INF, node.hi)
+                for ch in node.children:
                     if ch.hi <= cut_lo or ch.lo >= cut_hi:  # type: ignore[union-attr]
                         continue
-                elif solver and ch.exact is not None:  # type: ignore[union-attr]
-                    s = ch.exact[p]  # type: ignore[union-attr]
+                    s = ch.q + k * ch.u  # type: ignore[union-attr]
                     if s > best:
                         best, pick = s, ch
-                    continue
-                n = ch.n  # type: ignore[union-attr]
-                if not n:  # reached only through a transposition so far
-                    return ch  # type: ignore[return-value]
-                s = ch.w / n + k / sqrt(n)  # type: ignore[union-attr]
+                if pick is not None:
+                    return pick
+            elif solver and not bounds:
+                p = node.player
+                for ch in node.children:
+                    e = ch.exact  # type: ignore[union-attr]
+                    s = ch.q + k * ch.u if e is None else e[p]  # type: ignore[union-attr]
+                    if s > best:
+                        best, pick = s, ch
+                return pick  # type: ignore[return-value]
+            for ch in node.children:  # plain UCB1 (also: every child cut, by rounding)
+                s = ch.q + k * ch.u  # type: ignore[union-attr]
                 if s > best:
                     best, pick = s, ch
-            if pick is None:  # every child cut (rounding at the bounds): plain UCB1
-                for ch in node.children:
-                    n = ch.n or 1  # type: ignore[union-attr]
-                    s = ch.w / n + k / sqrt(n)  # type: ignore[union-attr]
-                    if s > best:
-                        best, pick = s, ch
             return pick  # type: ignore[return-value]
 
         def puct_index(node: Node) -> int:
@@ -439,10 +444,10 @@ class MCTS(Searcher):
                 if bounds:
                     if ch.hi <= cut_lo or ch.lo >= cut_hi:
                         continue
-                    s = ch.w / n
+                    s = ch.q
                 else:
                     e = ch.exact
-                    s = e[p] if solver and e is not None else ch.w / n
+                    s = e[p] if solver and e is not None else ch.q
                 s += k * priors[i] / (1 + n)  # type: ignore[index]
                 if s > best:
                     best, pick = s, i
@@ -592,8 +597,12 @@ class MCTS(Searcher):
             """BACK-PROPAGATE: every node on the path counts the visit and adds the return of
             the player who moved into it; then proofs climb as far as they reach."""
             for node in path:
-                node.n += 1
-                node.w += r[node.owner]
+                n = node.n + 1
+                w = node.w + r[node.owner]
+                node.n = n
+                node.w = w
+                node.q = w / n
+                node.u = 1.0 / sqrt(n)
             if vector:
                 for node in path:
                     wv = node.wv
