@@ -252,17 +252,22 @@ def test_budgets_and_reported_figures() -> None:
     assert r.nodes > 0 and r.seconds < 1.0
 
 
-def test_stop_request_ends_the_search() -> None:
+def test_stop_event_ends_the_search() -> None:
     c4 = get_game("connect4")
     searcher = MCTS(c4, seed=1)
+    stop = threading.Event()
     found: list[Any] = []
-    worker = threading.Thread(
-        target=lambda: found.append(searcher.search(c4.initial_state(), Limit(time=60.0))))
+    worker = threading.Thread(target=lambda: found.append(
+        searcher.search(c4.initial_state(), Limit(time=60.0, stop=stop))))
     worker.start()
     time.sleep(0.3)
-    searcher.clock.stop_requested = True  # what UCI's "stop" does
+    stop.set()  # what UCI's "stop" does
     worker.join(timeout=20)
     assert not worker.is_alive() and found[0].nodes > 0 and found[0].seconds < 20
+    # A stop event alone is a budget too ("go infinite").
+    stop = threading.Event()
+    stop.set()
+    assert MCTS(c4, seed=1).search(c4.initial_state(), Limit(stop=stop)).nodes == 0
 
 
 def test_subtree_reuse_between_moves() -> None:
@@ -357,16 +362,22 @@ def test_bad_options_are_refused_clearly() -> None:
         MCTS(TTT, c=-1)
     with pytest.raises(InvalidLimitError, match="c=nan"):
         MCTS(TTT, c=math.nan)
-    with pytest.raises(InvalidLimitError, match="c=inf"):
+    with pytest.raises(InvalidLimitError, match="c='inf': expected a number"):
         search(TTT, 0, "mcts:c=inf,iterations=5")
+    with pytest.raises(InvalidLimitError, match="c='nan': expected a number"):
+        search(TTT, 0, "mcts:c=nan,iterations=5")
+    with pytest.raises(InvalidLimitError, match=r"c='-0\.5': must be at least 0"):
+        search(TTT, 0, "mcts:c=-0.5,iterations=5")
     with pytest.raises(InvalidLimitError, match="unknown option 'colour'"):
         search(TTT, 0, "mcts:colour=red")
     with pytest.raises(InvalidLimitError, match="algorithm mcts"):
         make_searcher(TTT, "mcts", tt=5)
     with pytest.raises(InvalidLimitError, match="iterations=0"):
         MCTS(TTT, iterations=0)
-    with pytest.raises(InvalidLimitError, match="expected a int"):
+    with pytest.raises(InvalidLimitError, match="iterations='many': expected a whole number"):
         parse_spec("mcts:iterations=many")
+    with pytest.raises(InvalidLimitError, match="solver='maybe'"):
+        parse_spec("mcts:solver=maybe")
     with pytest.raises(InvalidLimitError, match="playout_depth=-1"):
         MCTS(TTT, playout_depth=-1)
     with pytest.raises(InvalidLimitError, match="no evaluation"):

@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 import time
 from bisect import bisect_right
 from collections.abc import Hashable, Sequence
@@ -82,17 +83,8 @@ from typing import Any, ClassVar
 from ..errors import GameError, InvalidLimitError, UnsupportedGameError
 from ..game import CHANCE, Game, random_playout
 from .base import Searcher
-from .common import (
-    INF,
-    NEVER,
-    Callback,
-    Clock,
-    Iteration,
-    Limit,
-    SearchResult,
-    win_step,
-    win_threshold,
-)
+from .common import INF, Callback, Iteration, SearchResult, win_step, win_threshold
+from .control import NEVER, Clock, Limit
 
 #: The exploration constant of UCB1 for returns normalised to [0, 1] (≈ √2).
 DEFAULT_C = 1.4
@@ -245,24 +237,26 @@ class MCTS(Searcher):
                     "mcts needs a budget: time=S, nodes=N or iterations=N")
         return super().search(state, limit, callback)
 
-    def _budget(self) -> tuple[int, float, Clock]:
-        """The one place that reads the search control: the iterations allowed, the deadline
-        (``INF``: none) and the clock whose ``stop_requested`` ends the search early. The loop
-        checks them between iterations."""
-        clock = self.clock
+    def _budget(self, clock: Clock) -> tuple[int, float, threading.Event | None]:
+        """The one place that reads the search control: the iterations allowed (the
+        ``iterations`` option and the limit's ``nodes``), the deadline (``INF``: none) and
+        the stop event. MCTS is one long loop of short iterations, so the driver's rule "no
+        iteration starts after the soft deadline" makes the soft deadline its deadline (on
+        a plain ``time`` limit both are the limit; on a game clock, the soft share of the
+        allocation). The loop checks them between iterations."""
         cap = self.iterations if self.iterations is not None else NEVER
         if clock.max_nodes is not None:
             cap = min(cap, clock.max_nodes)
-        return cap, clock.deadline, clock
+        return cap, min(clock.deadline, clock.soft_deadline), clock.stop
 
     # -- one search ---------------------------------------------------------------------
-    def iteration(self, state: Any, depth: int | None) -> Iteration:
+    def iteration(self, state: Any, depth: int | None, clock: Clock) -> Iteration:
         self._created = 0
         root, reused = self._root_for(state)
-        cap, deadline, clock = self._budget()
+        cap, deadline, stop = self._budget(clock)
         self._seldepth = 0
         start = time.perf_counter()
-        done = self._run(root, cap, deadline, clock)
+        done = self._run(root, cap, deadline, stop)
         seconds = time.perf_counter() - start
         self.nodes += done
         self.seldepth = self._seldepth
@@ -369,7 +363,7 @@ class MCTS(Searcher):
         return Node(state, player, owner, None, actions, priors, wv, game.max_utility)
 
     # -- the four steps ------------------------------------------------------------------
-    def _run(self, root: Node, cap: int, deadline: float, clock: Clock) -> int:
+    def _run(self, root: Node, cap: int, deadline: float, stop: threading.Event | None) -> int:
         """Iterate SELECT, EXPAND, SIMULATE, BACK-PROPAGATE until the budget is spent or the
         root is proven; return the number of iterations. The four steps are closures over
         local names (the measured fast form in CPython)."""
@@ -614,13 +608,13 @@ class MCTS(Searcher):
                         break
 
         perf = time.perf_counter
-        timed = deadline != INF
+        timed = deadline != INF or stop is not None
         done = 0
         lo, hi = span_of
         span = hi - lo if hi > lo else 1.0
         seldepth = self._seldepth
         while done < cap and root.exact is None:
-            if timed and (perf() >= deadline or clock.stop_requested):
+            if timed and (perf() >= deadline or (stop is not None and stop.is_set())):
                 break
             path, i = select(root)
             leaf = path[-1]
@@ -643,11 +637,11 @@ class MCTS(Searcher):
         return done
 
     # -- the answer ----------------------------------------------------------------------
-    def _result(self, it: Iteration, depth: int, per_depth: list[int], clock: Clock,
-                completed: bool) -> SearchResult:
+    def _result(self, state: Any, it: Iteration, depth: int, per_depth: list[int],
+                clock: Clock, completed: bool) -> SearchResult:
         # The driver counts depths of iterative deepening; here the depth is the principal
         # line's length and ``seldepth`` the deepest selection.
-        return super()._result(it, len(it.pv), [], clock, completed)
+        return super()._result(state, it, len(it.pv), [], clock, completed)
 
     def _disc(self, x: float) -> float:
         """A proven value one ply further up: a win or a loss loses one ``step`` of size
