@@ -65,8 +65,9 @@ Departures from the figure, and why:
   Proofs over shared nodes assume the value of a position does not depend on its history.
 
 Hidden-information games are refused for now: the code samples chance and keeps vectors for
-``n`` players, but determinisation (``sample_state`` at the root) is left for the first
-hidden-information game.
+``n`` players, and determinisation (a state sampled from the root player's information set
+at the start of each iteration, then the same four steps) is left for the first
+hidden-information game, which brings the hooks it needs (game.py).
 """
 
 from __future__ import annotations
