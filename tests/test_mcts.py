@@ -407,3 +407,39 @@ def test_random_playout_stops_after_max_plies() -> None:
     assert c4.moves_played(s) == 5  # type: ignore[attr-defined]
     assert random_playout(c4, s, rng, max_plies=0) == s
     assert c4.is_terminal(random_playout(c4, s, rng))
+
+
+def test_compiled_connect4_playouts_match_the_plain_ones() -> None:
+    c4 = get_game("connect4")
+    fast = c4.fast_playout()
+    if fast is None:
+        pytest.skip("numba is not installed")
+    rng = random.Random(3)
+    start = c4.initial_state()
+    wins = {True: 0, False: 0}
+    n = 4000
+    for compiled in (True, False):
+        for _ in range(n):
+            end = random_playout(c4, start, rng, fast=compiled)
+            wins[compiled] += c4.terminal_utility(end, 0) == c4.max_utility
+    # The first player wins about 55.8 % of uniformly random games; both paths agree
+    # within sampling error (4 standard deviations of the difference: ~4.4 points).
+    assert abs(wins[True] - wins[False]) / n < 0.045
+    for _ in range(200):  # every state it returns is the state the rules would reach
+        s = c4.initial_state()
+        for _ in range(rng.randrange(10)):
+            if c4.is_terminal(s):
+                break
+            s = c4.result(s, rng.choice(list(c4.actions(s))))
+        if c4.is_terminal(s):
+            continue
+        cut = fast(s, rng, rng.randrange(1, 8))
+        assert cut == c4.state_from_bitboards(cut[0], cut[1])  # E carried exactly
+        assert cut[2] - s[2] <= 7 and cut[1] & s[1] == s[1]
+        end = fast(s, rng, None)
+        assert c4.is_terminal(end) and end == c4.state_from_bitboards(end[0], end[1])
+    # Seeded: equal seeds, equal playouts; and MCTS can be told to use the plain path.
+    assert fast(start, random.Random(9), None) == fast(start, random.Random(9), None)
+    a = mcts(c4, start, 300, seed=5, fast=False)
+    b = mcts(c4, start, 300, seed=5, fast=False)
+    assert a.extra["root_children"] == b.extra["root_children"]

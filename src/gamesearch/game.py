@@ -291,6 +291,13 @@ class Game(Generic[S, A]):
         and sets ``has_playout_action``; :func:`random_playout` plays it)."""
         raise NotImplementedError(f"{self.name} has no playout policy")
 
+    def fast_playout(self) -> Callable[[S, random.Random, int | None], S] | None:
+        """A compiled playout ``f(state, rng, max_plies)``: uniformly random moves as in
+        :func:`random_playout` (the same distribution; its own generator, seeded from
+        ``rng``), returning the state reached. ``None`` (the default): none, or not
+        installed. :func:`random_playout` uses it unless asked not to."""
+        return None
+
     has_action_priors: bool = False
 
     def action_priors(self, state: S) -> Sequence[float]:
@@ -400,20 +407,26 @@ def sample_outcome(game: Game[Any, Any], state: Any, rng: random.Random) -> Any:
 
 
 def random_playout(
-    game: Game[Any, Any], state: Any, rng: random.Random, max_plies: int | None = None
+    game: Game[Any, Any], state: Any, rng: random.Random, max_plies: int | None = None,
+    *, fast: bool = True,
 ) -> Any:
     """Play from ``state`` to the end of the game, or for ``max_plies`` plies (chance
     outcomes count as plies), and return the state reached.
 
     Moves come from the game's ``playout_action`` hook if it has one, else uniformly at
-    random; chance outcomes are drawn by their probabilities. This is the simulation step of
-    Monte Carlo tree search, so it is written for speed: one fused terminal test per ply
+    random — in the game's compiled ``fast_playout`` when it has one and ``fast`` is true;
+    chance outcomes are drawn by their probabilities. This is the simulation step of Monte
+    Carlo tree search, so it is written for speed: one fused terminal test per ply
     (``terminal_utility``), no ``to_move`` call in games without chance, and a random index
     from ``rng.random()`` rather than ``rng.choice``.
     """
+    policy = game.playout_action if game.has_playout_action else None
+    if policy is None and fast:
+        compiled = game.fast_playout()
+        if compiled is not None:
+            return compiled(state, rng, max_plies)
     terminal_utility, actions, result, to_move = (
         game.terminal_utility, game.actions, game.result, game.to_move)
-    policy = game.playout_action if game.has_playout_action else None
     chance = game.game_type.chance
     random = rng.random
     if policy is None and not chance and max_plies is None:  # the common case, ~5 % faster

@@ -163,7 +163,9 @@ class MCTS(Searcher):
       position when it is found within a few plies of the old root;
     * ``seed`` — seed of the search's random generator (expansion order, playouts, chance);
       with an iteration budget, equal seeds give equal searches;
-    * ``iterations`` — an iteration budget of its own (also: the limit's ``nodes``).
+    * ``iterations`` — an iteration budget of its own (also: the limit's ``nodes``);
+    * ``fast`` — play the playouts in the game's compiled ``fast_playout`` when it has one
+      (the same policy, uniform random; ``fast=0``: the plain Python ``random_playout``).
     """
 
     name: ClassVar[str] = "mcts"
@@ -184,6 +186,7 @@ class MCTS(Searcher):
         reuse: bool = True,
         seed: int | None = None,
         iterations: int | None = None,
+        fast: bool = True,
         discount: bool = True,
     ) -> None:
         super().__init__(game, discount=discount)
@@ -212,6 +215,7 @@ class MCTS(Searcher):
         self.reuse = bool(reuse)
         self.seed = seed
         self.iterations = iterations
+        self.fast = bool(fast)
         self.rng = random.Random(seed)
         #: two players, zero-sum: returns are (u, -u), and proven wins may be discounted
         self._two = gt.num_players == 2 and gt.zero_sum
@@ -495,10 +499,16 @@ class MCTS(Searcher):
             node.children[i] = child
             return child
 
+        compiled = (game.fast_playout() if self.fast and not game.has_playout_action
+                    else None)
+
         def simulate(state: Any) -> tuple[float, ...]:
             """SIMULATE: the returns at the end of a playout (or the evaluation where
             ``playout_depth`` cuts it)."""
-            end = random_playout(game, state, rng, playout_depth)
+            if compiled is not None:
+                end = compiled(state, rng, playout_depth)
+            else:
+                end = random_playout(game, state, rng, playout_depth, fast=False)
             if two:
                 u = terminal_utility(end, 0)
                 if u is None:

@@ -45,6 +45,7 @@ as the default opponent of ``gamesearch play``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -363,6 +364,13 @@ class ConnectFour(Game[C4State, int]):
         from . import compiled
 
         return compiled.SOLVER if compiled.available() else None
+
+    def fast_playout(self) -> Callable[[C4State, random.Random, int | None], C4State] | None:
+        """Random playouts compiled with numba (:mod:`.playout`) when it is installed; the
+        import (numba's load) happens at the first call."""
+        from . import playout
+
+        return playout.PLAYOUT
 
     # ----- notation ------------------------------------------------------------------
     def format_action(self, state: C4State, action: int) -> str:
