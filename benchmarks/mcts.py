@@ -1,9 +1,11 @@
 """MCTS iterations (playouts) per second: gamesearch's ``mcts`` against OpenSpiel's MCTS bots.
 
 One run, one process, the same positions: gamesearch ``MCTS`` (UCT, MCTS-Solver, uniform
-random playouts) against OpenSpiel's Python ``open_spiel.python.algorithms.mcts.MCTSBot``
-with ``RandomRolloutEvaluator(n_rollouts=1)`` (over C++ pyspiel states) and the C++
-``pyspiel.MCTSBot`` with ``pyspiel.RandomRolloutEvaluator(1, seed)``, all with the solver on.
+random playouts; in the game's compiled ``fast_playout`` when it has one - Connect Four with
+numba - and in plain Python with ``fast=0``) against OpenSpiel's Python
+``open_spiel.python.algorithms.mcts.MCTSBot`` with ``RandomRolloutEvaluator(n_rollouts=1)``
+(over C++ pyspiel states) and the C++ ``pyspiel.MCTSBot`` with
+``pyspiel.RandomRolloutEvaluator(1, seed)``, all with the solver on.
 Each row times one search of ``--iterations`` iterations from the position (one playout per
 iteration), in CPU seconds (``time.process_time``), the median of ``--repeat`` samples
 interleaved between the bots; the ratio column is gamesearch's iterations/s divided by the
@@ -44,15 +46,22 @@ GAMES: dict[str, tuple[str, int]] = {
 }
 
 
-def ours(name: str, iterations: int, seed: int) -> Callable[[], int]:
+def ours(name: str, iterations: int, seed: int, fast: bool = True) -> Callable[[], int]:
     game = get_game(name)
     state = game.initial_state()
+    if fast:
+        game.fast_playout()  # load the compiled playouts (numba) before timing
+        MCTS(game, seed=seed).search(state, Limit(nodes=10))
 
     def run() -> int:
-        r = MCTS(game, seed=seed, solver=True).search(state, Limit(nodes=iterations))
+        r = MCTS(game, seed=seed, solver=True, fast=fast).search(state, Limit(nodes=iterations))
         return int(r.extra["iterations"])
 
     return run
+
+
+def ours_plain(name: str, iterations: int, seed: int) -> Callable[[], int]:
+    return ours(name, iterations, seed, fast=False)
 
 
 def openspiel_python(name: str, iterations: int, seed: int) -> Callable[[], int]:
@@ -86,6 +95,7 @@ def openspiel_cpp(name: str, iterations: int, seed: int) -> Callable[[], int]:
 
 BOTS: dict[str, Callable[[str, int, int], Callable[[], int]]] = {
     "gamesearch mcts": ours,
+    "gamesearch mcts fast=0": ours_plain,
     "OpenSpiel Python MCTSBot": openspiel_python,
     "OpenSpiel C++ MCTSBot": openspiel_cpp,
 }
