@@ -13,8 +13,8 @@ row's (above 1: gamesearch is faster). A search that proves its root stops early
 iterations actually run are the ones counted.
 
 The exploration constants differ in form only: ours is UCB1's for returns normalised to
-[0, 1] (``c = 1.4``); OpenSpiel's ``uct_c = 2`` multiplies returns in [-1, 1], which is
-``c = 1`` on our scale. Speed hardly depends on it.
+[0, 1] (default ``c = 0.5``); OpenSpiel's ``uct_c = 2`` multiplies returns in [-1, 1], which
+is ``c = 1`` on our scale. Speed hardly depends on it.
 
     .venv/bin/pip install -e '.[dev,bench]'
     .venv/bin/python benchmarks/mcts.py                      # Connect Four and tic-tac-toe

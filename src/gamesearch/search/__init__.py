@@ -10,7 +10,7 @@
 An algorithm is named by a *spec*: ``name`` or ``name:key=value,key=value``, where the keys
 are the search limit (``depth``, ``time``, ``nodes``) and the algorithm's options
 (``tt=1M``, ``ordering=1``, ``pvs=1``, ``quiescence=0``, ``aspiration=50``, ``discount=0``,
-``soft_share=0.5``; for ``mcts``: ``c=1.4``, ``solver=1``, ``puct=1``, ``playout_depth=N``,
+``soft_share=0.5``; for ``mcts``: ``c=0.5``, ``solver=1``, ``puct=1``, ``playout_depth=N``,
 ``transpositions=1``, ``reuse=0``, ``seed=N``, ``iterations=N``, ``fast=0``); :mod:`gamesearch.spec`
 reads them, each in its documented range.
 """

@@ -41,8 +41,10 @@ Departures from the figure, and why:
   vector, whatever its scale (Connect Four ±1000, the textbook trees' 2..14). The
   exploration term is multiplied by the range of returns seen so far in the search
   (the min-max normalisation of Schrittwieser et al.'s MuZero), so ``c`` means the same on
-  every game: it is the constant of UCB1 for returns in [0, 1]. Default ``c = 1.4``
-  (about the √2 of Kocsis & Szepesvári).
+  every game: it is the constant of UCB1 for returns in [0, 1]. Default ``c = 0.5``, below
+  the √2 of Kocsis & Szepesvári's bound: tuned on Connect Four at 0.05 s a move, where it
+  beat ``c = 1.4`` (+41 =1 -18), ``c = 1.0`` (+61 =3 -36), ``c = 0.7`` (+57 =5 -38) and
+  held ``c = 0.3`` (+50 =8 -42) (benchmarks/mcts_match.py).
 * **Expansion order.** EXPAND picks an untried action at random (with the search's seeded
   generator), so the game's action order does not bias which children get visited first.
 * **The solver on any values.** Proven values are utility vectors, not only win/loss. With
@@ -52,7 +54,9 @@ Departures from the figure, and why:
   (the first in action order on ties, as max^n does), a chance node whose outcomes are all
   proven their probability-weighted sum, and a proven child is selected for its exact
   value without an exploration bonus (as OpenSpiel's MCTS does). So on small trees the
-  root's value becomes the minimax / max^n / expectiminimax value. A proven win is
+  root's value becomes the minimax / max^n / expectiminimax value. (Without bounds, an
+  ``n``-player proof needs every child proven, which UCT reaches slowly when ``c`` is small:
+  its exploration term grows like ``sqrt(ln N)``.) A proven win is
   discounted by its distance as the other algorithms do (``search/common.py``) — the
   distance of the proven line, which need not be the shortest win.
 * **Budget.** Iterations replace nodes: the ``nodes`` limit counts iterations (one playout
@@ -87,8 +91,8 @@ from .base import Searcher
 from .common import INF, Callback, Iteration, SearchResult, win_step, win_threshold
 from .control import NEVER, Clock, Limit
 
-#: The exploration constant of UCB1 for returns normalised to [0, 1] (≈ √2).
-DEFAULT_C = 1.4
+#: The exploration constant of UCB1 for returns normalised to [0, 1] (tuned: see above).
+DEFAULT_C = 0.5
 #: How far below the old root a reused tree looks for the new root (plies, chance included).
 REUSE_PLIES = 4
 
