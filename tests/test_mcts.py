@@ -256,6 +256,10 @@ def test_budgets_and_reported_figures() -> None:
     assert r.nodes == 50  # the smaller of the two budgets
     r = make_searcher(TTT, "mcts", seed=1, solver=False).search(0, Limit(time=0.05))
     assert r.nodes > 0 and r.seconds < 1.0
+    # A game's compiled playouts load when the searcher is made, not on the search's clock.
+    c4 = get_game("connect4")
+    r = MCTS(c4, seed=1).search(c4.initial_state(), Limit(time=0.2))
+    assert r.nodes > 50 and r.seconds < 1.0
 
 
 def test_stop_event_ends_the_search() -> None:

