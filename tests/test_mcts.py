@@ -231,6 +231,24 @@ def test_pig_with_a_heuristic_cut_off_and_transpositions() -> None:
     assert r.action == "roll"  # Pig's passes make cycles: the search must not loop
 
 
+def test_wdl_maximises_the_chance_of_winning() -> None:
+    from gamesearch.games.trees import chance, node
+
+    # a1: +10 or -1 at even odds (mean 4.5, wins half the time); a2: +1 nine times in ten,
+    # else -1 (mean 0.8, wins 90 % of the time).
+    tree = node("A", 0, {
+        "a1": chance("B", {"b1": (0.5, 10), "b2": (0.5, -1)}),
+        "a2": chance("C", {"c1": (0.9, 1), "c2": (0.1, -1)}),
+    })  # fmt: skip
+    game = TreeGame(tree)
+    for seed in (1, 2, 3):  # (c = 1.4: a small c may starve a1 after three unlucky -1s)
+        assert mcts(game, 0, 3000, seed=seed, c=1.4, solver=False).action == "a1"
+        assert mcts(game, 0, 3000, seed=seed, c=1.4, solver=False, wdl=True).action == "a2"
+    assert mcts(game, 0, 2000, seed=1, wdl=True).value == pytest.approx(4.5)  # proofs: exact
+    with pytest.raises(InvalidLimitError, match="wdl"):
+        MCTS(example("fig6.4"), wdl=True)
+
+
 # ----- reproducibility, budgets, reuse ------------------------------------------------------
 
 
@@ -334,9 +352,9 @@ def test_registry_spec_and_agents() -> None:
     name, options, limit = parse_spec("mcts:time=1,c=1.4,solver=1")
     assert name == "mcts" and options == {"c": 1.4, "solver": True} and limit.time == 1.0
     name, options, _ = parse_spec("mcts:iterations=50,seed=3,puct=1,playout_depth=4,"
-                                  "transpositions=1,reuse=0")
+                                  "transpositions=1,reuse=0,fast=0,wdl=1")
     assert options == {"iterations": 50, "seed": 3, "puct": True, "playout_depth": 4,
-                       "transpositions": True, "reuse": False}
+                       "transpositions": True, "reuse": False, "fast": False, "wdl": True}
     agent = make_agent(TTT, "mcts:iterations=300,seed=1")
     assert isinstance(agent, SearchAgent)
     final, moves = play_game(TTT, [agent, make_agent(TTT, "random:seed=2")])

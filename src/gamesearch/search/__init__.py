@@ -11,8 +11,8 @@ An algorithm is named by a *spec*: ``name`` or ``name:key=value,key=value``, whe
 are the search limit (``depth``, ``time``, ``nodes``) and the algorithm's options
 (``tt=1M``, ``ordering=1``, ``pvs=1``, ``quiescence=0``, ``aspiration=50``, ``discount=0``,
 ``soft_share=0.5``; for ``mcts``: ``c=0.5``, ``solver=1``, ``puct=1``, ``playout_depth=N``,
-``transpositions=1``, ``reuse=0``, ``seed=N``, ``iterations=N``, ``fast=0``); :mod:`gamesearch.spec`
-reads them, each in its documented range.
+``transpositions=1``, ``reuse=0``, ``seed=N``, ``iterations=N``, ``fast=0``, ``wdl=1``);
+:mod:`gamesearch.spec` reads them, each in its documented range.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ ALGORITHMS: dict[str, AlgorithmInfo] = {
 BOOL_OPTIONS = (
     "ordering", "killers", "history", "quiescence", "pvs", "discount", "iterate", "partial",
     "check_extension", "null_move", "lmr", "futility", "zero_eval",
-    "solver", "puct", "transpositions", "reuse", "fast",  # mcts
+    "solver", "puct", "transpositions", "reuse", "fast", "wdl",  # mcts
 )
 
 #: How each option of a search spec is read (one reader, one documented range each).

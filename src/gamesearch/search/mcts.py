@@ -44,7 +44,9 @@ Departures from the figure, and why:
   every game: it is the constant of UCB1 for returns in [0, 1]. Default ``c = 0.5``, below
   the √2 of Kocsis & Szepesvári's bound: tuned on Connect Four at 0.05 s a move, where it
   beat ``c = 1.4`` (+41 =1 -18), ``c = 1.0`` (+61 =3 -36), ``c = 0.7`` (+57 =5 -38) and
-  held ``c = 0.3`` (+50 =8 -42) (benchmarks/mcts_match.py).
+  held ``c = 0.3`` (+50 =8 -42) (benchmarks/mcts_match.py). A small ``c`` exploits: where
+  a large return is rare, a move can starve after a few unlucky playouts (the tests' chance
+  tree needs ``c = 1.4``); raise it there.
 * **Expansion order.** EXPAND picks an untried action at random (with the search's seeded
   generator), so the game's action order does not bias which children get visited first.
 * **The solver on any values.** Proven values are utility vectors, not only win/loss. With
@@ -169,7 +171,11 @@ class MCTS(Searcher):
       with an iteration budget, equal seeds give equal searches;
     * ``iterations`` — an iteration budget of its own (also: the limit's ``nodes``);
     * ``fast`` — play the playouts in the game's compiled ``fast_playout`` when it has one
-      (the same policy, uniform random; ``fast=0``: the plain Python ``random_playout``).
+      (the same policy, uniform random; ``fast=0``: the plain Python ``random_playout``);
+    * ``wdl`` — back up only win, draw or loss (``±max_utility``, 0) instead of the size of
+      the outcome, so the search maximises the chance of winning rather than the expected
+      margin (two-player zero-sum games with graded utilities: disc counts, points). Proofs
+      keep the exact values.
     """
 
     name: ClassVar[str] = "mcts"
@@ -191,6 +197,7 @@ class MCTS(Searcher):
         seed: int | None = None,
         iterations: int | None = None,
         fast: bool = True,
+        wdl: bool = False,
         discount: bool = True,
     ) -> None:
         super().__init__(game, discount=discount)
@@ -220,6 +227,10 @@ class MCTS(Searcher):
         self.seed = seed
         self.iterations = iterations
         self.fast = bool(fast)
+        if wdl and not (gt.num_players == 2 and gt.zero_sum):
+            raise InvalidLimitError(f"mcts wdl=1: only for two-player zero-sum games, not "
+                                    f"{game.name}")
+        self.wdl = bool(wdl)
         #: the game's compiled playout, loaded (and run once) here rather than on a clock
         self._compiled = game.fast_playout() if fast and not game.has_playout_action else None
         if self._compiled is not None:
@@ -625,6 +636,8 @@ class MCTS(Searcher):
                     if not climb(path[j], path[j + 1]):
                         break
 
+        wdl = self.wdl
+        win, loss, draw = (top, -top), (-top, top), (0.0, 0.0)
         perf = time.perf_counter
         timed = deadline != INF or stop is not None
         done = 0
@@ -642,6 +655,8 @@ class MCTS(Searcher):
                     path.append(child)
                     leaf = child
             r = leaf.exact if leaf.exact is not None else simulate(leaf.state)
+            if wdl:
+                r = win if r[0] > 0 else loss if r[0] < 0 else draw
             backpropagate(path, r)
             for x in r:  # the range of returns that scales the exploration term
                 if x < lo or x > hi:
