@@ -91,7 +91,7 @@ from ..errors import GameError, InvalidLimitError, UnsupportedGameError
 from ..game import CHANCE, Game, random_playout
 from .base import Searcher
 from .common import INF, Callback, Iteration, SearchResult, win_step, win_threshold
-from .control import NEVER, Clock, Limit
+from .control import NEVER, SOFT_SHARE, Clock, Limit
 
 #: The exploration constant of UCB1 for returns normalised to [0, 1] (tuned: see above).
 DEFAULT_C = 0.5
@@ -264,14 +264,18 @@ class MCTS(Searcher):
     def _budget(self, clock: Clock) -> tuple[int, float, threading.Event | None]:
         """The one place that reads the search control: the iterations allowed (the
         ``iterations`` option and the limit's ``nodes``), the deadline (``INF``: none) and
-        the stop event. MCTS is one long loop of short iterations, so the driver's rule "no
-        iteration starts after the soft deadline" makes the soft deadline its deadline (on
-        a plain ``time`` limit both are the limit; on a game clock, the soft share of the
-        allocation). The loop checks them between iterations."""
+        the stop event; the loop checks them between iterations.
+
+        MCTS is an anytime loop of short iterations, so it aims at the move's *target* time:
+        on a game clock the driver's soft deadline is ``SOFT_SHARE`` of the target (where
+        iterative deepening stops starting iterations), so the target is that divided by
+        ``SOFT_SHARE``; on a plain ``time`` limit it is the limit. Never past the hard
+        deadline."""
         cap = self.iterations if self.iterations is not None else NEVER
         if clock.max_nodes is not None:
             cap = min(cap, clock.max_nodes)
-        return cap, min(clock.deadline, clock.soft_deadline), clock.stop
+        target = clock.start_time + (clock.soft_deadline - clock.start_time) / SOFT_SHARE
+        return cap, min(clock.deadline, target), clock.stop
 
     # -- one search ---------------------------------------------------------------------
     def iteration(self, state: Any, depth: int | None, clock: Clock) -> Iteration:
