@@ -150,9 +150,7 @@ def test_solver_on_n_player_random_trees() -> None:
 
         game = TreeGame(three(tree, 0), num_players=3)
         truth = search(game, 0, "maxn")
-        # n players have no bounds to cut with: a proof needs every child proven, and the
-        # exploration term must keep reaching the worse ones (a larger c proves sooner).
-        r = mcts(game, 0, 20_000, seed=seed, c=1.4)
+        r = mcts(game, 0, 20_000, seed=seed)
         assert r.extra["proven"]
         assert r.value == truth.value and r.action == truth.action
 

@@ -26,11 +26,11 @@ Sources, and what each contributes here:
 * Winands, Björnsson & Saito 2008, "Monte-Carlo tree search solver": proven values back up
   through the tree (a proven win for the player to move proves its parent at once), proven
   children are not selected again, and the search stops when the root is proven; its value
-  is then exact. In two-player zero-sum games the proofs are the score bounds of Cazenave &
-  Saffidine 2010 ("Score bounded Monte-Carlo tree search"): every node keeps a pessimistic
-  and an optimistic bound on its value, a child whose optimistic bound cannot beat its
-  parent's pessimistic one is cut from selection, and a node is proven when its bounds meet,
-  so draws and the textbook trees' arbitrary values are proven as well as wins and losses.
+  is then exact. The proofs are the score bounds of Cazenave & Saffidine 2010 ("Score
+  bounded Monte-Carlo tree search"): every node keeps a pessimistic and an optimistic bound
+  on its value, a child whose optimistic bound cannot beat its parent's pessimistic one is
+  cut from selection, and a node is proven when its bounds meet, so draws and the textbook
+  trees' arbitrary values are proven as well as wins and losses.
 * Sturtevant 2008, "An analysis of UCT in multi-player games": with ``n`` players every
   node keeps the mean return of the player who moved into it, so each player maximises its
   own return (the max^n back-up, AIMA Fig 6.4); chance nodes are sampled by probability.
@@ -47,19 +47,23 @@ Departures from the figure, and why:
   held ``c = 0.3`` (+50 =8 -42) (benchmarks/mcts_match.py). A small ``c`` exploits: where
   a large return is rare, a move can starve after a few unlucky playouts (the tests' chance
   tree needs ``c = 1.4``); raise it there.
+* **Simulation.** :func:`gamesearch.game.random_playout`: the game's ``playout_action``
+  hook, else uniformly random moves (in the game's compiled ``fast_playout`` when it has
+  one: Connect Four's, numba); chance by probability. ``playout_depth=N`` cuts a playout
+  after ``N`` plies and scores the position with ``evaluate``, which the model already puts
+  on the utility scale (strictly inside ``±max_utility``, game.py), so it backs up like a
+  return. ``wdl=1`` backs up only win, draw or loss, for games whose utility is a margin.
 * **Expansion order.** EXPAND picks an untried action at random (with the search's seeded
   generator), so the game's action order does not bias which children get visited first.
-* **The solver on any values.** Proven values are utility vectors, not only win/loss. With
-  two players (zero-sum) the bounds above decide; chance nodes sum their outcomes' bounds
-  weighted by probability (an outcome not sampled yet counts as ``±max_utility``). With
-  ``n`` players, a node whose children are all proven takes the best child for its mover
-  (the first in action order on ties, as max^n does), a chance node whose outcomes are all
-  proven their probability-weighted sum, and a proven child is selected for its exact
-  value without an exploration bonus (as OpenSpiel's MCTS does). So on small trees the
-  root's value becomes the minimax / max^n / expectiminimax value. (Without bounds, an
-  ``n``-player proof needs every child proven, which UCT reaches slowly when ``c`` is small:
-  its exploration term grows like ``sqrt(ln N)``.) A proven win is
-  discounted by its distance as the other algorithms do (``search/common.py``) — the
+* **The solver on any values.** Proven values are utility vectors, not only win/loss, and
+  the score bounds are kept for every game: with two players (zero-sum) on player 0's
+  value; with ``n`` players one pair per player (the mover's pessimistic bound is the best
+  of its children's, the others span the children not cut), and a node is proven when every
+  child not cut is proven, taking the first best for its mover (max^n's tie rule, AIMA
+  Fig 6.4). Chance nodes sum their outcomes' bounds weighted by probability (an outcome not
+  sampled yet counts as ``±max_utility``). Proven children are not selected again. So on
+  small trees the root's value becomes the minimax / max^n / expectiminimax value. A proven
+  win is discounted by its distance as the other algorithms do (``search/common.py``) — the
   distance of the proven line, which need not be the shortest win.
 * **Budget.** Iterations replace nodes: the ``nodes`` limit counts iterations (one playout
   each), as does the ``iterations`` option; ``time`` is wall-clock, checked between
@@ -135,7 +139,7 @@ class Node:
 
     def __init__(self, state: Any, player: int, owner: int, exact: tuple[float, ...] | None,
                  actions: Sequence[Any], priors: Sequence[float] | None,
-                 wv: list[float] | None, bound: float) -> None:
+                 wv: list[float] | None, lo: Any, hi: Any) -> None:
         self.state = state
         self.player = player
         self.owner = owner
@@ -145,10 +149,8 @@ class Node:
         self.u = INF
         self.wv = wv
         self.exact = exact
-        if exact is None:
-            self.lo, self.hi = -bound, bound
-        else:
-            self.lo = self.hi = exact[0]
+        self.lo = lo
+        self.hi = hi
         self.actions = actions
         self.children: list[Node | None] = [None] * len(actions)
         self.untried = list(range(len(actions)))
@@ -240,6 +242,12 @@ class MCTS(Searcher):
         self._two = gt.num_players == 2 and gt.zero_sum
         self._step = win_step(game.max_utility) if self._two and discount else 0.0
         self._threshold = win_threshold(game.max_utility)
+        #: the bounds of a node nothing is known of: player 0's value (two players), or
+        #: every player's (n players)
+        top = game.max_utility
+        self._unknown: tuple[Any, Any] = (
+            (-top, top) if self._two
+            else ((-top,) * gt.num_players, (top,) * gt.num_players))
         self._root: Node | None = None
         self._table: dict[Hashable, Node] | None = None
         self._range = [INF, -INF]  # lowest and highest return seen (the normalisation)
@@ -367,17 +375,19 @@ class MCTS(Searcher):
         self._created += 1
         game = self.game
         wv = None if self._two else [0.0] * game.num_players
+        lo, hi = self._unknown
         if self._two:
             u = game.terminal_utility(state, 0)
             if u is not None:
-                return Node(state, owner, owner, (u, -u), (), None, wv, 0.0)
+                return Node(state, owner, owner, (u, -u), (), None, wv, u, u)
         elif game.is_terminal(state):
-            return Node(state, owner, owner, tuple(game.returns(state)), (), None, wv, 0.0)
+            r = tuple(game.returns(state))
+            return Node(state, owner, owner, r, (), None, wv, r, r)
         player = game.to_move(state)
         if player == CHANCE:
             outcomes = game.chance_outcomes(state)
             node = Node(state, CHANCE, owner, None, tuple(o for o, _ in outcomes),
-                        tuple(p for _, p in outcomes), wv, game.max_utility)
+                        tuple(p for _, p in outcomes), wv, lo, hi)
             node.cum = list(accumulate(node.priors))  # type: ignore[arg-type]
             return node
         actions = tuple(game.actions(state))
@@ -388,7 +398,7 @@ class MCTS(Searcher):
             if len(priors) != len(actions):
                 raise GameError(f"{game.name}: action_priors gave {len(priors)} priors for "
                                 f"{len(actions)} actions")
-        return Node(state, player, owner, None, actions, priors, wv, game.max_utility)
+        return Node(state, player, owner, None, actions, priors, wv, lo, hi)
 
     # -- the four steps ------------------------------------------------------------------
     def _run(self, root: Node, cap: int, deadline: float, stop: threading.Event | None) -> int:
@@ -407,6 +417,7 @@ class MCTS(Searcher):
         table = self._table
         playout_depth = self.playout_depth
         players = range(game.num_players)
+        n_players = game.num_players
         vector = not two
         span_of = self._range
         bounds = solver and two
@@ -416,9 +427,8 @@ class MCTS(Searcher):
 
         def uct_child(node: Node) -> Node:
             """UCB1: the child maximising Q + c·span·sqrt(ln N / n) (``q + k·u``, ``u`` the
-            cached 1/sqrt(n)). Under the solver, a child whose bounds cannot beat the node's
-            is cut (two players), or a proven child counts its exact value without a bonus
-            (n players)."""
+            cached 1/sqrt(n)). Under the solver, children whose bounds cannot beat the
+            node's are cut, and so are proven children (they have nothing left to tell)."""
             k = c * span * sqrt(log(node.n))
             best, pick = -INF, None
             if bounds and (node.lo > -top or node.hi < top):  # some bound is known: cut
@@ -431,14 +441,17 @@ class MCTS(Searcher):
                         best, pick = s, ch
                 if pick is not None:
                     return pick
-            elif solver and not bounds:
+            elif solver and not bounds:  # n players: proven and cut children are passed
                 p = node.player
+                cut = node.lo[p]
                 for ch in node.children:
-                    e = ch.exact  # type: ignore[union-attr]
-                    s = ch.q + k * ch.u if e is None else e[p]  # type: ignore[union-attr]
+                    if ch.exact is not None or ch.hi[p] < cut:  # type: ignore[union-attr]
+                        continue
+                    s = ch.q + k * ch.u  # type: ignore[union-attr]
                     if s > best:
                         best, pick = s, ch
-                return pick  # type: ignore[return-value]
+                if pick is not None:
+                    return pick
             for ch in node.children:  # plain UCB1 (also: every child cut, by rounding)
                 s = ch.q + k * ch.u  # type: ignore[union-attr]
                 if s > best:
@@ -468,8 +481,9 @@ class MCTS(Searcher):
                         continue
                     s = ch.q
                 else:
-                    e = ch.exact
-                    s = e[p] if solver and e is not None else ch.q
+                    if solver and (ch.exact is not None or ch.hi[p] < node.lo[p]):
+                        continue
+                    s = ch.q
                 s += k * priors[i] / (1 + n)  # type: ignore[index]
                 if s > best:
                     best, pick = s, i
@@ -590,35 +604,48 @@ class MCTS(Searcher):
                 node.exact = (lo, -lo)
             return True
 
-        def prove(node: Node, child: Node) -> bool:
-            """MCTS-Solver on n players: whether ``node`` is proven now that ``child`` is
-            (then it gets its exact value): all its children are proven."""
-            if node.exact is not None:
-                return False
+        def tighten_n(node: Node, child: Node) -> bool:
+            """Score bounds on n players (the two-player rule, one bound per player): the
+            mover's pessimistic bound is the best of its children's, its optimistic one the
+            best optimistic; a child whose optimistic bound for the mover is below that
+            pessimistic bound is cut, the other players' bounds span the children not cut.
+            The node is proven when every child not cut is proven: it takes the first best
+            for the mover (max^n's tie rule). True when the bounds changed."""
             children = node.children
-            if None in children:
-                return False
-            if node.player == CHANCE:
-                total = [0.0] * len(players)
-                for ch, prob in zip(children, node.priors, strict=True):  # type: ignore[arg-type]
-                    if ch.exact is None:  # type: ignore[union-attr]
-                        return False
-                    for q, x in enumerate(ch.exact):  # type: ignore[union-attr]
-                        total[q] += prob * x
-                node.exact = tuple(total)
-                return True
             p = node.player
-            best: tuple[float, ...] | None = None
-            for ch in children:
-                e = ch.exact  # type: ignore[union-attr]
-                if e is None:
-                    return False
-                if best is None or e[p] > best[p]:
-                    best = e
-            node.exact = best
+            exact: tuple[float, ...] | None = None
+            if p == CHANCE:
+                lo_c = [0.0] * n_players
+                hi_c = [0.0] * n_players
+                for ch, prob in zip(children, node.priors, strict=True):  # type: ignore[arg-type]
+                    for q in players:
+                        lo_c[q] += prob * (ch.lo[q] if ch is not None else -top)
+                        hi_c[q] += prob * (ch.hi[q] if ch is not None else top)
+                lo, hi = tuple(lo_c), tuple(hi_c)
+                if lo == hi:  # every outcome proven
+                    exact = lo
+            else:
+                best = max((ch.lo[p] for ch in children if ch is not None), default=-top)
+                live = [ch for ch in children if ch is None or ch.hi[p] >= best]
+                lo = tuple(best if q == p else min(-top if ch is None else ch.lo[q]
+                                                   for ch in live) for q in players)
+                hi = tuple(max(top if ch is None else ch.hi[q] for ch in live)
+                           for q in players)
+                proven = [ch.exact for ch in live if ch is not None and ch.exact is not None]
+                if len(proven) == len(live):
+                    exact = proven[0]
+                    for e in proven:  # the first best, in action order
+                        if e[p] > exact[p]:
+                            exact = e
+                    lo = hi = exact
+            if lo == node.lo and hi == node.hi:
+                return False
+            node.lo, node.hi = lo, hi
+            if exact is not None:
+                node.exact = exact
             return True
 
-        climb = tighten if bounds else prove
+        climb = tighten if bounds else tighten_n
 
         def backpropagate(path: list[Node], r: tuple[float, ...]) -> None:
             """BACK-PROPAGATE: every node on the path counts the visit and adds the return of
