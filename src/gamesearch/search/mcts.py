@@ -430,22 +430,21 @@ class MCTS(Searcher):
             cached 1/sqrt(n)). Under the solver, children whose bounds cannot beat the
             node's are cut, and so are proven children (they have nothing left to tell)."""
             k = c * span * sqrt(log(node.n))
+            p = node.player
+            mode, cut_lo, cut_hi = 0, -INF, INF  # 0: no cut; 1: two players; 2: n players
+            if bounds:
+                if node.lo > -top or node.hi < top:  # some bound is known
+                    mode = 1
+                    cut_lo, cut_hi = (node.lo, INF) if p == 0 else (-INF, node.hi)
+            elif solver:
+                mode, cut_lo = 2, node.lo[p]
             best, pick = -INF, None
-            if bounds and (node.lo > -top or node.hi < top):  # some bound is known: cut
-                cut_lo, cut_hi = (node.lo, INF) if node.player == 0 else (-INF, node.hi)
+            if mode:
                 for ch in node.children:
-                    if ch.hi <= cut_lo or ch.lo >= cut_hi:  # type: ignore[union-attr]
-                        continue
-                    s = ch.q + k * ch.u  # type: ignore[union-attr]
-                    if s > best:
-                        best, pick = s, ch
-                if pick is not None:
-                    return pick
-            elif solver and not bounds:  # n players: proven and cut children are passed
-                p = node.player
-                cut = node.lo[p]
-                for ch in node.children:
-                    if ch.exact is not None or ch.hi[p] < cut:  # type: ignore[union-attr]
+                    if mode == 1:
+                        if ch.hi <= cut_lo or ch.lo >= cut_hi:  # type: ignore[union-attr]
+                            continue
+                    elif ch.exact is not None or ch.hi[p] < cut_lo:  # type: ignore[union-attr]
                         continue
                     s = ch.q + k * ch.u  # type: ignore[union-attr]
                     if s > best:
