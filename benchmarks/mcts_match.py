@@ -5,6 +5,7 @@ against gamesearch's own alpha-beta engine ``id``.
     .venv/bin/python benchmarks/mcts_match.py connect4 --opponent openspiel-cpp --games 200
     .venv/bin/python benchmarks/mcts_match.py connect4 --opponent id --games 200 --time 0.2
     .venv/bin/python benchmarks/mcts_match.py othello --opponent openspiel   # once it lands
+    .venv/bin/python benchmarks/mcts_match.py othello --ours mcts:wdl=1     # win/loss back-up
 
 Opponents: ``openspiel`` (the Python ``open_spiel.python.algorithms.mcts.MCTSBot`` with
 ``RandomRolloutEvaluator(1)``, ``uct_c = 2``, the solver on; it has no time limit of its own,
@@ -12,7 +13,9 @@ so a subclass stops it at the start of the first simulation past the deadline),
 ``openspiel-cpp`` (the C++ ``pyspiel.MCTSBot``, stopped by its ``max_wall_clock_time``), or
 any gamesearch agent spec (``id``, ``alphabeta:depth=4``, ``mcts:c=1``...), which gets
 ``time=`` added when it names no limit. Ours is ``--ours`` (default ``mcts``, the tree kept
-between moves) with ``time=--time`` added the same way.
+between moves) with ``time=--time`` added the same way. OpenSpiel's Othello scores win/loss
+(±1) while ours (the FFO convention) scores the disc difference: ``--ours mcts:wdl=1`` makes
+our search back up win/draw/loss as well.
 
 Every game starts from the initial position; colours alternate (ours first in even-numbered
 games); each game has its own seeds (``--seed`` + game number) for both sides, so a run
