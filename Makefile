@@ -13,7 +13,7 @@ $(BIN)/python:
 # Re-install when the project's declared dependencies or its compiled parts change. The
 # ``fast`` extra (numba): the compiled Connect Four solver, which takes over from the
 # opening book in ``make run``. The install also compiles the chess kernels (Cython, C).
-KERNELS := setup.py $(wildcard src/gamesearch/games/_chess_*.pyx src/gamesearch/games/_chess_*.pxi)
+KERNELS := setup.py $(wildcard src/gamesearch/games/chess/kernels/*.pyx src/gamesearch/games/chess/kernels/*.pxi)
 
 $(VENV)/.installed: pyproject.toml $(KERNELS) | $(BIN)/python
 	$(PIP) install -e '.[fast,web]'

@@ -9,8 +9,8 @@ setup(
     ext_modules=cythonize(
         [
             Extension(
-                "gamesearch.games._chess_kernels",
-                ["src/gamesearch/games/_chess_kernels.pyx"],
+                "gamesearch.games.chess.kernels.compiled",
+                ["src/gamesearch/games/chess/kernels/compiled.pyx"],
                 extra_compile_args=["-O3"],
                 optional=True,
             )

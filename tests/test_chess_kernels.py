@@ -1,41 +1,53 @@
-"""The compiled chess kernels (``_chess_kernels.pyx``) against their pure-Python references
-(``chess.PURE_PYTHON_KERNELS``): the same results, order included, on the EPD suites, the
-perft positions, random walks from them and hand-picked corner cases; the same search, node
-for node, in a child process with and without ``GAMESEARCH_PURE_PYTHON``."""
+"""The compiled chess kernels (``games/chess/kernels/compiled.pyx``, the ``COMPILED`` set of
+``games/chess/backend.py``) against their pure-Python references (``PURE_PYTHON``): the
+same results, order included, on the EPD suites, the perft positions, random walks from them
+and hand-picked corner cases; the same search, node for node, in a child process with and
+without ``GAMESEARCH_PURE_PYTHON``."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import random
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 chess = pytest.importorskip("chess")
 
-from gamesearch.games import chess as chess_mod  # noqa: E402
-from gamesearch.games.chess import ChessGame, ChessState  # noqa: E402
+from gamesearch.games.chess import ChessGame, ChessState, intern_move  # noqa: E402
+from gamesearch.games.chess import evaluation as chess_eval  # noqa: E402
+from gamesearch.games.chess.backend import (  # noqa: E402
+    COMPILED,
+    KERNEL_NAMES,
+    PURE_PYTHON,
+    Kernels,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parent / "data" / "chess"
-PURE = chess_mod.PURE_PYTHON_KERNELS
-#: kernels that replace methods of ChessGame (a game instance takes their compiled twins)
-METHOD_KERNELS = tuple(n for n in PURE if PURE[n].__qualname__.startswith("ChessGame."))
-#: kernels that replace module globals of ``chess.py``
-GLOBAL_KERNELS = tuple(n for n in PURE if n not in METHOD_KERNELS)
-#: the kernels the tests below compare (test_every_kernel_is_compared checks the list)
-COMPARED = {"_king_attacked", "_checkers_and_pinned", "generate_moves", "_noisy_moves",
-            "_has_free_move", "see", "evaluate_board", "pawn_structure", "king_shield",
-            "_pawn_king_terms", "result", "evaluate", "quick_evaluate", "_compute_status",
-            "terminal_utility", "in_check", "iter_noisy_actions"}
+PURE = PURE_PYTHON
 GAME = ChessGame()
 SEED = 1234
+
+#: the kernels the tests below compare, as each declares with ``@compares``
+#: (test_every_kernel_is_compared checks that no kernel is left out)
+COMPARED: set[str] = set()
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def compares(*names: str) -> Callable[[F], F]:
+    """Mark a test as comparing the compiled twins of the kernels ``names`` with their
+    references."""
+    def mark(test: F) -> F:
+        COMPARED.update(names)
+        return test
+    return mark
 
 #: Corner cases the walks may miss (each checked to be a valid position below).
 HAND_PICKED = [
@@ -88,44 +100,18 @@ HISTORY_LINES = [
 ]
 
 
-def _compiled_or_skip() -> None:
-    """Fail when the kernels should have been compiled and are not; skip, loudly, when they
-    cannot be (no C compiler) or were turned off on purpose."""
-    if chess_mod.KERNELS == "compiled":
-        return
-    if os.environ.get("GAMESEARCH_PURE_PYTHON"):
-        pytest.skip("COMPILED CHESS KERNELS NOT TESTED: GAMESEARCH_PURE_PYTHON is set")
+def _compiled() -> Kernels:
+    """The compiled kernels. Fail when they should have been built and were not; skip,
+    loudly, when they cannot be (no C compiler)."""
+    if COMPILED is not None:
+        return COMPILED
     if shutil.which("cc") or shutil.which("gcc"):
         pytest.fail(
-            "chess.KERNELS is 'python' although a C compiler is installed: the Cython "
-            "extension gamesearch.games._chess_kernels was not built or does not import "
-            "(`pip install -e .` or `python setup.py build_ext --inplace` builds it)"
+            "the compiled chess kernels are missing although a C compiler is installed: the "
+            "Cython extension gamesearch.games.chess.kernels.compiled was not built or does "
+            "not import (`pip install -e .` or `python setup.py build_ext --inplace` builds it)"
         )
     pytest.skip("COMPILED CHESS KERNELS NOT TESTED: no C compiler, so they were not built")
-
-
-@contextmanager
-def pure_python() -> Iterator[None]:
-    """The module's globals set back to the pure-Python functions, so that a reference
-    function calls references only (``_noisy_moves`` calls ``see``, ``generate_moves``
-    calls ``_checkers_and_pinned`` and ``_king_attacked``, ``evaluate_board`` calls
-    ``_pawn_king_terms``: all through the globals)."""
-    saved = {name: getattr(chess_mod, name) for name in GLOBAL_KERNELS}
-    for name in GLOBAL_KERNELS:
-        setattr(chess_mod, name, PURE[name])
-    try:
-        yield
-    finally:
-        for name, fn in saved.items():
-            setattr(chess_mod, name, fn)
-
-
-def _pure_game() -> ChessGame:
-    """A game whose methods are all the pure-Python ones (no compiled twins)."""
-    game = ChessGame()
-    for name in METHOD_KERNELS:
-        vars(game).pop(name, None)
-    return game
 
 
 def _fresh(s: ChessState) -> ChessState:
@@ -179,7 +165,7 @@ def _build_positions() -> list[ChessState]:
             if root:
                 s = GAME.search_root(s)
             for uci in line.split():
-                move = chess_mod.intern_move(chess.Move.from_uci(uci))
+                move = intern_move(chess.Move.from_uci(uci))
                 assert move in s.board.legal_moves, (s.board.fen(), uci)
                 s = GAME.result(s, move)  # (not parse_action: it refuses after a draw)
                 out.append(s)
@@ -238,26 +224,24 @@ def _mismatch(what: str, s: ChessState, ref: Any, got: Any) -> str:
     return f"{what} differs at {s.board.fen()!r}:\n  python:   {ref!r}\n  compiled: {got!r}"
 
 
+@compares("checkers_and_pinned", "generate_moves")
 def test_checkers_pinned_and_move_generation(positions: list[ChessState]) -> None:
-    _compiled_or_skip()
-    cp_c = chess_mod._checkers_and_pinned
-    gen_c = chess_mod.generate_moves
-    cp_p, gen_p = PURE["_checkers_and_pinned"], PURE["generate_moves"]
+    c = _compiled()
     for s in positions:
         b = s.board
-        with pure_python():
-            cp = cp_p(b)
-            ref = {(noisy, given): gen_p(b, noisy, cp if given else None)
-                   for noisy in (False, True) for given in (False, True)}
-        got_cp = cp_c(b)
-        assert got_cp == cp, _mismatch("_checkers_and_pinned", s, cp, got_cp)
+        cp = PURE.checkers_and_pinned(b)
+        ref = {(noisy, given): PURE.generate_moves(b, noisy, cp if given else None)
+               for noisy in (False, True) for given in (False, True)}
+        got_cp = c.checkers_and_pinned(b)
+        assert got_cp == cp, _mismatch("checkers_and_pinned", s, cp, got_cp)
         for (noisy, given), r in ref.items():
-            g = gen_c(b, noisy, cp if given else None)
+            g = c.generate_moves(b, noisy, cp if given else None)
             what = f"generate_moves(noisy={noisy}, cp={'given' if given else None})"
             assert g == r, _mismatch(what, s, r, g)
             assert all(x is y for x, y in zip(g[0], r[0], strict=True)), (
                 f"{what} at {b.fen()!r}: not the interned Move objects")
-        assert gen_c(b) == gen_c(b, False, None)  # the defaults
+        for gen in (PURE.generate_moves, c.generate_moves):
+            assert gen(b) == gen(b, False, None)  # type: ignore[call-arg]  # the defaults
         moves, check = ref[(False, False)]
         assert set(moves) == set(b.legal_moves), b.fen()
         assert len(moves) == len(set(moves)), b.fen()
@@ -270,145 +254,122 @@ def test_checkers_pinned_and_move_generation(positions: list[ChessState]) -> Non
                 or (b.is_capture(m) and not m.promotion)}, b.fen()
 
 
+@compares("noisy_moves", "has_free_move")
 def test_noisy_moves_and_free_move(positions: list[ChessState]) -> None:
-    _compiled_or_skip()
-    noisy_c, free_c = chess_mod._noisy_moves, chess_mod._has_free_move
-    noisy_p, free_p = PURE["_noisy_moves"], PURE["_has_free_move"]
+    c = _compiled()
     checked = 0
     for s in positions:
         b = s.board
-        with pure_python():
-            ksq, checkers, pinned = PURE["_checkers_and_pinned"](b)
-            if checkers:
-                continue
-            ref_noisy = list(noisy_p(b, ksq, pinned))
-            ref_free = free_p(b, pinned)
-        got_noisy = list(noisy_c(b, ksq, pinned))
-        assert got_noisy == ref_noisy, _mismatch("_noisy_moves", s, ref_noisy, got_noisy)
+        ksq, checkers, pinned = PURE.checkers_and_pinned(b)
+        if checkers:
+            continue
+        ref_noisy = list(PURE.noisy_moves(b, ksq, pinned))
+        ref_free = PURE.has_free_move(b, pinned)
+        got_noisy = list(c.noisy_moves(b, ksq, pinned))
+        assert got_noisy == ref_noisy, _mismatch("noisy_moves", s, ref_noisy, got_noisy)
         assert all(x is y for x, y in zip(got_noisy, ref_noisy, strict=True)), b.fen()
-        got_free = free_c(b, pinned)
-        assert got_free == ref_free, _mismatch("_has_free_move", s, ref_free, got_free)
+        got_free = c.has_free_move(b, pinned)
+        assert got_free == ref_free, _mismatch("has_free_move", s, ref_free, got_free)
         if ref_free:
             assert any(b.legal_moves), b.fen()
         checked += 1
     assert checked > len(positions) // 2
 
 
+@compares("see")
 def test_see(positions: list[ChessState]) -> None:
-    _compiled_or_skip()
-    see_c, see_p = chess_mod.see, PURE["see"]
+    c = _compiled()
     kinds = dict.fromkeys(("capture", "en passant", "promotion capture"), 0)
     for s in positions:
         b = s.board
-        with pure_python():
-            moves = PURE["generate_moves"](b)[0]
-        for m in moves:
+        for m in PURE.generate_moves(b, False, None)[0]:
             if not b.is_capture(m):
                 continue
             kinds["en passant" if b.is_en_passant(m) else
                   "promotion capture" if m.promotion else "capture"] += 1
-            with pure_python():
-                ref = see_p(b, m)
-            got = see_c(b, m)
+            ref = PURE.see(b, m)
+            got = c.see(b, m)
             assert got == ref, _mismatch(f"see({b.uci(m)})", s, ref, got)
     assert all(n >= 5 for n in kinds.values()), kinds
 
 
+@compares("evaluate_board", "pawn_structure", "king_shield", "pawn_king_terms")
 def test_evaluation(positions: list[ChessState]) -> None:
     """``evaluate_board`` and the pawn and king terms under it."""
-    _compiled_or_skip()
-    eval_c, eval_p = chess_mod.evaluate_board, PURE["evaluate_board"]
-    terms = [n for n in ("pawn_structure", "king_shield", "_pawn_king_terms") if n in PURE]
-    chess_mod._PAWN_CACHE.clear()  # the references' caches: filled by references only
-    chess_mod._PAWN_KING_CACHE.clear()
+    c = _compiled()
+    chess_eval._PAWN_CACHE.clear()  # the references' caches: filled by references only
+    chess_eval._PAWN_KING_CACHE.clear()
     for s in positions:
         b = s.board
         white, black = b.occupied_co[1], b.occupied_co[0]
         wp, bp = b.pawns & white, b.pawns & black
         wk, bk = (b.kings & white).bit_length() - 1, (b.kings & black).bit_length() - 1
-        args = {"pawn_structure": (wp, bp), "king_shield": (wp, bp, wk, bk)}
-        for name in terms:
-            if name == "_pawn_king_terms":
-                s._pk = None
-                with pure_python():
-                    ref = PURE[name](s)
-                s._pk = None
-                got = getattr(chess_mod, name)(s)
-                assert s._pk == got, b.fen()
-            else:
-                ref, got = PURE[name](*args[name]), getattr(chess_mod, name)(*args[name])
+        for name, args in (("pawn_structure", (wp, bp)), ("king_shield", (wp, bp, wk, bk))):
+            ref, got = getattr(PURE, name)(*args), getattr(c, name)(*args)
             assert got == ref, _mismatch(name, s, ref, got)
+        s._pk = None
+        ref = PURE.pawn_king_terms(s)
+        s._pk = None
+        got = c.pawn_king_terms(s)
+        assert s._pk == got, b.fen()
+        assert got == ref, _mismatch("pawn_king_terms", s, ref, got)
         for pk_known in (False, True):  # the pawn/king terms computed, then cached
             if not pk_known:
                 s._pk = None
-            with pure_python():
-                ref = eval_p(s)
+            ref = PURE.evaluate_board(s)
             if not pk_known:
                 s._pk = None
-            got = eval_c(s)
+            got = c.evaluate_board(s)
             assert got == ref, _mismatch(f"evaluate_board (pk cached: {pk_known})", s, ref, got)
         fresh = ChessState.from_board(b)  # scores from scratch, nothing cached
-        with pure_python():
-            ref = eval_p(fresh)
+        ref = PURE.evaluate_board(fresh)
         fresh._pk = None
-        assert eval_c(fresh) == ref == eval_c(s), b.fen()
+        assert c.evaluate_board(fresh) == ref == c.evaluate_board(s), b.fen()
 
 
+@compares("evaluate", "quick_evaluate", "compute_status", "terminal_utility", "in_check",
+          "noisy_actions")
 def test_game_methods(positions: list[ChessState]) -> None:
-    """The compiled twins of ChessGame's methods (a game instance takes them): evaluate,
-    quick_evaluate (lazy, then from the evaluation cache), the terminal status,
-    terminal_utility, in_check and the noisy moves, against a game with the pure-Python
-    methods; with what they cache in the state."""
-    _compiled_or_skip()
-    methods = [n for n in ("evaluate", "quick_evaluate", "_compute_status", "terminal_utility",
-                           "in_check", "iter_noisy_actions") if n in PURE]
-    if not methods:
-        pytest.skip("no compiled ChessGame methods in this version")
-    ref_game, game = _pure_game(), ChessGame()
-    for name in methods:
-        assert vars(game).get(name) is not None, f"ChessGame() has no compiled {name}"
-        assert name not in vars(ref_game)
+    """The kernels behind ChessGame's per-node methods: evaluate, quick_evaluate (lazy,
+    then from the evaluation cache), through a game on each set of kernels; the terminal
+    status, terminal_utility, in_check and the noisy moves, with what they cache in the
+    state."""
+    c = _compiled()
+    ref_game, game = ChessGame(PURE), ChessGame(c)
     for s in positions:
         for player in (0, 1):
             # quick_evaluate: lazy before the evaluation is cached, from the cache after it
             for name in ("quick_evaluate", "evaluate", "quick_evaluate"):
-                if name not in methods:
-                    continue
                 s._pk = None  # each works out the pawn and king terms itself
-                with pure_python():
-                    ref = PURE[name](ref_game, s, player)
+                ref = getattr(ref_game, name)(s, player)
                 s._pk = None
                 got = getattr(game, name)(s, player)
                 assert got == ref, _mismatch(f"{name}(player={player})", s, ref, got)
-        for name in ("_compute_status", "terminal_utility", "in_check", "iter_noisy_actions"):
-            if name not in methods:
-                continue
+        for name in ("compute_status", "terminal_utility", "in_check", "noisy_actions"):
             for player in (0, 1) if name == "terminal_utility" else (None,):
                 extra = () if player is None else (player,)
                 for moves_known in (False, True):
-                    a, c = _fresh(s), _fresh(s)  # nothing cached: both work it all out
+                    a, b = _fresh(s), _fresh(s)  # nothing cached: both work it all out
                     if moves_known:  # or with the legal moves in the state
-                        with pure_python():
-                            chess_mod._state_moves(a)
-                        chess_mod._state_moves(c)
-                    with pure_python():
-                        ref = _state_after(PURE[name](ref_game, a, *extra), a)
-                    got = _state_after(getattr(game, name)(c, *extra), c)
+                        PURE.state_moves(a)
+                        c.state_moves(b)
+                    ref = _state_after(getattr(PURE, name)(a, *extra), a)
+                    got = _state_after(getattr(c, name)(b, *extra), b)
                     what = (f"{name}{extra} (moves known: {moves_known}; result, _status, "
                             f"_check, _cp, _moves)")
                     assert got == ref, _mismatch(what, s, ref, got)
 
 
 def _state_after(value: Any, s: ChessState) -> tuple[Any, ...]:
-    """A method's result (an iterator as a list) and what it cached in ``s``."""
+    """A kernel's result (an iterator as a list) and what it cached in ``s``."""
     if isinstance(value, Iterator):
         value = list(value)
     return value, s._status, s._check, s._cp, s._moves
 
 
+@compares("king_attacked")
 def test_king_attacked(positions: list[ChessState]) -> None:
-    _compiled_or_skip()
-    att_c, att_p = chess_mod._king_attacked, PURE["_king_attacked"]
+    c = _compiled()
     rng = random.Random(SEED)
     for s in positions:
         b = s.board
@@ -424,10 +385,10 @@ def test_king_attacked(positions: list[ChessState]) -> None:
             for turn in (True, False):
                 them = b.occupied_co[not turn]
                 for o, by in ((occ, them), (occ & ~drop, them & ~drop), (occ | add, them)):
-                    ref = att_p(b, sq, o, by, turn)
-                    got = att_c(b, sq, o, by, turn)
+                    ref = PURE.king_attacked(b, sq, o, by, turn)
+                    got = c.king_attacked(b, sq, o, by, turn)
                     assert got == ref, _mismatch(
-                        f"_king_attacked(sq={sq}, occ={o:#x}, them={by:#x}, turn={turn})",
+                        f"king_attacked(sq={sq}, occ={o:#x}, them={by:#x}, turn={turn})",
                         s, ref, got)
 
 
@@ -444,18 +405,15 @@ def _child_fields(child: ChessState) -> tuple[Any, ...]:
             *(getattr(child, f) for f in _STATE_FIELDS))
 
 
+@compares("result")
 def test_result(positions: list[ChessState]) -> None:
-    """The compiled make-move (when there is one): the same child, field by field, for every
-    legal move of every third position."""
-    _compiled_or_skip()
-    if "result" not in PURE:
-        pytest.skip("no compiled ChessGame.result in this version")
-    result_p, result_c = PURE["result"], vars(ChessGame()).get("result")
-    assert result_c is not None, "ChessGame() has no compiled result"
+    """The compiled make-move: the same child, field by field, for every legal move of
+    every third position."""
+    c = _compiled()
     for s in positions[::3]:
-        for m in PURE["generate_moves"](s.board)[0]:
-            ref = result_p(GAME, s, m)
-            got = result_c(s, m)
+        for m in PURE.generate_moves(s.board, False, None)[0]:
+            ref = PURE.result(s, m)
+            got = c.result(s, m)
             assert got.parent is s and ref.parent is s
             assert _child_fields(got) == _child_fields(ref), _mismatch(
                 f"result({s.board.uci(m)}) (fields {_BOARD_FIELDS + _STATE_FIELDS})", s,
@@ -463,36 +421,52 @@ def test_result(positions: list[ChessState]) -> None:
 
 
 def test_every_kernel_is_compared() -> None:
-    assert set(PURE) <= COMPARED, f"compare these kernels here too: {set(PURE) - COMPARED}"
+    """Each kernel (a field of ``Kernels``) is compared with its reference above: a kernel
+    added without a comparison fails here."""
+    missing = set(KERNEL_NAMES) - COMPARED
+    assert not missing, f"compare these kernels here too: {missing}"
+    unknown = COMPARED - set(KERNEL_NAMES)
+    assert not unknown, f"not kernels: {unknown}"
 
 
-def test_compiled_functions_are_in_use() -> None:
-    """Each module global and each method of a game instance is a compiled function."""
-    _compiled_or_skip()
-    from gamesearch.games import _chess_kernels as kernels
+def test_each_set_holds_its_own_functions() -> None:
+    """PURE_PYTHON holds only the package's Python functions, COMPILED only the extension's
+    (a reference that were compiled, or a twin left in Python, would compare with itself),
+    and a game calls its own set's functions at every node."""
+    for name in KERNEL_NAMES:
+        fn = getattr(PURE, name)
+        assert inspect.isfunction(fn), f"PURE_PYTHON.{name} is not a Python function: {fn!r}"
+        assert fn.__module__.startswith("gamesearch.games.chess."), (name, fn.__module__)
+        assert ".kernels" not in fn.__module__, (name, fn.__module__)
+    c = _compiled()
+    from gamesearch.games.chess.kernels import compiled
 
-    compiled = [v for v in vars(kernels).values() if callable(v)]
-    game = ChessGame()
-    for name in GLOBAL_KERNELS:
-        fn = getattr(chess_mod, name)
-        assert any(fn is c for c in compiled), f"chess.{name} is not compiled: {fn!r}"
-        assert fn is getattr(kernels, name.lstrip("_")), name
-    for name in METHOD_KERNELS:
-        fn = vars(game).get(name)
-        fn = getattr(fn, "func", fn)  # evaluate: partial(kernels.evaluate, cache)
-        assert any(fn is c for c in compiled), f"ChessGame().{name} is not compiled: {fn!r}"
+    for name in KERNEL_NAMES:
+        fn = getattr(c, name)
+        assert not inspect.isfunction(fn), f"COMPILED.{name} is a Python function: {fn!r}"
+        assert any(fn is v for v in vars(compiled).values()), f"COMPILED.{name}: {fn!r}"
+    for kernels in (PURE, c):
+        game = ChessGame(kernels)
+        assert game.kernels is kernels and ChessGame(kernels.name).kernels is kernels
+        for name in ("result", "terminal_utility", "in_check"):
+            assert getattr(game, name) is getattr(kernels, name), name
+        assert game.iter_noisy_actions is kernels.noisy_actions
+        for name in ("evaluate", "quick_evaluate"):
+            bound = getattr(game, name)  # partial(kernels.evaluate, the game's cache)
+            assert bound.func is getattr(kernels, name) and bound.args == (game._eval_cache,)
+    default = ChessGame().kernels
+    assert default is (PURE if os.environ.get("GAMESEARCH_PURE_PYTHON") else c)
 
 
 # ----- end to end: the same search either way ------------------------------------------
 SEARCH = """\
 import sys
-from gamesearch.games import chess as chess_mod
 from gamesearch.games.chess import ChessGame
 from gamesearch.search import Limit, make_searcher
 g = ChessGame()
 s = g.search_root(g.parse_state(sys.argv[1]))
 r = make_searcher(g, "id").search(s, Limit(depth=4))
-print(chess_mod.KERNELS, r.nodes, r.value, r.depth, g.format_action(s, r.action), "pv",
+print(g.kernels.name, r.nodes, r.value, r.depth, g.format_action(s, r.action), "pv",
       *(m.uci() for m in r.pv))
 """
 
@@ -513,7 +487,7 @@ def _search_in_child(fen: str, pure: bool) -> list[str]:
     "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
 ], ids=["middlegame", "kiwipete", "wac001"])
 def test_search_is_the_same_with_either_kernels(fen: str) -> None:
-    _compiled_or_skip()
+    _compiled()
     compiled = _search_in_child(fen, pure=False)
     python = _search_in_child(fen, pure=True)
     assert compiled[0] == "compiled", compiled

@@ -1,5 +1,5 @@
-# The terminal test (included by _chess_kernels.pyx): the twins of
-# ChessGame._compute_status / terminal_utility, has_legal_move and _repeated.
+# The terminal test (included by compiled.pyx): the twins of status.py's compute_status,
+# terminal_utility, in_check and repeated, movegen.has_legal_move and movegen.noisy_actions.
 
 cdef enum:
     S_UNKNOWN = -1
@@ -13,7 +13,8 @@ cdef object ZERO = 0.0
 
 
 def init_status(state_moves, mate):
-    """Take ``chess._state_moves`` (the cached full move list) and the mate utility."""
+    """Take ``state_moves`` (the cached full move lists over this module's move generator,
+    ``movegen.cached_moves``) and the mate utility."""
     global _state_moves, MATE_WIN, MATE_LOSS
     _state_moves = state_moves
     MATE_WIN = mate
@@ -21,7 +22,7 @@ def init_status(state_moves, mate):
 
 
 cdef bint _has_legal_move(object s, Pos* p) except -1:
-    """``chess.has_legal_move(board, state)``: also records the check and the pins."""
+    """``movegen.has_legal_move(board, state)``: also records the check and the pins."""
     cdef int ksq
     cdef u64 checkers, pinned
     _checkers_pinned(p, &ksq, &checkers, &pinned)
@@ -42,7 +43,7 @@ cdef bint _in_check(object s, Pos* p) except -1:
 
 
 cdef bint _repeated(object s, long left) except -1:
-    """``chess._repeated``: repeated twice before since the last capture or pawn move, or
+    """``status.repeated``: repeated twice before since the last capture or pawn move, or
     once after the search root."""
     cdef u64 key = s.key
     cdef int count = 0
@@ -87,12 +88,12 @@ cdef int _status(object s) except -2:
 
 
 def compute_status(s):
-    """``ChessGame._compute_status``: -1 unknown, 0 ongoing, 1 mated, 2 drawn."""
+    """``status.compute_status``: -1 unknown, 0 ongoing, 1 mated, 2 drawn."""
     return _status(s)
 
 
 def terminal_utility(state, int player):
-    """``ChessGame.terminal_utility``: None while the game goes on."""
+    """``status.terminal_utility``: None while the game goes on."""
     cdef int st = state._status
     if st == S_UNKNOWN:
         st = _status(state)
@@ -104,7 +105,7 @@ def terminal_utility(state, int player):
 
 
 def in_check(state):
-    """``ChessGame.in_check``."""
+    """``status.in_check``."""
     cdef Pos p
     if state._check == -1:
         _read(state.board, &p)
@@ -113,7 +114,7 @@ def in_check(state):
 
 
 def noisy_actions(state):
-    """``ChessGame.iter_noisy_actions`` as a list: every evasion when in check, else the
+    """``movegen.noisy_actions`` as a list: every evasion when in check, else the
     captures and queen/knight promotions without the losing captures (``noisy_moves``)."""
     moves = state._moves
     if moves is not None and state._check == 1:

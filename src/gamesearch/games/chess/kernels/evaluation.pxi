@@ -1,5 +1,5 @@
-# The evaluation (included by _chess_kernels.pyx): the twins of chess.evaluate_board,
-# pawn_structure, king_shield, _pawn_king_terms and ChessGame.evaluate / quick_evaluate.
+# The evaluation (included by compiled.pyx): the twins of evaluation.py's evaluate_board,
+# pawn_structure, king_shield, pawn_king_terms, evaluate and quick_evaluate.
 
 cdef int BISHOP_PAIR_MG = 0, BISHOP_PAIR_EG = 0
 cdef long PASSED_MG_C[8]
@@ -13,7 +13,7 @@ cdef u64 ADJACENT_MASK[8]
 
 
 def init_eval(weights):
-    """Take the evaluation's weights from ``chess.py`` (a dict of its constants)."""
+    """Take the evaluation's weights from ``evaluation.py`` (a dict of its constants)."""
     global BISHOP_PAIR_MG, BISHOP_PAIR_EG, DOUBLED_MG_C, DOUBLED_EG_C, ISOLATED_MG_C
     global ISOLATED_EG_C, SHIELD_BONUS_C, OPEN_FILE_C, TEMPO_C, EVAL_LIMIT_C
     global EVAL_CACHE_SIZE_C, LAZY_MARGIN_O
@@ -108,14 +108,14 @@ cdef long _king_shield(u64 white_pawns, u64 black_pawns, int wk, int bk) noexcep
 
 
 def pawn_structure(u64 white_pawns, u64 black_pawns):
-    """``chess.pawn_structure``: doubled, isolated and passed pawns, ``(mg, eg)``."""
+    """``evaluation.pawn_structure``: doubled, isolated and passed pawns, ``(mg, eg)``."""
     cdef long mg, eg
     _pawn_structure(white_pawns, black_pawns, &mg, &eg)
     return mg, eg
 
 
 def king_shield(u64 white_pawns, u64 black_pawns, int wk, int bk):
-    """``chess.king_shield``: the middlegame pawn shield and open files near the kings."""
+    """``evaluation.king_shield``: the middlegame pawn shield and open files near the kings."""
     return _king_shield(white_pawns, black_pawns, wk, bk)
 
 
@@ -132,7 +132,7 @@ cdef PawnEntry PAWN_TABLE[PAWN_TABLE_SIZE]
 
 
 cdef object _pawn_king_terms(object s, Pos* p):
-    """``chess._pawn_king_terms``: the state's pawn-structure and king-shield terms."""
+    """``evaluation.pawn_king_terms``: the state's pawn-structure and king-shield terms."""
     pk = s._pk
     if pk is not None:
         return pk
@@ -157,14 +157,14 @@ cdef object _pawn_king_terms(object s, Pos* p):
 
 
 def pawn_king_terms(s):
-    """``chess._pawn_king_terms``."""
+    """``evaluation.pawn_king_terms``."""
     cdef Pos p
     _read(s.board, &p)
     return _pawn_king_terms(s, &p)
 
 
 def evaluate_board(s):
-    """``chess.evaluate_board``: the evaluation from White's view, in centipawns (before the
+    """``evaluation.evaluate_board``: the evaluation from White's view, in centipawns (before the
     tempo bonus)."""
     cdef Pos p
     _read(s.board, &p)
@@ -205,7 +205,7 @@ cdef long _evaluate_board(object s, Pos* p) except? -999999:
     cdef u64 occ = p.occ
     cdef u64 wp = p.pawns & white, bp = p.pawns & black
     # mobility: attacked squares holding no own piece and not attacked by an enemy pawn,
-    # from a neutral count per piece type (chess.MOBILITY), White minus Black
+    # from a neutral count per piece type (evaluation.MOBILITY), White minus Black
     cdef u64 w_free = ~(white | ((bp & ~FILE_A) >> 9) | ((bp & ~FILE_H) >> 7))
     cdef u64 b_free = ~(black | ((wp & ~FILE_A) << 7) | ((wp & ~FILE_H) << 9))
     cdef u64 wb = p.bishops & white, bb = p.bishops & black
@@ -239,7 +239,7 @@ cdef inline long _clamp(long v) noexcept nogil:
 
 
 def evaluate(dict cache, state, int player):
-    """``ChessGame.evaluate`` with the game's evaluation cache."""
+    """``evaluation.evaluate`` (``ChessGame.evaluate``) with the game's evaluation cache."""
     key = state.key
     v = cache.get(key)
     cdef Pos p
@@ -256,7 +256,7 @@ def evaluate(dict cache, state, int player):
 
 
 def quick_evaluate(dict cache, state, int player):
-    """``ChessGame.quick_evaluate`` with the game's evaluation cache."""
+    """``evaluation.quick_evaluate`` with the game's evaluation cache."""
     v = cache.get(state.key)
     if v is not None:
         return (v if player == state.player else -v), 0.0

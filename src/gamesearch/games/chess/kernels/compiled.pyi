@@ -1,4 +1,4 @@
-"""Type stubs of the compiled chess kernels (see _chess_kernels.pyx)."""
+"""Type stubs of the compiled chess kernels (see compiled.pyx)."""
 
 from collections.abc import Callable
 from typing import Any

@@ -2,17 +2,20 @@
 # cython: initializedcheck=False
 """Compiled twins of the hot functions of :mod:`gamesearch.games.chess` (Cython).
 
-Each function here gives exactly what the pure-Python function of the same name in
-``chess.py`` gives (the same moves in the same order, the same values): those stay the
-reference, and the tests compare the two on thousands of positions. The state is still a
+Each function here gives exactly what the pure-Python function of the same name in the
+package gives (``board.py``, ``movegen.py``, ``see.py``; the included ``.pxi`` files:
+``evaluation.py``, ``board.result``, ``status.py``): the same moves in the same order, the
+same values. Those stay the reference, and the tests compare the two on thousands of
+positions. The state is still a
 python-chess :class:`chess.Board`; these functions read its bitboards into C integers once
 and do the bit work in C (the Python versions spend most of their time on big-int
 operations and table look-ups). Slider attacks use direction rays and a bit scan (the
 "classical approach" of the Chess Programming Wiki) instead of python-chess's occupancy
 dictionaries.
 
-``chess.py`` calls :func:`init` once with its interned move tables, then uses these
-functions unless the environment variable ``GAMESEARCH_PURE_PYTHON`` is set.
+``backend.py`` calls :func:`init` (and ``init_eval``, ``init_result``, ``init_status``)
+once with the package's interned moves and tables, and offers these functions as its
+``COMPILED`` kernels.
 """
 
 cdef extern from *:
@@ -194,7 +197,7 @@ cdef list PROMO_AT = []     # PROMO_AT[(from * 64 + to) * 8 + piece]: interned p
 
 
 def init(moves, promotions):
-    """Take ``chess.py``'s interned moves: ``moves[from][to]`` and the promotion dict."""
+    """Take ``board.py``'s interned moves: ``moves[from][to]`` and the promotion dict."""
     global MOVE_AT, PROMO_AT
     MOVE_AT = [moves[f][t] for f in range(64) for t in range(64)]
     table = [None] * (64 * 64 * 8)
@@ -204,14 +207,14 @@ def init(moves, promotions):
 
 
 def king_attacked(b, int sq, u64 occ, u64 them, turn):
-    """``chess._king_attacked``."""
+    """``board.king_attacked``."""
     cdef Pos p
     _read(b, &p)
     return _attackers(&p, sq, occ, them, 1 if turn else 0)
 
 
 def checkers_and_pinned(b):
-    """``chess._checkers_and_pinned``: ``(king square, checkers, pinned pieces)``."""
+    """``board.checkers_and_pinned``: ``(king square, checkers, pinned pieces)``."""
     cdef Pos p
     cdef int ksq
     cdef u64 checkers, pinned
@@ -351,7 +354,7 @@ cdef inline void _en_passant(MoveList* caps, Pos* p, u64 own, int up, int ksq) n
 
 cdef void _generate(Pos* p, bint noisy, int ksq, u64 checkers, u64 pinned,
                     MoveList* caps, MoveList* quiet, MoveList* promos) noexcept nogil:
-    """The moves of ``chess.generate_moves`` in three lists (see there for the order)."""
+    """The moves of ``movegen.generate_moves`` in three lists (see there for the order)."""
     cdef u64 us = p.us, them = p.them, occ = p.occ
     cdef u64 targets, cap_targets, quiet_targets, bb, att, sbb, tbb, own, single, double
     cdef u64 left, right, pushes, last_rank, t, rights, empty
@@ -462,7 +465,7 @@ cdef void _generate(Pos* p, bint noisy, int ksq, u64 checkers, u64 pinned,
         if not checkers and not noisy:
             rights = p.castling & (RANK_1 if p.turn else RANK_8)
             if rights:
-                # king side, then queen side (the order of chess.generate_moves)
+                # king side, then queen side (the order of movegen.generate_moves)
                 rook_sq = ksq + 3
                 empty = bit(ksq + 1) | bit(ksq + 2)
                 if (rook_sq < 64 and rights & bit(rook_sq) and not occ & empty
@@ -479,7 +482,7 @@ cdef void _generate(Pos* p, bint noisy, int ksq, u64 checkers, u64 pinned,
 
 
 def generate_moves(b, bint noisy=False, cp=None):
-    """``chess.generate_moves``: ``(legal moves, in check)``."""
+    """``movegen.generate_moves``: ``(legal moves, in check)``."""
     cdef Pos p
     cdef int ksq, i
     cdef u64 checkers, pinned
@@ -598,7 +601,7 @@ cdef inline u64 _white(Pos* p) noexcept nogil:
 
 
 def see(b, move):
-    """``chess.see``: static exchange evaluation of a capture (centipawns)."""
+    """``see.see``: static exchange evaluation of a capture (centipawns)."""
     cdef Pos p
     _read(b, &p)
     promotion = move.promotion
@@ -608,13 +611,13 @@ def see(b, move):
 
 # ----- the quiescence moves ---------------------------------------------------------------
 cdef inline bint _see_needed(int v) noexcept nogil:
-    # the MVV-LVA values of chess._SEE_NEEDED's captures: the capturer is worth more
+    # the MVV-LVA values of see.SEE_NEEDED's captures: the capturer is worth more
     # than its victim (not a pawn capture, not a promotion)
     return v == 7 or v == 5 or v == 1 or v == -10 or v == 25 or v == 21 or v == 10 or v == 41
 
 
 def noisy_moves(b, int ksq, u64 pinned):
-    """``chess._noisy_moves``: captures and queen/knight promotions of a side not in check,
+    """``movegen.noisy_moves``: captures and queen/knight promotions of a side not in check,
     MVV-LVA first, without the captures that lose material by static exchange."""
     cdef Pos p
     _read(b, &p)
@@ -674,7 +677,7 @@ cdef bint _free_move(Pos* p, u64 pinned) noexcept nogil:
 
 
 def has_free_move(b, u64 pinned):
-    """``chess._has_free_move``: the quick test of ``has_legal_move`` for a side not in
+    """``movegen.has_free_move``: the quick test of ``has_legal_move`` for a side not in
     check: an unpinned knight, bishop, rook or queen with a square to go to, or an unpinned
     pawn that can step forward (False means: look at all the moves)."""
     cdef Pos p
@@ -682,6 +685,6 @@ def has_free_move(b, u64 pinned):
     return _free_move(&p, pinned)
 
 
-include "_chess_eval.pxi"
-include "_chess_result.pxi"
-include "_chess_status.pxi"
+include "evaluation.pxi"
+include "result.pxi"
+include "status.pxi"

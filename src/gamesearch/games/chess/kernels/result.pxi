@@ -1,12 +1,12 @@
-# The make-move (included by _chess_kernels.pyx): the twin of ChessGame.result.
+# The make-move (included by compiled.pyx): the twin of board.result (ChessGame.result).
 
-cdef u64 ZOB[2][7][64]     # chess.ZOBRIST[colour][piece][square]
-cdef long MGT[2][7][64]    # chess.MG
-cdef long EGT[2][7][64]    # chess.EG
-cdef int PHASE_W[7]        # chess.PHASE
+cdef u64 ZOB[2][7][64]     # board.ZOBRIST[colour][piece][square]
+cdef long MGT[2][7][64]    # pst.MG
+cdef long EGT[2][7][64]    # pst.EG
+cdef int PHASE_W[7]        # pst.PHASE
 cdef u64 Z_TURN_C
 cdef u64 Z_EP_C[8]
-cdef u64 ZCAST[16]         # chess.Z_CASTLING by corner bits: a1, h1, a8, h8
+cdef u64 ZCAST[16]         # board.Z_CASTLING by corner bits: a1, h1, a8, h8
 cdef object _State = None
 cdef object _Board = None
 cdef object _new = object.__new__
@@ -19,7 +19,7 @@ cdef inline int _corner_index(u64 rights) noexcept nogil:
 
 
 def init_result(state_cls, board_cls, zobrist, mg, eg, phase, z_turn, z_ep, z_castling):
-    """Take ``chess.py``'s state and board classes and its key and score tables."""
+    """Take ``board.py``'s state and board classes and the key and score tables."""
     global _State, _Board, Z_TURN_C
     cdef int c, pt, sq, mask
     cdef u64 rights
@@ -42,7 +42,7 @@ def init_result(state_cls, board_cls, zobrist, mg, eg, phase, z_turn, z_ep, z_ca
 
 
 def result(state, action):
-    """``ChessGame.result``: the child state (see there), built from the parent's bitboards
+    """``board.result``: the child state (see there), built from the parent's bitboards
     with the key and the scores updated incrementally."""
     b = state.board
     cdef Pos p
@@ -121,7 +121,7 @@ def result(state, action):
             key ^= ZCAST[_corner_index(rights)] ^ ZCAST[_corner_index(new_rights)]
         rights = new_rights
     if p.ep >= 0 and PAWN_ATT[1 - turn][p.ep] & p.pawns & p.us:
-        key ^= Z_EP_C[p.ep & 7]  # the parent's en-passant file (chess._ep_z)
+        key ^= Z_EP_C[p.ep & 7]  # the parent's en-passant file (board.ep_z)
     ep = -1
     if pt == PAWN and (to - frm == 16 or frm - to == 16):
         ep = (frm + to) >> 1

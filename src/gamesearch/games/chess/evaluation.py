@@ -1,0 +1,267 @@
+"""The evaluation (centipawns, side to move's view): tapered middlegame/endgame PeSTO
+piece-square tables including material (kept up to date by the state, :mod:`.pst`), mobility
+of knights, bishops, rooks and queens, pawn structure (doubled, isolated, passed; cached by
+the pawn bitboards), king safety (the pawn shield in the middlegame), the bishop pair and a
+small tempo bonus. Always within ``±EVAL_LIMIT``.
+
+:func:`evaluate` is ``ChessGame.evaluate`` (with the game's evaluation cache),
+:func:`quick_evaluate` the estimate for the engine's lazy evaluation in quiescence. Each
+function here is the pure-Python reference of a compiled kernel (``kernels/evaluation.pxi``;
+see :mod:`.backend`).
+"""
+
+from __future__ import annotations
+
+import chess
+from chess import (
+    BB_DIAG_ATTACKS,
+    BB_DIAG_MASKS,
+    BB_FILE_A,
+    BB_FILE_ATTACKS,
+    BB_FILE_H,
+    BB_FILE_MASKS,
+    BB_KNIGHT_ATTACKS,
+    BB_RANK_ATTACKS,
+    BB_RANK_MASKS,
+    BB_SQUARES,
+    BISHOP,
+    KNIGHT,
+    QUEEN,
+    ROOK,
+)
+
+from .board import BB_ALL, ChessState
+
+#: The evaluation never leaves ``(-EVAL_LIMIT, EVAL_LIMIT)`` (far below mate scores).
+EVAL_LIMIT = 30000
+#: entries of the evaluation cache before it starts afresh
+EVAL_CACHE_SIZE = 1 << 18
+
+FILES = tuple(chess.BB_FILES)
+ADJACENT_FILES = tuple(
+    (FILES[f - 1] if f > 0 else 0) | (FILES[f + 1] if f < 7 else 0) for f in range(8)
+)
+PASSED_MG = (0, 5, 10, 15, 25, 40, 60, 0)  # by rank from the pawn's own side (0 = 1st)
+PASSED_EG = (0, 10, 20, 35, 60, 100, 150, 0)
+DOUBLED_MG, DOUBLED_EG = 10, 20
+ISOLATED_MG, ISOLATED_EG = 10, 15
+#: mobility weights (mg, eg) per safe target square, and the count taken as neutral
+#: (the compiled kernel has the same numbers)
+MOBILITY = {KNIGHT: (4, 4, 4), BISHOP: (5, 5, 6), ROOK: (2, 4, 7), QUEEN: (1, 2, 13)}
+BISHOP_PAIR = (30, 50)
+TEMPO = 10
+#: The evaluation's mobility and bishop-pair terms stay within this (``quick_evaluate``):
+#: on 5,916 positions (20-ply random walks from the 300 WAC positions) they ranged over
+#: -98..+110, 98 % of them within ±65.
+LAZY_MARGIN = 150.0
+SHIELD_BONUS = 12  # per pawn in front of a castled king (middlegame)
+OPEN_FILE_NEAR_KING = 15
+
+
+def _north_fill(bb: int) -> int:
+    bb |= bb << 8
+    bb |= bb << 16
+    bb |= bb << 32
+    return bb & BB_ALL
+
+
+def _south_fill(bb: int) -> int:
+    bb |= bb >> 8
+    bb |= bb >> 16
+    bb |= bb >> 32
+    return bb
+
+
+def _sides(bb: int) -> int:
+    """``bb`` with its squares' neighbours on the adjacent files (same rank) added."""
+    return bb | ((bb & ~BB_FILE_A) >> 1) | ((bb & ~BB_FILE_H) << 1)
+
+
+def pawn_structure(white_pawns: int, black_pawns: int) -> tuple[int, int]:
+    """Doubled, isolated and passed pawns: ``(mg, eg)`` from White's view (set-wise)."""
+    wp, bp = white_pawns, black_pawns
+    # files holding a pawn, as full files
+    w_files = _south_fill(_north_fill(wp))
+    b_files = _south_fill(_north_fill(bp))
+    # doubled: on a file with n pawns, n - 1 of them have another one behind
+    w_doubled = (wp & (_north_fill(wp) << 8)).bit_count()
+    b_doubled = (bp & (_north_fill(bp) << 8)).bit_count()
+    # isolated: no own pawn on an adjacent file
+    w_iso = (wp & ~(((w_files & ~BB_FILE_A) >> 1) | ((w_files & ~BB_FILE_H) << 1))).bit_count()
+    b_iso = (bp & ~(((b_files & ~BB_FILE_A) >> 1) | ((b_files & ~BB_FILE_H) << 1))).bit_count()
+    mg = (b_doubled - w_doubled) * DOUBLED_MG + (b_iso - w_iso) * ISOLATED_MG
+    eg = (b_doubled - w_doubled) * DOUBLED_EG + (b_iso - w_iso) * ISOLATED_EG
+    # passed: no enemy pawn in front on the own or an adjacent file
+    passed = wp & ~_sides(_south_fill(bp >> 8))
+    while passed:
+        sq = passed.bit_length() - 1
+        passed ^= BB_SQUARES[sq]
+        mg += PASSED_MG[sq >> 3]
+        eg += PASSED_EG[sq >> 3]
+    passed = bp & ~_sides(_north_fill(wp << 8))
+    while passed:
+        sq = passed.bit_length() - 1
+        passed ^= BB_SQUARES[sq]
+        mg -= PASSED_MG[7 - (sq >> 3)]
+        eg -= PASSED_EG[7 - (sq >> 3)]
+    return mg, eg
+
+
+def king_shield(white_pawns: int, black_pawns: int, wk: int, bk: int) -> int:
+    """Middlegame king safety from White's view: own pawns in front of a king on the wing
+    (one or two ranks ahead, on its file and the adjacent ones), open files next to it."""
+    score = 0
+    for sign, ksq, own, white in ((1, wk, white_pawns, True), (-1, bk, black_pawns, False)):
+        f, r = ksq & 7, ksq >> 3
+        if 2 < f < 5:
+            continue  # the king in the centre: the tables already judge it
+        files = FILES[f] | ADJACENT_FILES[f]
+        if white:
+            near = files & ((0xFF << 8 * (r + 1)) | (0xFF << 8 * (r + 2))) & BB_ALL if r < 6 else 0
+        else:
+            near = files & ((0xFF << 8 * (r - 1)) | (0xFF << 8 * (r - 2))) if r > 1 else 0
+        score += sign * SHIELD_BONUS * min((own & near).bit_count(), 3)
+        for ff in (f - 1, f, f + 1):
+            if 0 <= ff < 8 and not own & FILES[ff]:
+                score -= sign * OPEN_FILE_NEAR_KING
+    return score
+
+
+#: pawn structure by the two pawn bitboards; with the king shield by pawns and king squares
+_PAWN_CACHE: dict[tuple[int, int], tuple[int, int]] = {}
+_PAWN_KING_CACHE: dict[tuple[int, int, int, int], tuple[int, int]] = {}
+
+
+def pawn_king_terms(s: ChessState) -> tuple[int, int]:
+    """The pawn-structure and king-shield terms ``(mg, eg)`` of ``s`` from White's view
+    (cached in the state and by pawns and king squares)."""
+    pk = s._pk
+    if pk is not None:
+        return pk
+    b = s.board
+    wp = b.pawns & b.occupied_co[1]
+    bp = b.pawns & b.occupied_co[0]
+    kings = b.kings
+    wk = (kings & b.occupied_co[1]).bit_length() - 1
+    bk = (kings & b.occupied_co[0]).bit_length() - 1
+    k = (wp, bp, wk, bk)
+    v = _PAWN_KING_CACHE.get(k)
+    if v is None:
+        pk = (wp, bp)
+        ps = _PAWN_CACHE.get(pk)
+        if ps is None:
+            ps = pawn_structure(wp, bp)
+            if len(_PAWN_CACHE) > 200_000:
+                _PAWN_CACHE.clear()
+            _PAWN_CACHE[pk] = ps
+        v = (ps[0] + king_shield(wp, bp, wk, bk), ps[1])
+        if len(_PAWN_KING_CACHE) > 200_000:
+            _PAWN_KING_CACHE.clear()
+        _PAWN_KING_CACHE[k] = v
+    s._pk = v
+    return v
+
+
+def _mobility(
+    occ: int, pieces: int, kind: int, white: int, black: int, w_free: int, b_free: int,
+) -> int:
+    """White's minus Black's mobility of the knights, bishops, rooks or queens ``pieces``
+    (all of one ``kind``): the free squares (``w_free``, ``b_free``) each piece attacks,
+    counted from the neutral number of :data:`MOBILITY`."""
+    w, k = pieces & white, pieces & black
+    n = MOBILITY[kind][2] * (k.bit_count() - w.bit_count())
+    for own, free, sign in ((w, w_free, 1), (k, b_free, -1)):
+        while own:
+            sq = own.bit_length() - 1
+            own ^= BB_SQUARES[sq]
+            if kind == KNIGHT:
+                att = BB_KNIGHT_ATTACKS[sq]
+            else:
+                att = 0
+                if kind != ROOK:
+                    att = BB_DIAG_ATTACKS[sq][BB_DIAG_MASKS[sq] & occ]
+                if kind != BISHOP:
+                    att |= (BB_RANK_ATTACKS[sq][BB_RANK_MASKS[sq] & occ]
+                            | BB_FILE_ATTACKS[sq][BB_FILE_MASKS[sq] & occ])
+            n += sign * (att & free).bit_count()
+    return n
+
+
+def evaluate_board(s: ChessState) -> int:
+    """The evaluation from White's view, in centipawns (before the tempo bonus)."""
+    b = s.board
+    pk = s._pk
+    pmg, peg = pk if pk is not None else pawn_king_terms(s)
+    black, white = b.occupied_co
+    wp = b.pawns & white
+    bp = b.pawns & black
+    mg = s.mg + pmg
+    eg = s.eg + peg
+    # Mobility: attacked squares holding no own piece and not attacked by an enemy pawn,
+    # counted from a neutral number per piece type (see MOBILITY), weighted per type.
+    w_free = ~(white | ((bp & ~BB_FILE_A) >> 9) | ((bp & ~BB_FILE_H) >> 7))
+    b_free = ~(black | (((wp & ~BB_FILE_A) << 7) | ((wp & ~BB_FILE_H) << 9)) & BB_ALL)
+    occ = b.occupied
+    for kind, pieces in ((KNIGHT, b.knights), (BISHOP, b.bishops), (ROOK, b.rooks),
+                         (QUEEN, b.queens)):
+        n = _mobility(occ, pieces, kind, white, black, w_free, b_free)
+        weight_mg, weight_eg, _ = MOBILITY[kind]
+        mg += weight_mg * n
+        eg += weight_eg * n
+    wb, bb = b.bishops & white, b.bishops & black
+    if wb & (wb - 1):
+        mg += BISHOP_PAIR[0]
+        eg += BISHOP_PAIR[1]
+    if bb & (bb - 1):
+        mg -= BISHOP_PAIR[0]
+        eg -= BISHOP_PAIR[1]
+    return _tapered(mg, eg, s.phase)
+
+
+def _tapered(mg: int, eg: int, phase: int) -> int:
+    """The middlegame and endgame scores blended by the phase (24: all pieces on the
+    board), rounded towards zero (colour-symmetric)."""
+    if phase > 24:
+        phase = 24
+    v = mg * phase + eg * (24 - phase)
+    return v // 24 if v >= 0 else -(-v // 24)
+
+
+def _side_to_move(s: ChessState, white_view: int) -> int:
+    """A White's-view score as the side to move's, with the tempo bonus, within
+    ``±EVAL_LIMIT``."""
+    v = white_view + TEMPO if s.board.turn else -white_view + TEMPO
+    if v >= EVAL_LIMIT:
+        return EVAL_LIMIT - 1
+    if v <= -EVAL_LIMIT:
+        return 1 - EVAL_LIMIT
+    return v
+
+
+def evaluate(cache: dict[int, int], state: ChessState, player: int) -> float:
+    """``ChessGame.evaluate``: centipawns for ``player``, within ±EVAL_LIMIT, kept in
+    ``cache`` (the game's; by Zobrist key, the side to move's view: iterative deepening
+    meets the same quiescence leaves again and again)."""
+    v = cache.get(state.key)
+    if v is None:
+        v = _side_to_move(state, evaluate_board(state))
+        if len(cache) >= EVAL_CACHE_SIZE:
+            cache.clear()
+        cache[state.key] = v
+    return v if player == state.player else -v
+
+
+def quick_evaluate(
+    cache: dict[int, int], state: ChessState, player: int
+) -> tuple[float, float]:
+    """``ChessGame.quick_evaluate``: ``(estimate, margin)`` with ``evaluate`` within
+    ``estimate ± margin``: the cached evaluation (margin 0), else material, piece-square
+    tables, pawn structure and king shield without mobility and the bishop pair (margin
+    :data:`LAZY_MARGIN`). For the engine's lazy evaluation in quiescence."""
+    v = cache.get(state.key)
+    if v is not None:
+        return (v if player == state.player else -v), 0.0
+    pk = state._pk
+    pmg, peg = pk if pk is not None else pawn_king_terms(state)
+    q = _side_to_move(state, _tapered(state.mg + pmg, state.eg + peg, state.phase))
+    return (q if player == state.player else -q), LAZY_MARGIN

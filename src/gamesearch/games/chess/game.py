@@ -1,0 +1,366 @@
+"""The chess game: :class:`ChessGame`, the library's :class:`~gamesearch.game.Game` for
+standard chess on python-chess boards, with FEN/SAN/UCI notation.
+
+The textbook functions and the engine's hooks are thin: what the search calls at every node
+(``result``, ``terminal_utility``, ``in_check``, ``evaluate``, ``quick_evaluate``,
+``iter_noisy_actions``) are the functions of the game's kernels (:mod:`.backend`), and the
+rest reads what those recorded in the state. Actions are :class:`chess.Move` objects, one
+shared object per (from, to, promotion) (:func:`.board.intern_move`), written in UCI
+(``e2e4``, ``e7e8q``); ``parse_action`` also accepts SAN (``Nf3``, ``O-O``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
+from itertools import pairwise
+from types import MappingProxyType
+from typing import Any
+
+import chess
+from chess import BB_SQUARES, Board, Move
+
+from ...errors import GameError, IllegalMoveError, InvalidPositionError
+from ...game import Game, GameType
+from . import board as _board
+from .backend import Kernels, default_kernels, kernels_named
+from .board import MATE, MATED, ChessState, intern_move
+from .movegen import generate_moves
+from .status import insufficient_material, repeated
+
+STARTPOS = chess.STARTING_FEN
+
+_STATUS_PROBLEMS = (
+    (chess.STATUS_EMPTY, "the board is empty"),
+    (chess.STATUS_NO_WHITE_KING, "White has no king"),
+    (chess.STATUS_NO_BLACK_KING, "Black has no king"),
+    (chess.STATUS_TOO_MANY_KINGS, "a side has more than one king"),
+    (chess.STATUS_TOO_MANY_WHITE_PAWNS, "White has more than 8 pawns"),
+    (chess.STATUS_TOO_MANY_BLACK_PAWNS, "Black has more than 8 pawns"),
+    (chess.STATUS_PAWNS_ON_BACKRANK, "a pawn stands on the first or eighth rank"),
+    (chess.STATUS_TOO_MANY_WHITE_PIECES, "White has more than 16 pieces"),
+    (chess.STATUS_TOO_MANY_BLACK_PIECES, "Black has more than 16 pieces"),
+    (chess.STATUS_BAD_CASTLING_RIGHTS, "the castling rights do not match the kings and rooks"),
+    (chess.STATUS_INVALID_EP_SQUARE, "the en-passant square is impossible"),
+    (chess.STATUS_OPPOSITE_CHECK, "the side not to move is in check"),
+    (chess.STATUS_TOO_MANY_CHECKERS, "the king is attacked by more pieces than possible"),
+    (chess.STATUS_RACE_CHECK, "the position is not a standard chess position"),
+    (chess.STATUS_RACE_OVER, "the position is not a standard chess position"),
+    (chess.STATUS_RACE_MATERIAL, "the position is not a standard chess position"),
+    (chess.STATUS_IMPOSSIBLE_CHECK, "the checks cannot have come from the last move"),
+)
+
+
+class ChessGame(Game[ChessState, Move]):
+    """Chess (standard rules, White = player 0, Black = player 1).
+
+    ``kernels``: the functions that serve the hot paths (:mod:`.backend`): a
+    :class:`~.backend.Kernels`, its name (``"python"``, ``"compiled"``) or None for
+    :func:`~.backend.default_kernels`.
+    """
+
+    name = "chess"
+    description = "chess on python-chess: UCI/SAN moves, FEN positions"
+    num_players = 2
+    game_type = GameType(num_players=2)
+    max_utility = MATE
+    state_notation = (
+        "FEN (e.g. 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1') or "
+        "'startpos', optionally followed by 'moves' and moves in UCI or SAN"
+    )
+
+    # ----- what the arena asks the game (gamesearch.game's interface hooks) -----------
+    #: Positions in FEN and moves in UCI: the arena can export chess games as PGN.
+    pgn_notation = True
+
+    def arena_openings(self) -> list[str]:
+        """The openings of matches that name none: 50 balanced book lines in SAN, each
+        played with both colours (``gamesearch/data/chess_openings.txt``; its header
+        says how they were chosen)."""
+        from importlib import resources
+
+        path = resources.files("gamesearch") / "data" / "chess_openings.txt"
+        return path.read_text(encoding="utf-8").splitlines()
+
+    # ----- the per-node operations: the kernels' own functions ----------------------------
+    # The search calls these at every node. They are not methods but the functions of the
+    # game's kernels, set in __init__, so that no Python call stands between the search and
+    # the kernel (a method calling them costs a frame at every node). Their documentation is
+    # the pure-Python references': board.result, status.terminal_utility, status.in_check,
+    # evaluation.evaluate and quick_evaluate (with the game's evaluation cache bound), and
+    # movegen.noisy_actions.
+    result: Callable[[ChessState, Move], ChessState]  # type: ignore[assignment]
+    terminal_utility: Callable[[ChessState, int], float | None]  # type: ignore[assignment]
+    in_check: Callable[[ChessState], bool]  # type: ignore[assignment]
+    evaluate: Callable[[ChessState, int], float]  # type: ignore[assignment]
+    quick_evaluate: Callable[[ChessState, int], tuple[float, float]]  # type: ignore[assignment]
+    iter_noisy_actions: Callable[[ChessState], Iterable[Move]]  # type: ignore[assignment]
+
+    def __init__(self, kernels: Kernels | str | None = None) -> None:
+        if kernels is None:
+            kernels = default_kernels()
+        elif isinstance(kernels, str):
+            kernels = kernels_named(kernels)
+        self.kernels = kernels
+        #: evaluations by Zobrist key (side to move's view): iterative deepening meets the
+        #: same quiescence leaves again and again
+        self._eval_cache: dict[int, int] = {}
+        self._state_moves = kernels.state_moves
+        self.result = kernels.result
+        self.terminal_utility = kernels.terminal_utility
+        self.in_check = kernels.in_check
+        self.evaluate = partial(kernels.evaluate, self._eval_cache)
+        self.quick_evaluate = partial(kernels.quick_evaluate, self._eval_cache)
+        self.iter_noisy_actions = kernels.noisy_actions
+
+    def __reduce__(self) -> tuple[Any, tuple[Kernels]]:
+        # a copy (or another process) gets the same kernels and a fresh evaluation cache
+        return (ChessGame, (self.kernels,))
+
+    # ----- the textbook's six functions -----------------------------------------------
+    def initial_state(self) -> ChessState:
+        return ChessState.from_board(Board())
+
+    def to_move(self, state: ChessState) -> int:
+        return state.player
+
+    def actions(self, state: ChessState) -> Sequence[Move]:
+        moves = state._moves
+        if moves is None:
+            moves = self._state_moves(state)
+        return moves
+
+    def is_terminal(self, state: ChessState) -> bool:
+        return self.terminal_utility(state, 0) is not None
+
+    def utility(self, state: ChessState, player: int) -> float:
+        u = self.terminal_utility(state, player)
+        return 0.0 if u is None else u
+
+    def returns(self, state: ChessState) -> tuple[float, float]:
+        u = self.utility(state, 0)
+        return (u, -u)
+
+    # ----- null move (for the engine's null-move pruning) ----------------------------
+    has_null_move = True
+
+    def null_result(self, state: ChessState) -> ChessState:
+        """The side to move passes: the turn flips and the en-passant square goes."""
+        return _board.null_result(state)
+
+    def null_move_allowed(self, state: ChessState) -> bool:
+        """Not in check, and the mover has a piece besides pawns (zugzwang is rare then)."""
+        if self.in_check(state):
+            return False
+        b = state.board
+        return bool((b.knights | b.bishops | b.rooks | b.queens) & b.occupied_co[b.turn])
+
+    # ----- what the engine should use (read by gamesearch.search.negamax) -------------
+    #: engine policy for chess: late-move reductions in the ``id`` engine (captures,
+    #: promotions and checks are never reduced: ``noisy_actions`` and ``in_check``);
+    #: futility margins by remaining depth (centipawns): at depth 1 a quiet move must gain
+    #: over two pawns to matter, at depth 2 four; under a time limit, no new iteration
+    #: after half of it
+    engine_defaults = MappingProxyType(
+        {"lmr": True, "futility_margins": (0.0, 200.0, 400.0), "soft_share": 0.5})
+
+    # ----- chess queries -------------------------------------------------------------
+    has_in_check = True
+
+    def termination(self, state: ChessState) -> str | None:
+        """Why the game is over (``"checkmate"``, ``"stalemate"``, ...), or ``None``."""
+        if not self.is_terminal(state):
+            return None
+        b = state.board
+        if state._status == MATED:
+            return "checkmate"
+        if insufficient_material(state):
+            return "insufficient material"
+        if not self.actions(state):
+            return "stalemate"
+        if b.halfmove_clock >= 4 and state.parent is not None and repeated(state):
+            return "repetition"
+        return "fifty-move rule"
+
+    def search_root(self, state: ChessState) -> ChessState:
+        """The same position marked as the root of a search: below it, a position that
+        recurs after the root is scored as a draw at its first repetition.
+
+        A root that is itself a (claimable) draw but still has moves — a GUI may ask for
+        a move there — loses the claim: its history and fifty-move count are dropped.
+        """
+        b = state.board
+        root = ChessState(b, state.key, state.mg, state.eg, state.phase, state.parent, 0)
+        if self.is_terminal(root) and self.actions(state):
+            nb = b.copy(stack=False)
+            nb.halfmove_clock = 0
+            root = ChessState(nb, state.key, state.mg, state.eg, state.phase, None, 0)
+        return root
+
+    # ----- optional hooks ------------------------------------------------------------
+    has_evaluate = True
+    has_quick_evaluate = True
+
+    def key(self, state: ChessState) -> int:
+        return state.key
+
+    has_noisy_actions = True
+
+    def noisy_actions(self, state: ChessState) -> Sequence[Move]:
+        """Captures and queen/knight promotions, MVV-LVA first, without captures that
+        lose material by SEE (those where the capturer is worth more than the victim);
+        every evasion when in check. (``iter_noisy_actions`` gives them one at a time:
+        the engine's quiescence uses that.)"""
+        return list(self.iter_noisy_actions(state))
+
+    has_is_noisy = True
+
+    def is_noisy(self, state: ChessState, action: Move) -> bool:
+        """A capture (en passant included) or a promotion: never reduced or pruned as quiet
+        by the engine, whether or not its static exchange wins material."""
+        if action.promotion:
+            return True
+        b = state.board
+        to = action.to_square
+        if b.occupied_co[not b.turn] & BB_SQUARES[to]:
+            return True
+        return to == b.ep_square and bool(b.pawns & BB_SQUARES[action.from_square])
+
+    has_order_actions = True
+
+    def order_actions(self, state: ChessState, actions: Sequence[Move]) -> Sequence[Move]:
+        """MVV-LVA captures, promotions, then quiet moves: the order ``actions`` already
+        has (other sequences are re-sorted the same way)."""
+        if actions is state._moves:
+            return actions
+        legal = self.actions(state)
+        rank = {m: i for i, m in enumerate(legal)}
+        return sorted(actions, key=lambda m: rank.get(m, len(rank)))
+
+    # ----- notation ------------------------------------------------------------------
+    def format_action(self, state: ChessState, action: Move) -> str:
+        return action.uci()
+
+    def format_san(self, state: ChessState, action: Move) -> str:
+        return state.board.san(action)
+
+    def parse_action(self, state: ChessState, text: str) -> Move:
+        """A move in UCI (``e2e4``, ``e7e8q``) or SAN (``e4``, ``Nf3``, ``O-O``, ``exd5``)."""
+        text = text.strip()
+        legal = list(self.actions(state))
+        if self.is_terminal(state):
+            raise IllegalMoveError(text, [], reason="the game is over")
+        b = state.board
+        try:
+            move: Move | None = chess.Move.from_uci(text)
+        except chess.InvalidMoveError:
+            move = None
+        if move is not None:
+            if move in legal:
+                return intern_move(move)
+            # python-chess writes castling as e1g1; accept the king-takes-rook form too
+            try:
+                move = b.parse_uci(text)
+            except ValueError:
+                move = None
+            if move is not None and move in legal:
+                return intern_move(move)
+            raise IllegalMoveError(
+                text, [m.uci() for m in legal], reason="not legal in this position"
+            )
+        try:
+            move = b.parse_san(text)
+        except chess.AmbiguousMoveError:
+            raise IllegalMoveError(
+                text, [m.uci() for m in legal], reason="ambiguous: say which piece moves"
+            ) from None
+        except ValueError:
+            raise IllegalMoveError(
+                text,
+                [m.uci() for m in legal],
+                reason="neither a legal UCI move (e2e4, e7e8q) nor legal SAN (e4, Nf3, O-O)",
+            ) from None
+        return intern_move(move)
+
+    def format_state(self, state: ChessState) -> str:
+        """The FEN (the history behind the position, for repetitions, is not part of it)."""
+        return state.board.fen()
+
+    def parse_state(self, text: str) -> ChessState:
+        """A FEN or ``startpos``, optionally followed by ``moves`` and UCI/SAN moves."""
+        text = " ".join(text.split())
+        head, sep, tail = text.partition(" moves")
+        if sep and tail and not tail.startswith(" "):
+            head, tail, sep = text, "", ""
+        head = head.strip()
+        if head.lower() in ("startpos", "start", ""):
+            board = Board()
+        else:
+            fields = head.split(" ")
+            if len(fields) < 2 or len(fields) > 6:
+                raise InvalidPositionError(
+                    f"chess position {head!r}: a FEN has 6 fields (board, side to move, "
+                    f"castling, en passant, half-move clock, move number), got {len(fields)}; "
+                    f"allowed: {self.state_notation}"
+                )
+            try:
+                board = Board(head)
+            except ValueError as exc:
+                raise InvalidPositionError(f"chess position {head!r}: {exc}") from None
+            problems = [why for flag, why in _STATUS_PROBLEMS if board.status() & flag]
+            if problems:
+                raise InvalidPositionError(
+                    f"chess position {head!r} is impossible: " + "; ".join(problems)
+                )
+        state = ChessState.from_board(board)
+        for i, word in enumerate(tail.split()):
+            try:
+                move = self.parse_action(state, word)
+            except IllegalMoveError as exc:
+                raise InvalidPositionError(
+                    f"chess position {text!r}: move {i + 1} ({word!r}) is illegal: {exc}"
+                ) from None
+            state = self.result(state, move)
+        return state
+
+    def render_svg(self, state: ChessState, **options: Any) -> str:
+        """The position as SVG, legal moves clickable (see :mod:`gamesearch.games.chess_svg`)."""
+        from ..chess_svg import render
+
+        return render(self, state, **options)
+
+    def render(self, state: ChessState) -> str:
+        """The board, White at the bottom (upper case), then who moves and the FEN."""
+        b = state.board
+        rows = []
+        for rank in range(7, -1, -1):
+            cells = []
+            for file in range(8):
+                piece = b.piece_at(rank * 8 + file)
+                cells.append(piece.symbol() if piece else ".")
+            rows.append(f"{rank + 1}  " + " ".join(cells))
+        rows.append("   a b c d e f g h")
+        side = "White" if b.turn else "Black"
+        status = self.termination(state)
+        line = f"{side} to move" + (" (check)" if self.in_check(state) else "")
+        if status is not None:
+            line = f"game over: {status}"
+        rows.append(line)
+        rows.append(f"FEN {b.fen()}")
+        return "\n".join(rows)
+
+
+def board_of(state: ChessState) -> Board:
+    """A python-chess Board of the state with its move history on the stack (a copy)."""
+    history = state.history()
+    board = history[0].board.copy(stack=False)
+    for prev, nxt in pairwise(history):
+        board.push(_move_between(prev, nxt))
+    return board
+
+
+def _move_between(a: ChessState, b: ChessState) -> Move:
+    for m in generate_moves(a.board)[0]:
+        if _board.result(a, m).key == b.key:
+            return m
+    raise GameError("no move leads from one state to the next")  # pragma: no cover
