@@ -61,48 +61,6 @@ _first = itemgetter(0)
 LVA = (0, 1, 3, 3, 5, 9, 20)
 
 
-def _add_piece_moves(
-    b: Board, pieces: int, kind: int, pinned: int, ksq: int, cap_targets: int,
-    quiet_targets: int, cadd: Callable[[tuple[int, Move]], None],
-    qadd: Callable[[Move], None],
-) -> None:
-    """The moves of the knights, bishops, rooks or queens ``pieces`` (all of one ``kind``):
-    captures as (MVV-LVA value, move) with ``cadd``, quiet moves with ``qadd``, each piece's
-    in square order from h8 down. A pinned slider moves along its pin (the caller leaves
-    pinned knights out: they never move)."""
-    occ = b.occupied
-    pawns, minors, rooks = b.pawns, b.knights | b.bishops, b.rooks
-    lva = LVA[kind]
-    while pieces:
-        sq = pieces.bit_length() - 1
-        sbb = BB_SQUARES[sq]
-        pieces ^= sbb
-        if kind == KNIGHT:
-            att = BB_KNIGHT_ATTACKS[sq]
-        else:
-            att = 0
-            if kind != ROOK:
-                att = BB_DIAG_ATTACKS[sq][BB_DIAG_MASKS[sq] & occ]
-            if kind != BISHOP:
-                att |= (BB_RANK_ATTACKS[sq][BB_RANK_MASKS[sq] & occ]
-                        | BB_FILE_ATTACKS[sq][BB_FILE_MASKS[sq] & occ])
-            if pinned & sbb:
-                att &= BB_RAYS[ksq][sq]
-        row = MOVES[sq]
-        t = att & cap_targets
-        while t:
-            to = t.bit_length() - 1
-            tbb = BB_SQUARES[to]
-            t ^= tbb
-            cadd(((10 if pawns & tbb else 30 if minors & tbb else 50 if rooks & tbb else 90)
-                  - lva, row[to]))
-        t = att & quiet_targets
-        while t:
-            to = t.bit_length() - 1
-            t ^= BB_SQUARES[to]
-            qadd(row[to])
-
-
 def _add_promotions(
     frm: int, to: int, queen: int, knight: int, noisy: bool,
     qn_add: Callable[[tuple[int, Move]], None], promos: list[tuple[int, Move]],
@@ -115,72 +73,6 @@ def _add_promotions(
     if not noisy:
         promos.append((-10, PROMOTIONS[(frm, to, ROOK)]))
         promos.append((-10, PROMOTIONS[(frm, to, BISHOP)]))
-
-
-def _add_pawn_moves(
-    b: Board, own: int, targets: int, noisy: bool, pinned: int, ksq: int,
-    cadd: Callable[[tuple[int, Move]], None], qadd: Callable[[Move], None],
-    promos: list[tuple[int, Move]],
-) -> None:
-    """The moves of the pawns ``own``, set-wise: captures towards the a-file, then towards
-    the h-file, single steps, double steps, en passant (``targets``: the squares that answer
-    a check, or all)."""
-    occ = b.occupied
-    them = b.occupied_co[not b.turn]
-    pawns, minors, rooks = b.pawns, b.knights | b.bishops, b.rooks
-    if b.turn:
-        up, last_rank, third = 8, BB_RANK_8, BB_RANK_3
-        single = (own << 8) & ~occ
-        double = ((single & third) << 8) & ~occ
-        left = ((own & ~BB_FILE_A) << 7) & them  # towards the a-file
-        right = ((own & ~BB_FILE_H) << 9) & them
-        dl, dr = 7, 9
-    else:
-        up, last_rank, third = -8, BB_RANK_1, BB_RANK_6
-        single = (own >> 8) & ~occ
-        double = ((single & third) >> 8) & ~occ
-        left = ((own & ~BB_FILE_A) >> 9) & them
-        right = ((own & ~BB_FILE_H) >> 7) & them
-        dl, dr = -9, -7
-    for caps_bb, delta in ((left & targets, dl), (right & targets, dr)):
-        while caps_bb:
-            to = caps_bb.bit_length() - 1
-            tbb = BB_SQUARES[to]
-            caps_bb ^= tbb
-            frm = to - delta
-            if pinned & BB_SQUARES[frm] and not BB_RAYS[ksq][frm] & tbb:
-                continue  # pinned, and not along the pin
-            v = 10 if pawns & tbb else 30 if minors & tbb else 50 if rooks & tbb else 90
-            if tbb & last_rank:
-                _add_promotions(frm, to, v + 80, v - 1, noisy, cadd, promos)
-            else:
-                cadd((v - 1, MOVES[frm][to]))
-    pushes = single & targets
-    if noisy:
-        pushes &= last_rank
-    while pushes:
-        to = pushes.bit_length() - 1
-        tbb = BB_SQUARES[to]
-        pushes ^= tbb
-        frm = to - up
-        if pinned & BB_SQUARES[frm] and not BB_RAYS[ksq][frm] & tbb:
-            continue
-        if tbb & last_rank:
-            _add_promotions(frm, to, 80, 0, noisy, promos.append, promos)
-        else:
-            qadd(MOVES[frm][to])
-    if not noisy:
-        pushes = double & targets
-        while pushes:
-            to = pushes.bit_length() - 1
-            tbb = BB_SQUARES[to]
-            pushes ^= tbb
-            frm = to - 2 * up
-            if pinned & BB_SQUARES[frm] and not BB_RAYS[ksq][frm] & tbb:
-                continue
-            qadd(MOVES[frm][to])
-    if b.ep_square is not None:
-        _add_en_passant(b, own, up, ksq, occ, them, cadd)
 
 
 def _add_en_passant(
@@ -203,48 +95,25 @@ def _add_en_passant(
                 add((9, MOVES[frm][ep]))
 
 
-def _add_king_moves(
-    b: Board, ksq: int, checkers: int, noisy: bool,
-    cadd: Callable[[tuple[int, Move]], None], qadd: Callable[[Move], None],
-) -> None:
-    """The king's steps to squares no enemy piece attacks once the king has left ``ksq``
-    (so a slider's ray through it counts), then castling king side and queen side (the
-    rights are kept clean: king and rook on their home squares)."""
+def _add_castling(b: Board, ksq: int, add: Callable[[Move], None]) -> None:
+    """Castling king side, then queen side, for a side not in check: the rook's right (the
+    rights are kept clean: king and rook on their home squares), empty squares between
+    them, and no attack on the squares the king crosses."""
     turn = b.turn
-    us = b.occupied_co[turn]
-    them = b.occupied_co[not turn]
-    occ = b.occupied
-    t = BB_KING_ATTACKS[ksq] & ~us
-    if noisy:
-        t &= them
-    if not t:
+    rights = b.castling_rights & (BB_RANK_1 if turn else BB_RANK_8)
+    if not rights:
         return
-    occ_k = occ ^ BB_SQUARES[ksq]
-    row = MOVES[ksq]
-    while t:
-        to = t.bit_length() - 1
-        tbb = BB_SQUARES[to]
-        t ^= tbb
-        if king_attacked(b, to, occ_k, them, turn):
-            continue
-        if tbb & them:
-            cadd(((10 if b.pawns & tbb else 30 if (b.knights | b.bishops) & tbb
-                   else 50 if b.rooks & tbb else 90) - LVA[KING], row[to]))
-        else:
-            qadd(row[to])
-    if not checkers and not noisy:
-        rights = b.castling_rights & (BB_RANK_1 if turn else BB_RANK_8)
-        if rights:
-            BB = BB_SQUARES
-            for rook_sq, empty, safe, to in (
-                (ksq + 3, (BB[ksq + 1] | BB[ksq + 2]), (ksq + 1, ksq + 2), ksq + 2),
-                (ksq - 4, (BB[ksq - 1] | BB[ksq - 2] | BB[ksq - 3]), (ksq - 1, ksq - 2),
-                 ksq - 2),
-            ):
-                if rights & BB[rook_sq] and not occ & empty and not any(
-                    king_attacked(b, s, occ, them, turn) for s in safe
-                ):
-                    qadd(row[to])
+    occ = b.occupied
+    them = b.occupied_co[not turn]
+    BB = BB_SQUARES
+    for rook_sq, empty, crossed, to in (
+        (ksq + 3, (BB[ksq + 1] | BB[ksq + 2]), (ksq + 1, ksq + 2), ksq + 2),
+        (ksq - 4, (BB[ksq - 1] | BB[ksq - 2] | BB[ksq - 3]), (ksq - 1, ksq - 2), ksq - 2),
+    ):
+        if rights & BB[rook_sq] and not occ & empty and not any(
+            king_attacked(b, s, occ, them, turn) for s in crossed
+        ):
+            add(MOVES[ksq][to])
 
 
 def generate_moves(
@@ -256,14 +125,27 @@ def generate_moves(
     promotions, castling, quiet moves. ``noisy=True``: only captures and queen/knight
     promotions, unless in check (then every evasion). Standard chess only (no Chess960).
     ``cp``: ``checkers_and_pinned(b)`` if already known.
+
+    One loop serves knights, bishops, rooks and queens; the pawns go set-wise; then the
+    king. Kept in one function on purpose: the quiescence search generates moves at nearly
+    every node, and with the piece loop, the pawns and the king in a function each it took
+    ~1.5 µs (20 %) longer per noisy call and the pure-Python engine ~6 % fewer nodes per
+    second (measured on the WAC positions and ``chess_nps.py``'s four).
     """
-    us = b.occupied_co[b.turn]
+    turn = b.turn
+    occ_co = b.occupied_co
+    us = occ_co[turn]
+    them = occ_co[not turn]
+    occ = b.occupied
+    pawns, knights, bishops, rooks, queens = b.pawns, b.knights, b.bishops, b.rooks, b.queens
+    minors = knights | bishops
     ksq, checkers, pinned = cp if cp is not None else checkers_and_pinned(b)
     caps: list[tuple[int, Move]] = []
     quiet: list[Move] = []
     promos: list[tuple[int, Move]] = []
     cadd = caps.append
     qadd = quiet.append
+    BB = BB_SQUARES
     if checkers:
         noisy = False
         if checkers & (checkers - 1):
@@ -274,17 +156,112 @@ def generate_moves(
             targets = (between & (between - 1)) | checkers
     else:
         targets = BB_ALL & ~us
+    cap_targets = targets & them
+    quiet_targets = 0 if noisy else targets & ~occ
     if targets:
-        cap_targets = targets & b.occupied_co[not b.turn]
-        quiet_targets = 0 if noisy else targets & ~b.occupied
-        for kind, pieces in ((KNIGHT, b.knights & ~pinned), (BISHOP, b.bishops),
-                             (ROOK, b.rooks), (QUEEN, b.queens)):
-            _add_piece_moves(b, pieces & us, kind, pinned, ksq, cap_targets, quiet_targets,
-                             cadd, qadd)
-        own = b.pawns & us
+        # knights (a pinned knight never moves), bishops, rooks, queens (a pinned slider
+        # moves along its pin): one loop, each piece's moves in square order from h8 down
+        diag_att, diag_mask = BB_DIAG_ATTACKS, BB_DIAG_MASKS
+        rank_att, rank_mask = BB_RANK_ATTACKS, BB_RANK_MASKS
+        file_att, file_mask = BB_FILE_ATTACKS, BB_FILE_MASKS
+        for kind, bb, diagonal, straight in (
+            (KNIGHT, knights & ~pinned, False, False), (BISHOP, bishops, True, False),
+            (ROOK, rooks, False, True), (QUEEN, queens, True, True),
+        ):
+            bb &= us
+            lva = LVA[kind]
+            while bb:
+                sq = bb.bit_length() - 1
+                sbb = BB[sq]
+                bb ^= sbb
+                if kind == KNIGHT:
+                    att = BB_KNIGHT_ATTACKS[sq]
+                else:
+                    att = ((diag_att[sq][diag_mask[sq] & occ] if diagonal else 0)
+                           | ((rank_att[sq][rank_mask[sq] & occ]
+                               | file_att[sq][file_mask[sq] & occ]) if straight else 0))
+                    if pinned & sbb:
+                        att &= BB_RAYS[ksq][sq]
+                row = MOVES[sq]
+                t = att & cap_targets
+                while t:
+                    to = t.bit_length() - 1
+                    tbb = BB[to]
+                    t ^= tbb
+                    cadd(((10 if pawns & tbb else 30 if minors & tbb else 50 if rooks & tbb
+                           else 90) - lva, row[to]))
+                t = att & quiet_targets
+                while t:
+                    to = t.bit_length() - 1
+                    t ^= BB[to]
+                    qadd(row[to])
+        # pawns, set-wise: captures towards the a-file, towards the h-file, single steps,
+        # double steps, en passant
+        own = pawns & us
         if own:
-            _add_pawn_moves(b, own, targets, noisy, pinned, ksq, cadd, qadd, promos)
-    _add_king_moves(b, ksq, checkers, noisy, cadd, qadd)
+            if turn:
+                up, last_rank, third = 8, BB_RANK_8, BB_RANK_3
+                single = (own << 8) & ~occ
+                double = ((single & third) << 8) & ~occ
+                left = ((own & ~BB_FILE_A) << 7) & them  # towards the a-file
+                right = ((own & ~BB_FILE_H) << 9) & them
+                dl, dr = 7, 9
+            else:
+                up, last_rank, third = -8, BB_RANK_1, BB_RANK_6
+                single = (own >> 8) & ~occ
+                double = ((single & third) >> 8) & ~occ
+                left = ((own & ~BB_FILE_A) >> 9) & them
+                right = ((own & ~BB_FILE_H) >> 7) & them
+                dl, dr = -9, -7
+            for caps_bb, delta in ((left & targets, dl), (right & targets, dr)):
+                while caps_bb:
+                    to = caps_bb.bit_length() - 1
+                    tbb = BB[to]
+                    caps_bb ^= tbb
+                    frm = to - delta
+                    if pinned & BB[frm] and not BB_RAYS[ksq][frm] & tbb:
+                        continue  # pinned, and not along the pin
+                    v = 10 if pawns & tbb else 30 if minors & tbb else 50 if rooks & tbb else 90
+                    if tbb & last_rank:
+                        _add_promotions(frm, to, v + 80, v - 1, noisy, cadd, promos)
+                    else:
+                        cadd((v - 1, MOVES[frm][to]))
+            for pushes, step in ((single & targets & (last_rank if noisy else BB_ALL), up),
+                                 (0 if noisy else double & targets, 2 * up)):
+                while pushes:
+                    to = pushes.bit_length() - 1
+                    tbb = BB[to]
+                    pushes ^= tbb
+                    frm = to - step
+                    if pinned & BB[frm] and not BB_RAYS[ksq][frm] & tbb:
+                        continue
+                    if tbb & last_rank:
+                        _add_promotions(frm, to, 80, 0, noisy, promos.append, promos)
+                    else:
+                        qadd(MOVES[frm][to])
+            if b.ep_square is not None:
+                _add_en_passant(b, own, up, ksq, occ, them, cadd)
+    # the king: steps to squares no enemy piece attacks once it has left ``ksq`` (so a
+    # slider's ray through it counts), then castling
+    t = BB_KING_ATTACKS[ksq] & ~us
+    if noisy:
+        t &= them
+    if t:
+        occ_k = occ ^ BB[ksq]
+        row = MOVES[ksq]
+        while t:
+            to = t.bit_length() - 1
+            tbb = BB[to]
+            t ^= tbb
+            if king_attacked(b, to, occ_k, them, turn):
+                continue
+            if tbb & them:
+                cadd(((10 if pawns & tbb else 30 if minors & tbb else 50 if rooks & tbb
+                       else 90) - LVA[KING], row[to]))
+            else:
+                qadd(row[to])
+        if not checkers and not noisy:
+            _add_castling(b, ksq, qadd)
     if caps:
         caps.sort(key=_first, reverse=True)
         out = [m for _, m in caps]
