@@ -124,27 +124,9 @@ def _compiled_kernels() -> Kernels | None:
     compiled.init_result(ChessState, Board, ZOBRIST, MG, EG, PHASE, Z_TURN, Z_EP, Z_CASTLING)
     state_moves = movegen.cached_moves(compiled.generate_moves)
     compiled.init_status(state_moves, MATE)
-    return Kernels(
-        name="compiled",
-        king_attacked=compiled.king_attacked,
-        checkers_and_pinned=compiled.checkers_and_pinned,
-        generate_moves=compiled.generate_moves,
-        noisy_moves=compiled.noisy_moves,
-        has_free_move=compiled.has_free_move,
-        see=compiled.see,
-        evaluate_board=compiled.evaluate_board,
-        pawn_structure=compiled.pawn_structure,
-        king_shield=compiled.king_shield,
-        pawn_king_terms=compiled.pawn_king_terms,
-        result=compiled.result,
-        evaluate=compiled.evaluate,
-        quick_evaluate=compiled.quick_evaluate,
-        compute_status=compiled.compute_status,
-        terminal_utility=compiled.terminal_utility,
-        in_check=compiled.in_check,
-        noisy_actions=compiled.noisy_actions,
-        state_moves=state_moves,
-    )
+    # each kernel has the name of its field in the extension
+    return Kernels(name="compiled", state_moves=state_moves,
+                   **{name: getattr(compiled, name) for name in KERNEL_NAMES})
 
 
 #: The compiled twins (Cython), or None when the extension was not built.

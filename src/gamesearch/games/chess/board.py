@@ -308,18 +308,9 @@ def result(state: ChessState, action: Move) -> ChessState:
     us = occ_co[turn]
     them = occ_co[not turn]
     bbs = [0, b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings]
-    if bbs[1] & fbb:
-        pt = PAWN
-    elif bbs[2] & fbb:
-        pt = KNIGHT
-    elif bbs[3] & fbb:
-        pt = BISHOP
-    elif bbs[4] & fbb:
-        pt = ROOK
-    elif bbs[5] & fbb:
-        pt = QUEEN
-    else:
-        pt = KING
+    pt = PAWN  # the moving piece's type
+    while not bbs[pt] & fbb:
+        pt += 1
     zc = ZOBRIST[ci]
     mgc = MG[ci]
     egc = EG[ci]
@@ -331,17 +322,11 @@ def result(state: ChessState, action: Move) -> ChessState:
     halfmove = b.halfmove_clock + 1
     same_pawns_kings = pt != PAWN and pt != KING
     if them & tbb:
-        if bbs[1] & tbb:
-            cpt = PAWN
+        cpt = PAWN  # the captured piece's type
+        while not bbs[cpt] & tbb:
+            cpt += 1
+        if cpt == PAWN:
             same_pawns_kings = False
-        elif bbs[2] & tbb:
-            cpt = KNIGHT
-        elif bbs[3] & tbb:
-            cpt = BISHOP
-        elif bbs[4] & tbb:
-            cpt = ROOK
-        else:
-            cpt = QUEEN
         bbs[cpt] ^= tbb
         them ^= tbb
         key ^= ZOBRIST[oc][cpt][to]

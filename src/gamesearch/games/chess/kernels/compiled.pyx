@@ -307,6 +307,13 @@ cdef inline u64 slider_attacks(int kind, int sq, u64 occ) noexcept nogil:
     return bishop_attacks(sq, occ) | rook_attacks(sq, occ)
 
 
+cdef inline u64 _attacks(int kind, int sq, u64 occ) noexcept nogil:
+    """The squares a knight, bishop, rook or queen (``kind``) on ``sq`` attacks."""
+    if kind == KNIGHT:
+        return KNIGHT_ATT[sq]
+    return slider_attacks(kind, sq, occ)
+
+
 cdef inline void _slider_moves(
     MoveList* caps, MoveList* quiet, Pos* p, u64 pieces, int kind, int ksq, u64 pinned,
     u64 cap_targets, u64 quiet_targets, int vp, int vm, int vr, int vq,
@@ -357,8 +364,8 @@ cdef void _generate(Pos* p, bint noisy, int ksq, u64 checkers, u64 pinned,
     """The moves of ``movegen.generate_moves`` in three lists (see there for the order)."""
     cdef u64 us = p.us, them = p.them, occ = p.occ
     cdef u64 targets, cap_targets, quiet_targets, bb, att, sbb, tbb, own, single, double
-    cdef u64 left, right, pushes, last_rank, t, rights, empty
-    cdef int sq, to, frm, up, dl, dr, c, v, side, delta, rook_sq
+    cdef u64 left, right, last_rank, t, rights, empty
+    cdef int sq, to, frm, up, dl, dr, c, v, group, delta, rook_sq
     caps.n = quiet.n = promos.n = 0
     if checkers:
         noisy = False
@@ -404,13 +411,23 @@ cdef void _generate(Pos* p, bint noisy, int ksq, u64 checkers, u64 pinned,
                 right = ((own & ~FILE_H) >> 7) & them
                 dl = -9
                 dr = -7
-            for side in range(2):
-                if side == 0:
+            # captures towards the a-file, towards the h-file, single steps (only
+            # promotions when noisy), double steps (as in movegen.generate_moves)
+            for group in range(4):
+                if group == 0:
                     t = left & targets
                     delta = dl
-                else:
+                elif group == 1:
                     t = right & targets
                     delta = dr
+                elif group == 2:
+                    t = single & targets
+                    if noisy:
+                        t &= last_rank
+                    delta = up
+                else:
+                    t = 0 if noisy else double & targets
+                    delta = 2 * up
                 while t:
                     to = gs_msb(t)
                     tbb = bit(to)
@@ -418,35 +435,16 @@ cdef void _generate(Pos* p, bint noisy, int ksq, u64 checkers, u64 pinned,
                     frm = to - delta
                     if pinned & bit(frm) and not LINE[ksq][frm] & tbb:
                         continue
-                    v = _victim(p, tbb, 10, 30, 50, 90)
-                    if tbb & last_rank:
-                        _promotions(caps, v + 80, v - 1, promos, noisy, frm * 64 + to)
+                    if group < 2:
+                        v = _victim(p, tbb, 10, 30, 50, 90)
+                        if tbb & last_rank:
+                            _promotions(caps, v + 80, v - 1, promos, noisy, frm * 64 + to)
+                        else:
+                            _push(caps, v - 1, frm * 64 + to)
+                    elif tbb & last_rank:
+                        _promotions(promos, 80, 0, promos, noisy, frm * 64 + to)
                     else:
-                        _push(caps, v - 1, frm * 64 + to)
-            pushes = single & targets
-            if noisy:
-                pushes &= last_rank
-            while pushes:
-                to = gs_msb(pushes)
-                tbb = bit(to)
-                pushes ^= tbb
-                frm = to - up
-                if pinned & bit(frm) and not LINE[ksq][frm] & tbb:
-                    continue
-                if tbb & last_rank:
-                    _promotions(promos, 80, 0, promos, noisy, frm * 64 + to)
-                else:
-                    _push(quiet, 0, frm * 64 + to)
-            if not noisy:
-                pushes = double & targets
-                while pushes:
-                    to = gs_msb(pushes)
-                    tbb = bit(to)
-                    pushes ^= tbb
-                    frm = to - 2 * up
-                    if pinned & bit(frm) and not LINE[ksq][frm] & tbb:
-                        continue
-                    _push(quiet, 0, frm * 64 + to)
+                        _push(quiet, 0, frm * 64 + to)
             if p.ep >= 0:
                 _en_passant(caps, p, own, up, ksq)
     t = KING_ATT[ksq] & ~us
@@ -653,25 +651,21 @@ cdef list _noisy_list(Pos* p, int ksq, u64 pinned):
 
 cdef bint _free_move(Pos* p, u64 pinned) noexcept nogil:
     cdef u64 free, occ = p.occ, us = p.us
-    cdef int sq
-    free = p.knights & us & ~pinned
-    while free:
-        sq = gs_msb(free)
-        free ^= bit(sq)
-        if KNIGHT_ATT[sq] & ~us:
-            return True
-    free = (p.bishops | p.queens) & us & ~pinned
-    while free:
-        sq = gs_msb(free)
-        free ^= bit(sq)
-        if bishop_attacks(sq, occ) & ~us:
-            return True
-    free = (p.rooks | p.queens) & us & ~pinned
-    while free:
-        sq = gs_msb(free)
-        free ^= bit(sq)
-        if rook_attacks(sq, occ) & ~us:
-            return True
+    cdef int sq, kind
+    # knights; bishops and queens along the diagonals; rooks and queens along the lines
+    for kind in range(KNIGHT, ROOK + 1):
+        if kind == KNIGHT:
+            free = p.knights
+        elif kind == BISHOP:
+            free = p.bishops | p.queens
+        else:
+            free = p.rooks | p.queens
+        free &= us & ~pinned
+        while free:
+            sq = gs_msb(free)
+            free ^= bit(sq)
+            if _attacks(kind, sq, occ) & ~us:
+                return True
     free = p.pawns & us & ~pinned
     return free != 0 and (((free << 8) if p.turn else (free >> 8)) & ~occ) != 0
 

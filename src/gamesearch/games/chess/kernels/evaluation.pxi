@@ -189,12 +189,6 @@ cdef inline long _mobility(u64 pieces, int kind, int neutral, u64 occ, u64 white
     return n
 
 
-cdef inline u64 _attacks(int kind, int sq, u64 occ) noexcept nogil:
-    if kind == KNIGHT:
-        return KNIGHT_ATT[sq]
-    return slider_attacks(kind, sq, occ)
-
-
 cdef long _evaluate_board(object s, Pos* p) except? -999999:
     pk = _pawn_king_terms(s, p)
     cdef long pmg = pk[0], peg = pk[1]
