@@ -172,12 +172,18 @@ def generate_moves(
                 sq = bb.bit_length() - 1
                 sbb = BB[sq]
                 bb ^= sbb
-                att = (BB_KNIGHT_ATTACKS[sq] if knight
-                       else (diag_att[sq][diag_mask[sq] & occ] if diagonal else 0)
-                       | ((rank_att[sq][rank_mask[sq] & occ] | file_att[sq][file_mask[sq] & occ])
-                          if straight else 0))
-                if pinned & sbb:  # a pinned slider moves along its pin
-                    att &= BB_RAYS[ksq][sq]
+                if knight:
+                    att = BB_KNIGHT_ATTACKS[sq]
+                else:
+                    if straight:
+                        att = (rank_att[sq][rank_mask[sq] & occ]
+                               | file_att[sq][file_mask[sq] & occ])
+                        if diagonal:
+                            att |= diag_att[sq][diag_mask[sq] & occ]
+                    else:
+                        att = diag_att[sq][diag_mask[sq] & occ]
+                    if pinned & sbb:  # a pinned slider moves along its pin
+                        att &= BB_RAYS[ksq][sq]
                 row = MOVES[sq]
                 t = att & cap_targets
                 while t:

@@ -49,8 +49,8 @@ def insufficient_material(s: ChessState) -> bool:
 def compute_status(s: ChessState) -> int:
     """The terminal status of ``s`` (ONGOING, MATED or DRAWN), recorded in the state."""
     b = s.board
-    if insufficient_material(s):
-        st = DRAWN  # no mate is possible, so this is no mate either
+    if not (b.pawns | b.rooks | b.queens) and b.is_insufficient_material():
+        st = DRAWN  # no mate is possible, so this is no mate either (insufficient_material)
     elif b.halfmove_clock >= 4 and s.parent is not None and repeated(s):
         st = DRAWN  # a repeated position was not a mate the first time
     else:
