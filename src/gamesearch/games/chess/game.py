@@ -85,7 +85,8 @@ class ChessGame(Game[ChessState, Move]):
     # ----- the per-node operations: the kernels' own functions ----------------------------
     # The search calls these at every node. They are not methods but the functions of the
     # game's kernels, set in __init__, so that no Python call stands between the search and
-    # the kernel (a method calling them costs a frame at every node). Their documentation is
+    # the kernel (methods calling them cost 12 % of the compiled engine's nodes per second:
+    # chess_nps.py's four positions at depth 5, best of 5). Their documentation is
     # the pure-Python references': board.result, status.terminal_utility, status.in_check,
     # evaluation.evaluate and quick_evaluate (with the game's evaluation cache bound), and
     # movegen.noisy_actions.
