@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import GameError, IllegalMoveError, InvalidLimitError, UnknownNameError
-from .game import CHANCE, Book, FastSolver, Game, sample_outcome
+from .game import CHANCE, Book, FastSolver, Game, sample_outcome, solve_until
 from .search import ALGORITHMS, Limit, SearchResult, make_searcher, parse_spec
 from .search.common import Callback
 from .search.control import MAX_SECONDS, SearchTimeout
@@ -164,23 +164,7 @@ class SolverAgent(Agent):
     def _solve_fast(fast: FastSolver, state: Any, deadline: float) -> dict[str, Any] | None:
         """The compiled solve by the ``deadline`` (None if it did not finish): slices of
         nodes on the table the previous slice left (still sound), sized from the rate."""
-        keep, chunk, nodes = False, 200_000, 0
-        t0 = time.perf_counter()
-        while True:
-            try:
-                result = fast.solve(state, keep_table=keep, max_nodes=chunk)
-            except SearchTimeout:
-                keep = True
-                nodes += chunk
-                now = time.perf_counter()
-                if now >= deadline:
-                    return None
-                rate = nodes / max(now - t0, 1e-3)
-                chunk = max(100_000, int(rate * (deadline - now)))
-                continue
-            result["nodes"] += nodes
-            result["seconds"] = time.perf_counter() - t0
-            return result
+        return solve_until(fast.solve, state, deadline, first_slice=200_000)
 
 
 class HumanAgent(Agent):
@@ -245,6 +229,9 @@ def make_agent(
         seed = read_int("seed", options["seed"], -(1 << 63), 1 << 63) \
             if "seed" in options else None
         return RandomAgent(seed)
+    if name in ("uci", "py"):
+        raise InvalidLimitError(f"agent {shorten(spec)!r}: {name}: agents play in the arena "
+                                f"only (gamesearch match GAME {name}:... OTHER)")
     if name not in ALGORITHMS:
         raise UnknownNameError("agent", name, [*ALGORITHMS, *AGENT_KINDS])
     return SearchAgent(game, spec, default_time, callback)

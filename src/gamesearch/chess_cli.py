@@ -15,8 +15,9 @@ import json
 import time
 from typing import Any, TextIO
 
-from .argtypes import positive_int, positive_seconds, whole_number
-from .errors import GameError
+from .argtypes import argtype, help_range
+from .errors import GameError, echo
+from .files import iter_lines
 
 
 class ChessCliError(GameError):
@@ -58,14 +59,38 @@ def cmd_uci(args: argparse.Namespace, out: TextIO) -> int:
     return main()
 
 
-def cmd_epd(args: argparse.Namespace, out: TextIO) -> int:
-    from .uci import EpdResult, read_epd, run_epd
+def _epd_lines(path: str, limit: int | None) -> list[tuple[int, str]]:
+    """The numbered positions of an EPD file (``-``: standard input), each with a ``bm`` or
+    ``am`` operation to score the engine's move against."""
+    try:
+        import chess
+    except ImportError:
+        raise ChessCliError("epd needs python-chess: pip install 'gamesearch[chess]'") from None
 
-    lines = read_epd(args.file)
-    if args.limit is not None:
-        lines = lines[: args.limit]
+    lines: list[tuple[int, str]] = []
+    for number, raw in iter_lines(path, "EPD file"):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if limit is not None and len(lines) >= limit:
+            break
+        try:
+            _, ops = chess.Board.from_epd(line)
+        except ValueError:
+            ops = {"bm": None}  # run_epd names the line that does not parse
+        if "bm" not in ops and "am" not in ops:
+            raise ChessCliError(f"EPD line {number}: no bm or am operation, so there is no "
+                                "move to score against")
+        lines.append((number, line))
     if not lines:
-        raise ChessCliError(f"{args.file!r} holds no EPD positions")
+        raise ChessCliError(f"{echo(path)} holds no EPD positions")
+    return lines
+
+
+def cmd_epd(args: argparse.Namespace, out: TextIO) -> int:
+    from .uci import EpdResult, run_epd
+
+    lines = _epd_lines(args.file, args.limit)
 
     def show(r: EpdResult) -> None:
         if args.json:
@@ -101,7 +126,8 @@ def add_chess_commands(sub: Any) -> None:
     s.add_argument("game", help="chess")
     s.add_argument("--fen", default="startpos",
                    help="FEN or 'startpos' [moves ...] (default startpos)")
-    s.add_argument("--depth", type=whole_number(0), required=True)
+    s.add_argument("--depth", type=argtype("perft_depth"), required=True,
+                   help=help_range("perft_depth"))
     s.add_argument("--divide", action="store_true", help="the count after each first move")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_perft)
@@ -110,10 +136,14 @@ def add_chess_commands(sub: Any) -> None:
     s.set_defaults(func=cmd_uci)
 
     s = sub.add_parser("epd", help="run a chess test suite (EPD with bm/am) and score it")
-    s.add_argument("file")
-    s.add_argument("--time", type=positive_seconds, help="seconds per position")
-    s.add_argument("--nodes", type=positive_int, help="nodes per position (reproducible)")
-    s.add_argument("--limit", type=positive_int, help="only the first N positions")
-    s.add_argument("--hash", type=positive_int, default=64, help="table size in MiB")
+    s.add_argument("file", help="the EPD file (- for standard input)")
+    s.add_argument("--time", type=argtype("time"), help="seconds per position "
+                   + help_range("time"))
+    s.add_argument("--nodes", type=argtype("nodes"), help="nodes per position (reproducible) "
+                   + help_range("nodes"))
+    s.add_argument("--limit", type=argtype("limit"), help="only the first N positions "
+                   + help_range("limit"))
+    s.add_argument("--hash", type=argtype("hash"), default=64,
+                   help="table size in MiB (default 64) " + help_range("hash"))
     s.add_argument("--json", action="store_true", help="one JSON object per position")
     s.set_defaults(func=cmd_epd)

@@ -17,9 +17,10 @@ from . import __version__
 from .agents import AGENT_KINDS, QuitGame, make_agent, play_game
 from .analysis import analyze, default_algorithm, format_pv, solve_record
 from .arena.cli import add_arena_commands
-from .argtypes import positive_int, positive_seconds
+from .argtypes import argtype, help_range
 from .chess_cli import add_chess_commands
-from .errors import GameError, InvalidLimitError
+from .errors import GameError, InvalidLimitError, one_line
+from .files import iter_lines
 from .game import CHANCE, Game
 from .games import GAMES, get_game
 from .search import ALGORITHMS, Limit, SearchResult
@@ -180,17 +181,10 @@ def _solve_lines(args: argparse.Namespace) -> Iterable[tuple[str, str]]:
         yield "position", args.position
         return
     if args.file is not None:
-        try:
-            handle: TextIO = (
-                sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
-            )
-        except OSError as exc:
-            raise CliError(f"cannot read {args.file!r}: {exc.strerror}") from None
-        with handle:
-            for i, line in enumerate(handle, 1):
-                text = line.strip()
-                if text and not text.startswith("#"):
-                    yield f"line {i}", text.split()[0]
+        for i, line in iter_lines(args.file, "positions file"):
+            text = line.strip()
+            if text and not text.startswith("#"):
+                yield f"line {i}", text.split()[0]
         return
     yield "position", ""
 
@@ -210,7 +204,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
                                   fast=fast)
         except GameError as exc:
             errors += 1
-            sys.stderr.write(f"gamesearch: {where}: {exc}\n")
+            sys.stderr.write(f"gamesearch: {where}: {one_line(str(exc))}\n")
             continue
         if args.json:
             out.write(json.dumps(record) + "\n")
@@ -301,7 +295,7 @@ def cmd_web(args: argparse.Namespace, out: TextIO) -> int:
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # exit 2 with a one-line message (argparse's way)
         self.print_usage(sys.stderr)
-        self.exit(2, f"gamesearch: error: {message}\n")
+        self.exit(2, f"gamesearch: error: {one_line(message)}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -320,18 +314,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="agent of player 2 (default: the game's strongest agent, e.g. solver "
                    "for connect4; else id)")
     s.add_argument("--agent", action="append", help="agents in player order (n-player games)")
-    s.add_argument("--time", type=positive_seconds, default=1.0, help="seconds per engine move")
+    s.add_argument("--time", type=argtype("time"), default=1.0,
+                   help="seconds per engine move " + help_range("time"))
     s.add_argument("--position", help="start position in the game's notation")
-    s.add_argument("--seed", type=int, default=None, help="seed for dice and random agents")
+    s.add_argument("--seed", type=argtype("seed"), default=None,
+                   help="seed for dice and random agents")
     s.set_defaults(func=cmd_play)
 
     s = sub.add_parser("analyze", help="search one position and report the best move")
     s.add_argument("game")
     s.add_argument("--position")
     s.add_argument("--algorithm", help="algorithm spec, e.g. alphabeta or id:tt=4M")
-    s.add_argument("--depth", type=positive_int)
-    s.add_argument("--time", type=positive_seconds)
-    s.add_argument("--nodes", type=positive_int)
+    s.add_argument("--depth", type=argtype("depth"), help=help_range("depth"))
+    s.add_argument("--time", type=argtype("time"), help=help_range("time"))
+    s.add_argument("--nodes", type=argtype("nodes"), help=help_range("nodes"))
     s.add_argument("--json", action="store_true", help="one JSON object")
     s.add_argument("--book", default=None, metavar="FILE",
                    help="games with an opening book (connect4): the book to consult when no "
@@ -358,8 +354,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("book", help="build a game's opening book with its solver (connect4)")
     s.add_argument("game", help="a game with an opening book builder (connect4)")
-    s.add_argument("--plies", type=positive_int, default=8,
-                   help="cover the positions with fewer stones than this (default 8)")
+    s.add_argument("--plies", type=argtype("plies"), default=8,
+                   help="cover the positions with fewer stones than this (default 8) "
+                   + help_range("plies"))
     s.add_argument("--out", default=None,
                    help="the book file to write (default GAME_book.bin; with --info: the "
                    "book to describe, - for the game's own)")
@@ -368,14 +365,16 @@ def build_parser() -> argparse.ArgumentParser:
                    "empty board (move string)")
     s.add_argument("--sides", choices=("both", "first", "second"), default="both",
                    help="the policy trees to build: the root's side to move, the other, both")
-    s.add_argument("--strong-nodes", type=positive_int, default=100_000_000,
+    s.add_argument("--strong-nodes", type=argtype("nodes"), default=100_000_000,
                    help="node budget of one position's strong solve (then weak)")
-    s.add_argument("--max-nodes", type=positive_int, default=None,
+    s.add_argument("--max-nodes", type=argtype("nodes"), default=None,
                    help="node budget of one position's weak solve (default: none)")
-    s.add_argument("--max-seconds", type=positive_seconds, default=None,
-                   help="stop after this long (run the same command again to resume)")
-    s.add_argument("--tt", type=positive_int, default=1 << 24,
-                   help="transposition table entries (default 2^24: about 400 MB)")
+    s.add_argument("--max-seconds", type=argtype("max_seconds"), default=None,
+                   help="stop after this long, checked inside each solve (run the same "
+                   "command again to resume) " + help_range("max_seconds"))
+    s.add_argument("--tt", type=argtype("book_tt"), default=1 << 24,
+                   help="transposition table entries (default 2^24: about 400 MB) "
+                   + help_range("book_tt"))
     s.add_argument("--info", action="store_true",
                    help="only describe the book at --out (or the package's, if --out is -)")
     s.set_defaults(func=cmd_book)
@@ -389,7 +388,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("web", help="the web app: play, analyse, learn, tournaments")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    s.add_argument("--port", type=positive_int, default=8000, help="port (default 8000)")
+    s.add_argument("--port", type=argtype("port"), default=8000,
+                   help="port (default 8000) " + help_range("port"))
     s.add_argument("--db", default=None, metavar="PATH",
                    help="arena results file, or a folder of them, shown read-only")
     s.set_defaults(func=cmd_web)
@@ -405,7 +405,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     try:
         return int(args.func(args, out))
     except GameError as exc:
-        sys.stderr.write(f"gamesearch: error: {exc}\n")
+        sys.stderr.write(f"gamesearch: error: {one_line(str(exc))}\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write("gamesearch: interrupted\n")

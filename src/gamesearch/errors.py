@@ -8,7 +8,43 @@ of :mod:`gamesearch.search` and the games' own solvers (Connect Four's compiled 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+
+#: Input quoted in a message is cut to this many characters (then "…").
+ECHO_CHARS = 80
+
+
+def echo(text: object, limit: int = ECHO_CHARS) -> str:
+    """``repr`` of ``text`` cut to ``limit`` characters: a message never quotes a whole
+    100,000-character input back."""
+    if not isinstance(text, str):
+        text = repr(text)
+        if len(text) <= limit:
+            return text
+        return text[:limit] + f"… ({len(text)} characters)"
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit]) + f"… ({len(text)} characters)"
+
+
+#: The longest message an interface prints for one error.
+MAX_MESSAGE_CHARS = 500
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+
+
+def one_line(message: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``message`` as one line of at most ``limit`` characters: white space (new lines too)
+    folded, each quoted input longer than :data:`ECHO_CHARS` cut, then the whole cut.
+    The safety net of every interface, for messages that quote input without :func:`echo`."""
+    text = " ".join(message.split())
+
+    def cut(m: re.Match[str]) -> str:
+        q = m.group(0)
+        return q if len(q) <= ECHO_CHARS + 2 else q[:ECHO_CHARS + 1] + "…" + q[0]
+
+    text = _QUOTED.sub(cut, text)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 class GameError(Exception):
@@ -21,7 +57,7 @@ class IllegalMoveError(GameError, ValueError):
     def __init__(self, move: object, legal: Iterable[str] | None = None, reason: str = "") -> None:
         self.move = move
         self.legal = list(legal) if legal is not None else None
-        text = f"illegal move {move!r}"
+        text = f"illegal move {echo(move)}"
         if reason:
             text += f": {reason}"
         if self.legal is not None:
@@ -40,7 +76,7 @@ class UnknownNameError(GameError, KeyError):
         self.kind = kind
         self.name = name
         self.known = sorted(known)
-        super().__init__(f"unknown {kind} {name!r}; known: {', '.join(self.known)}")
+        super().__init__(f"unknown {kind} {echo(name)}; known: {', '.join(self.known)}")
 
     def __str__(self) -> str:  # KeyError would quote the whole message
         return str(self.args[0])

@@ -43,12 +43,13 @@ arena ask the game through these and never test its name; the defaults say "abse
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Generic, Protocol, TypeVar
 
-from .errors import IllegalMoveError, InvalidPositionError, UnsupportedGameError
+from .errors import IllegalMoveError, InvalidPositionError, SearchTimeout, UnsupportedGameError
 
 #: ``to_move`` returns this at a chance node.
 CHANCE = -1
@@ -117,6 +118,42 @@ class FastSolver(Protocol):
     def solve(self, state: Any, *, weak: bool = False, best_moves: bool = False,
               keep_table: bool = False, max_nodes: int | None = None) -> dict[str, Any]:
         ...
+
+
+def solve_until(solve: Callable[..., dict[str, Any]], state: Any, deadline: float, *,
+                keep_table: bool = False, max_nodes: int | None = None,
+                first_slice: int = 100_000, slice_seconds: float | None = None,
+                **options: Any) -> dict[str, Any] | None:
+    """A :class:`FastSolver`'s ``solve`` that also stops at ``deadline`` (a
+    ``time.perf_counter()`` value): compiled code cannot look at the clock, so it runs in
+    slices of nodes, each on the table the one before left (still sound), and the clock is
+    read between slices. A slice is sized from the measured rate to last ``slice_seconds``
+    (``None``: until the deadline). None when the deadline came first;
+    :class:`~gamesearch.errors.SearchTimeout` when ``max_nodes`` (all slices together) ran
+    out. ``nodes`` counts every slice, re-searched nodes included."""
+    t0 = time.perf_counter()
+    used, chunk, keep = 0, first_slice, keep_table
+    while True:
+        now = time.perf_counter()
+        if now >= deadline:
+            return None
+        step = chunk if max_nodes is None else min(chunk, max_nodes - used)
+        try:
+            result = solve(state, keep_table=keep, max_nodes=step, **options)
+        except SearchTimeout:
+            keep = True
+            used += step
+            if max_nodes is not None and used >= max_nodes:
+                raise
+            now = time.perf_counter()
+            rate = used / max(now - t0, 1e-3)
+            span = deadline - now if slice_seconds is None else min(slice_seconds,
+                                                                     deadline - now)
+            chunk = max(100_000, int(rate * span))
+            continue
+        result["nodes"] += used
+        result["seconds"] = time.perf_counter() - t0
+        return result
 
 
 #: The words of an opening book spec (``--book``, ``solver:book=``) for "the game's own

@@ -9,7 +9,8 @@ import math
 import sys
 from typing import Any, TextIO
 
-from ..argtypes import number, positive_int
+from ..argtypes import RANGES, argtype, help_range
+from ..errors import echo
 from .errors import ArenaError
 from .ratings import SPRT, format_elo
 from .report import (
@@ -35,13 +36,16 @@ from .tournament import BACKENDS, RunOptions, TournamentResult, run_tournament
 
 
 def parse_sprt(text: str, alpha: float, beta: float) -> SPRT:
+    """``--sprt ELO0,ELO1`` (each in ``RANGES["elo"]``) with ``--alpha`` and ``--beta``."""
     parts = text.split(",")
     try:
-        elo0, elo1 = (float(p) for p in parts)
-    except ValueError:
-        raise ArenaError(f"--sprt {text!r}: expected ELO0,ELO1, e.g. 0,10") from None
+        if len(parts) != 2:
+            raise ValueError(f"expected ELO0,ELO1, e.g. 0,10; each {RANGES['elo'].describe()}")
+        elo0, elo1 = (RANGES["elo"].parse(p) for p in parts)
+    except ValueError as exc:
+        raise ArenaError(f"--sprt {echo(text)}: {exc}") from None
     if not elo1 > elo0:
-        raise ArenaError(f"--sprt {text!r}: elo1 must be greater than elo0")
+        raise ArenaError(f"--sprt {echo(text)}: elo1 must be greater than elo0")
     for name, p in (("--alpha", alpha), ("--beta", beta)):
         if not 0 < p < 0.5:
             raise ArenaError(f"{name} {p}: must be between 0 and 0.5")
@@ -179,26 +183,30 @@ def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--time-control", default="10+0.1", metavar="BASE+INC",
                    help="seconds per game + seconds added per move (default 10+0.1)")
-    p.add_argument("--grace", type=number(0.0, strict=False), default=1.0, metavar="S",
-                   help="seconds past its clock before a move loses on time (default 1)")
+    p.add_argument("--grace", type=argtype("grace"), default=1.0, metavar="S",
+                   help="seconds past its clock before a move loses on time (default 1) "
+                   + help_range("grace"))
     g = p.add_mutually_exclusive_group()
     g.add_argument("--openings", metavar="FILE",
                    help="one opening a line: moves in the game's notation, or a position "
                    "(default: the game's own, if it has any; chess: the 50 balanced lines "
                    "of gamesearch/data/chess_openings.txt)")
-    g.add_argument("--random-plies", type=positive_int, metavar="N",
-                   help="openings of N random moves (from --seed)")
-    p.add_argument("--seed", type=int, default=0,
+    g.add_argument("--random-plies", type=argtype("random_plies"), metavar="N",
+                   help="openings of N random moves (from --seed) " + help_range("random_plies"))
+    p.add_argument("--seed", type=argtype("seed"), default=0,
                    help="seed of random openings, random agents and dice (default 0)")
-    p.add_argument("--max-plies", type=positive_int, default=1000, metavar="N",
-                   help="a game still running after N plies is a draw (default 1000)")
+    p.add_argument("--max-plies", type=argtype("max_plies"), default=1000, metavar="N",
+                   help="a game still running after N plies is a draw (default 1000) "
+                   + help_range("max_plies"))
     p.add_argument("--db", default=":memory:", metavar="FILE",
                    help="SQLite results file; rerun the same command to resume")
-    p.add_argument("--workers", type=positive_int, default=1, metavar="K",
-                   help="games played at once (default 1)")
+    p.add_argument("--workers", type=argtype("workers"), default=1, metavar="K",
+                   help="games played at once (default 1) " + help_range("workers"))
     p.add_argument("--backend", choices=BACKENDS, default="local",
                    help="local processes or a Ray cluster (pip install 'gamesearch[ray]')")
-    p.add_argument("--ray-address", default=None, help="Ray cluster to join (default: local)")
+    p.add_argument("--ray-address", default=None,
+                   help="Ray cluster to join, HOST:PORT (default: a new local instance that "
+                   "listens on 127.0.0.1 only)")
     p.add_argument("--plot", metavar="FILE", help="rating plot: .html page or .svg picture")
     p.add_argument("--export-jsonl", metavar="FILE", help="all games, one JSON object a line")
     p.add_argument("--export-pgn", metavar="FILE", help="chess games as PGN (python-chess)")
@@ -212,12 +220,14 @@ def add_arena_commands(sub: Any) -> None:
     s.add_argument("game")
     s.add_argument("first", metavar="A", help="agent spec (e.g. alphabeta:depth=4)")
     s.add_argument("second", metavar="B", help="agent spec")
-    s.add_argument("--games", type=positive_int, default=10, metavar="N",
-                   help="games to play, colours alternating (default 10)")
+    s.add_argument("--games", type=argtype("games"), default=10, metavar="N",
+                   help="games to play, colours alternating (default 10) " + help_range("games"))
     s.add_argument("--sprt", metavar="ELO0,ELO1",
                    help="stop when 'A is ELO1 stronger' is accepted or rejected against ELO0")
-    s.add_argument("--alpha", type=float, default=0.05, help="SPRT false positive rate")
-    s.add_argument("--beta", type=float, default=0.05, help="SPRT false negative rate")
+    s.add_argument("--alpha", type=argtype("sprt_p"), default=0.05,
+                   help="SPRT false positive rate (default 0.05) " + help_range("sprt_p"))
+    s.add_argument("--beta", type=argtype("sprt_p"), default=0.05,
+                   help="SPRT false negative rate (default 0.05) " + help_range("sprt_p"))
     _common(s)
     s.set_defaults(func=cmd_match)
 
@@ -226,7 +236,8 @@ def add_arena_commands(sub: Any) -> None:
     s.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
                    help="agent specs (NAME=SPEC to name one); the first is the gauntlet's")
     s.add_argument("--format", choices=FORMATS, default="round-robin")
-    s.add_argument("--games-per-pair", type=positive_int, default=2, metavar="N",
-                   help="games between each pair, colours alternating (default 2)")
+    s.add_argument("--games-per-pair", type=argtype("games"), default=2, metavar="N",
+                   help="games between each pair, colours alternating (default 2) "
+                   + help_range("games"))
     _common(s)
     s.set_defaults(func=cmd_tournament)

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import os
 import random
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
+from types import ModuleType
 from typing import Any
 
 from ..agents import Agent, RandomAgent, make_agent, play_game
-from ..errors import GameError
+from ..errors import GameError, echo
 from ..game import Game
 from ..search import Limit, SearchResult
 from .errors import ArenaError
@@ -85,17 +88,49 @@ def scores_from_returns(returns: Any) -> list[float]:
     return [0.5, 0.5]
 
 
+def _is_cwd(entry: str, explicit: set[str]) -> bool:
+    """A ``sys.path`` entry that means the current directory, unless the user put it in
+    ``PYTHONPATH`` on purpose."""
+    if entry in explicit:
+        return False
+    if entry in ("", "."):
+        return True
+    try:
+        return os.path.realpath(entry) == os.path.realpath(os.getcwd())
+    except OSError:
+        return False
+
+
+def import_agent_module(name: str) -> ModuleType:
+    """Import ``name`` for a ``py:`` agent. This runs the module's code: a ``py:`` spec is a
+    program, not data. The current directory is *not* searched (``python -m`` and the
+    interactive interpreter put it on ``sys.path``), so a file that happens to lie where the
+    command is run cannot take over an agent's name; ``PYTHONPATH`` or an installed package
+    names the code explicitly."""
+    if name in sys.modules:
+        return sys.modules[name]
+    explicit = {p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p}
+    saved = list(sys.path)
+    sys.path[:] = [p for p in saved if not _is_cwd(p, explicit)]
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path[:] = saved
+
+
 def _load_factory(target: str) -> Callable[..., Agent]:
     module_name, _, attr = target.partition(":")
     if not module_name or not attr:
-        raise ArenaError(f"agent 'py:{target}': expected py:MODULE:FACTORY, e.g. "
+        raise ArenaError(f"agent {echo('py:' + target)}: expected py:MODULE:FACTORY, e.g. "
                          "py:mypackage.agents:MyAgent")
     try:
-        factory = getattr(importlib.import_module(module_name), attr)
+        factory = getattr(import_agent_module(module_name), attr)
     except (ImportError, AttributeError) as exc:
-        raise ArenaError(f"agent 'py:{target}': {exc}") from None
+        raise ArenaError(f"agent {echo('py:' + target)}: {exc} (py: agents are imported from "
+                         "installed packages or PYTHONPATH, never from the current "
+                         "directory)") from None
     if not callable(factory):
-        raise ArenaError(f"agent 'py:{target}': {attr} is not callable")
+        raise ArenaError(f"agent {echo('py:' + target)}: {echo(attr)} is not callable")
     return factory  # type: ignore[no-any-return]
 
 
@@ -106,7 +141,9 @@ def make_arena_agent(game: Game[Any, Any], spec: str, seed: int) -> Agent:
     ``random:seed=N`` (the game's seed is mixed in, so games differ but repeat exactly),
     ``uci:PATH[,elo=N][,threads=N]`` (an external UCI engine; chess only, needs the
     ``chess`` package) and ``py:MODULE:FACTORY`` (your own: ``FACTORY(game)`` returns an
-    :class:`~gamesearch.agents.Agent`).
+    :class:`~gamesearch.agents.Agent`; this imports and so *runs* MODULE, from an installed
+    package or ``PYTHONPATH``, never from the current directory: see
+    :func:`import_agent_module`).
     """
     kind, _, rest = spec.strip().partition(":")
     kind = kind.strip().lower()

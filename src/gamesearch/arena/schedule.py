@@ -15,10 +15,11 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
-from ..errors import GameError
+from ..argtypes import RANGES
+from ..errors import GameError, echo
+from ..files import InputFileError, iter_lines
 from ..game import CHANCE, Game, sample_outcome
 from ..games import get_game
 from .errors import ArenaError
@@ -80,7 +81,7 @@ def parse_opening(game: Game[Any, Any], line: str, where: str = "opening") -> Op
             game.parse_state(text)
         except GameError:
             raise ArenaError(
-                f"{where}: {text!r} is neither a move sequence ({move_error}) nor a "
+                f"{where}: {echo(text)} is neither a move sequence ({move_error}) nor a "
                 f"{game.name} position ({game.state_notation or 'no position notation'})"
             ) from None
         return _check_opening(game, Opening(text, ()), where)
@@ -96,14 +97,15 @@ def parse_openings(game: Game[Any, Any], lines: Sequence[str], where: str) -> li
 
 
 def read_openings(game: Game[Any, Any], path: str) -> list[Opening]:
-    """The openings of a file (see :func:`parse_openings`); an error if it has none."""
+    """The openings of a file (see :func:`parse_openings`; ``-`` is standard input); an
+    error if it has none, is not UTF-8 text or is too large."""
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise ArenaError(f"cannot read openings file {path!r}: {exc.strerror}") from None
-    openings = parse_openings(game, lines, path)
+        openings = parse_openings(game, [line for _, line in iter_lines(path, "openings file")],
+                                  echo(path))
+    except InputFileError as exc:
+        raise ArenaError(str(exc)) from None
     if not openings:
-        raise ArenaError(f"openings file {path!r} has no openings")
+        raise ArenaError(f"openings file {echo(path)} has no openings")
     return openings
 
 
@@ -186,12 +188,13 @@ class TournamentConfig:
             raise ArenaError(f"format {self.format!r}; allowed: {', '.join(FORMATS)}")
         if len(self.agents) < 2:
             raise ArenaError(f"a tournament needs at least 2 agents; got {len(self.agents)}")
-        if self.games_per_pair < 1:
-            raise ArenaError(f"games per pair {self.games_per_pair}: must be at least 1")
-        if not self.grace >= 0:
-            raise ArenaError(f"grace {self.grace}: must be >= 0 seconds")
-        if self.max_plies < 1:
-            raise ArenaError(f"max plies {self.max_plies}: must be at least 1")
+        for range_name, what, value in (("games", "games per pair", self.games_per_pair),
+                                        ("grace", "grace", self.grace),
+                                        ("max_plies", "max plies", self.max_plies)):
+            try:
+                RANGES[range_name].check(value)
+            except (ValueError, TypeError) as exc:
+                raise ArenaError(f"{what} {value!r}: {exc}") from None
 
     def as_json(self) -> dict[str, Any]:
         data = asdict(self)

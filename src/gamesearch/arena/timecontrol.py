@@ -11,9 +11,10 @@ returns is cut off by the runner at the same deadline (plus a little slack).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
+from ..argtypes import RANGES
+from ..errors import echo
 from .errors import ArenaError
 
 
@@ -22,22 +23,27 @@ class TimeControl:
     base: float
     increment: float = 0.0
 
+    def __post_init__(self) -> None:
+        for name, value in (("tc_base", self.base), ("tc_increment", self.increment)):
+            try:
+                RANGES[name].check(value)
+            except (ValueError, TypeError) as exc:
+                raise ArenaError(f"time control {self.base!r}+{self.increment!r}: {exc}"
+                                 ) from None
+
     @classmethod
     def parse(cls, text: str) -> TimeControl:
         """``"10+0.1"`` (10 s, 0.1 s a move), ``"60"`` (one minute, no increment)."""
         raw = text.strip()
         base_text, plus, inc_text = raw.partition("+")
         try:
-            base = float(base_text)
-            inc = float(inc_text) if plus else 0.0
+            base = float(RANGES["tc_base"].parse(base_text))
+            inc = float(RANGES["tc_increment"].parse(inc_text)) if plus else 0.0
         except ValueError:
             raise ArenaError(
-                f"time control {text!r}: expected BASE+INCREMENT in seconds, e.g. 10+0.1"
-            ) from None
-        if not (base > 0 and math.isfinite(base)) or not (inc >= 0 and math.isfinite(inc)):
-            raise ArenaError(
-                f"time control {text!r}: the base must be > 0 and the increment >= 0 seconds"
-            )
+                f"time control {echo(text)}: expected BASE+INCREMENT in seconds, e.g. 10+0.1; "
+                f"the base: {RANGES['tc_base'].describe()}; the increment: "
+                f"{RANGES['tc_increment'].describe()}") from None
         return cls(base, inc)
 
     def __str__(self) -> str:

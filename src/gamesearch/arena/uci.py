@@ -10,10 +10,15 @@ read moves in UCI notation (``parse_action``), as :mod:`gamesearch.games.chess` 
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import logging
+from collections.abc import Iterator
 from typing import Any
 
 from ..agents import Agent
+from ..argtypes import option_value
+from ..errors import echo
 from ..game import Game
 from ..search import Limit
 from .errors import ArenaError
@@ -24,6 +29,23 @@ def _chess() -> tuple[Any, Any]:
         return importlib.import_module("chess"), importlib.import_module("chess.engine")
     except ImportError:
         raise ArenaError("uci agents need python-chess: pip install chess") from None
+
+
+#: Seconds an engine has to answer ``uci`` with ``uciok``.
+START_SECONDS = 10.0
+
+
+@contextlib.contextmanager
+def _quiet_asyncio() -> Iterator[None]:
+    """Keep asyncio's own warnings (a child watcher's "Loop ... is closed" after an engine
+    that did not start) off the terminal: the error message says what went wrong."""
+    logger = logging.getLogger("asyncio")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 class UCIAgent(Agent):
@@ -37,12 +59,23 @@ class UCIAgent(Agent):
             chess.Board(game.format_state(game.initial_state()))
         except ValueError:
             raise ArenaError(f"uci agents play chess; {game.name} positions are not FEN") from None
-        try:
-            self.engine = engine_module.SimpleEngine.popen_uci(path)
-        except (OSError, engine_module.EngineError) as exc:
-            raise ArenaError(f"uci engine {path!r} did not start: {exc}") from None
+        with _quiet_asyncio():
+            try:
+                self.engine = engine_module.SimpleEngine.popen_uci(path,
+                                                                   timeout=START_SECONDS)
+            except TimeoutError:
+                raise ArenaError(f"uci engine {echo(path)} did not answer 'uci' with 'uciok' "
+                                 f"within {START_SECONDS:g} s: is it a UCI engine?") from None
+            except (OSError, engine_module.EngineError) as exc:
+                raise ArenaError(f"uci engine {echo(path)} did not start: "
+                                 f"{exc or type(exc).__name__}") from None
         if options:
-            self.engine.configure(options)
+            try:
+                self.engine.configure(options)
+            except Exception as exc:
+                self.close()
+                raise ArenaError(f"uci engine {echo(path)} refused the options "
+                                 f"{sorted(options)}: {exc or type(exc).__name__}") from None
         self.name = f"uci:{path}"
         self.depth, self.nodes = depth, nodes
         #: nodes the engine reported for its last move (0 if it reports none)
@@ -55,12 +88,15 @@ class UCIAgent(Agent):
             raise ArenaError("uci agent: expected uci:PATH[,elo=N][,threads=N][,hash=MB]")
         options: dict[str, Any] = {}
         depth = nodes = None
+        ranges = {"elo": "uci_elo", "threads": "threads", "hash": "hash", "depth": "depth",
+                  "nodes": "nodes"}
         for part in parts:
             key, _, val = part.partition("=")
             key = key.strip().lower()
-            if not val.strip().isdigit():
-                raise ArenaError(f"uci option {part!r}: expected KEY=N")
-            n = int(val)
+            if key not in ranges:
+                raise ArenaError(f"uci option {echo(key)}; allowed: elo, threads, hash, depth, "
+                                 "nodes")
+            n = option_value(key, val, ranges[key])
             if key == "elo":
                 options.update({"UCI_LimitStrength": True, "UCI_Elo": n})
             elif key == "threads":
@@ -71,8 +107,6 @@ class UCIAgent(Agent):
                 depth = n
             elif key == "nodes":
                 nodes = n
-            else:
-                raise ArenaError(f"uci option {key!r}; allowed: elo, threads, hash, depth, nodes")
         return cls(game, path, options, depth, nodes)
 
     def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
@@ -94,4 +128,5 @@ class UCIAgent(Agent):
         return game.parse_action(state, played.move.uci())
 
     def close(self) -> None:
-        self.engine.quit()
+        with _quiet_asyncio(), contextlib.suppress(Exception):
+            self.engine.quit()

@@ -50,8 +50,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ...errors import GameError, SearchTimeout
-from ...game import BOOK_OFF, BOOK_ON, BookEntry
+from ...errors import GameError, SearchTimeout, echo
+from ...files import MAX_BINARY_BYTES, InputFileError, iter_lines, read_bytes
+from ...game import BOOK_OFF, BOOK_ON, BookEntry, solve_until
 from .rules import C4State, ConnectFour, mirror_bits
 
 __all__ = [
@@ -132,6 +133,10 @@ class OpeningBook:
         move = w & 7
         if mirrored and move != _NO_MOVE:
             move = 6 - move
+        if move not in _GAME.actions(state):  # a damaged or crafted file: never play it
+            raise BookError(f"opening book: its move for position {key} is column {move + 1}, "
+                            "which is not legal there; the book is damaged (rebuild it with: "
+                            "gamesearch book connect4)")
         return BookEntry(((w >> 3) & 63) - _SCORE_BIAS, move, bool(w & _EXACT_BIT))
 
     def entries(self) -> Iterator[tuple[int, BookEntry]]:
@@ -198,11 +203,10 @@ class OpeningBook:
     def load(cls, path: str | Path) -> OpeningBook:
         """Read a book file; a missing or damaged file raises :class:`BookError`."""
         try:
-            data = Path(path).read_bytes()
-        except OSError as exc:
-            raise BookError(f"cannot read the opening book {str(path)!r}: "
-                            f"{exc.strerror or exc}") from None
-        return cls.from_bytes(data, f"opening book {str(path)!r}")
+            data = read_bytes(str(path), "opening book")
+        except InputFileError as exc:
+            raise BookError(str(exc)) from None
+        return cls.from_bytes(data, f"opening book {echo(str(path))}")
 
 
 @lru_cache(maxsize=1)
@@ -235,7 +239,7 @@ def _journal_read(path: Path) -> dict[str, tuple[int, int, bool, int, float] | N
     done: dict[str, tuple[int, int, bool, int, float] | None] = {}
     if not path.exists():
         return done
-    for i, line in enumerate(path.read_text().splitlines(), 1):
+    for i, line in iter_lines(str(path), "book journal", MAX_BINARY_BYTES):
         parts = line.split()
         if not parts or parts[0].startswith("#"):
             continue
@@ -247,7 +251,8 @@ def _journal_read(path: Path) -> dict[str, tuple[int, int, bool, int, float] | N
                 done[moves] = (int(parts[1]), int(parts[2]) - 1, parts[3] == "exact",
                                int(parts[4]), float(parts[5]))
         except (IndexError, ValueError):
-            raise BookError(f"journal {str(path)!r} line {i}: cannot read {line!r}") from None
+            raise BookError(f"journal {echo(str(path))} line {i}: cannot read {echo(line)}"
+                            ) from None
     return done
 
 
@@ -322,8 +327,16 @@ def build_book(
         if game.terminal_utility(s, 0) is None:
             level[first + 1].setdefault(canonical(s)[0], (f"{root}{c + 1}", s))
     complete = first - 1  # every ply from ``first`` up to this one is fully solved
-    journal.parent.mkdir(parents=True, exist_ok=True)
-    with journal.open("a") as jf:
+    for path in (out, journal):
+        if path.is_dir():
+            raise BookError(f"cannot write {echo(str(path))}: it is a directory")
+    try:
+        journal.parent.mkdir(parents=True, exist_ok=True)
+        jf = journal.open("a")
+    except OSError as exc:
+        raise BookError(f"cannot write the journal {echo(str(journal))}: "
+                        f"{exc.strerror or exc}") from None
+    with jf:
         for ply in range(first, plies):
             todo = level.get(ply, {})
             nxt: dict[int, tuple[str, C4State]] = {}
@@ -340,8 +353,13 @@ def build_book(
                         # the journal has (a both-sides build interleaves the two trees).
                         stopped = True
                         continue
-                    res = _solve_one(cc.solve_fast, state, tt_capacity, strong_nodes,
-                                     max_nodes)
+                    deadline = None if max_seconds is None else start + max_seconds
+                    try:
+                        res = _solve_one(cc.solve_fast, state, tt_capacity, strong_nodes,
+                                         max_nodes, deadline)
+                    except _OutOfTime:
+                        stopped = True
+                        continue
                     jf.write(_journal_line(moves, res) + "\n")
                     jf.flush()
                     done[moves] = res
@@ -376,8 +394,12 @@ def build_book(
         "per_ply": {str(p): {k: round(v, 3) for k, v in s.items()} for p, s in stats.items()},
     }
     book = OpeningBook.from_entries(entries, meta)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    book.save(out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        book.save(out)
+    except OSError as exc:
+        raise BookError(f"cannot write the book {echo(str(out))}: {exc.strerror or exc}"
+                        ) from None
     log(f"{len(book)} positions written to {out} ({out.stat().st_size} bytes); plies "
         f"{first}-{complete} complete" + (" (stopped on --max-seconds: run again to resume)"
                                      if stopped else ""))
@@ -392,17 +414,31 @@ def _journal_line(moves: str, res: tuple[int, int, bool, int, float] | None) -> 
     return f"{name} {score} {move + 1} {'exact' if exact else 'weak'} {nodes} {secs:.3f}"
 
 
+class _OutOfTime(Exception):
+    """``--max-seconds`` ran out in the middle of a position (it is not journaled)."""
+
+
 def _solve_one(solve_fast: Callable[..., dict[str, Any]], state: C4State, cap: int,
-               strong_nodes: int | None, max_nodes: int | None,
+               strong_nodes: int | None, max_nodes: int | None, deadline: float | None = None,
                ) -> tuple[int, int, bool, int, float] | None:
     """(score, move, exact, nodes, seconds): strong within ``strong_nodes``, else weak
-    within ``max_nodes``; None if neither finished."""
+    within ``max_nodes``; None if neither finished. With a ``deadline`` the solves run in
+    slices of nodes that look at the clock between them (:func:`gamesearch.game.solve_until`:
+    the same scores and moves; the nodes then count the re-searched part too), and
+    :class:`_OutOfTime` ends them."""
     t = time.perf_counter()
     spent = 0
     for weak, budget in ((False, strong_nodes), (True, max_nodes)):
         try:
-            r = solve_fast(state, weak=weak, tt_capacity=cap, keep_table=True,
-                           max_nodes=budget)
+            if deadline is None:
+                r = solve_fast(state, weak=weak, tt_capacity=cap, keep_table=True,
+                               max_nodes=budget)
+            else:
+                sliced = solve_until(solve_fast, state, deadline, weak=weak, tt_capacity=cap,
+                                     keep_table=True, max_nodes=budget, slice_seconds=0.1)
+                if sliced is None:
+                    raise _OutOfTime
+                r = sliced
         except SearchTimeout:
             spent += budget or 0
             continue
