@@ -9,7 +9,12 @@ was moving the game ("crash"). The tournament goes on either way.
 
 * ``--workers K`` (local backend): one loop supervises up to K children at once.
 * ``--backend ray``: each game is a Ray task running :func:`play_slot`, which is the same
-  supervisor with one child.
+  supervisor with one child. A local Ray instance started here listens on 127.0.0.1 only;
+  a cluster named by ``--ray-address`` must answer within :data:`RAY_CONNECT_SECONDS`.
+
+Both loops take their games from a :class:`JobSource` as they have room: a plain list, or
+the tournament's leased schedule (:mod:`gamesearch.arena.tournament`), which claims slots
+in the database so that several processes on one file share the work.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import importlib
 import multiprocessing
 import os
 import signal
+import socket
 import sys
 import time
 import traceback
@@ -26,8 +32,9 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
+from ..errors import echo
 from .errors import ArenaError
 from .play import GameRecord, forfeit_scores, now_iso, play_job
 from .schedule import Job
@@ -37,6 +44,38 @@ from .schedule import Job
 SLACK = 0.5
 #: Seconds allowed for work outside an agent's move (starting agents, the game's rules).
 HARNESS_SECONDS = 60.0
+#: Seconds between two looks at a job source that has nothing to start yet.
+POLL_SECONDS = 0.25
+#: Seconds a Ray cluster named by an address has to accept a connection.
+RAY_CONNECT_SECONDS = 10.0
+
+
+@runtime_checkable
+class JobSource(Protocol):
+    """Where a backend takes its games: ``take(room)`` gives up to ``room`` jobs to start
+    now (it is called on every turn of the loop, ``room`` 0 included, so a source can renew
+    what it holds); ``exhausted()`` says that no job will come any more."""
+
+    def take(self, room: int) -> list[Job]: ...
+
+    def exhausted(self) -> bool: ...
+
+
+class JobList:
+    """A fixed list of jobs as a :class:`JobSource`."""
+
+    def __init__(self, jobs: Iterable[Job]) -> None:
+        self.pending = deque(jobs)
+
+    def take(self, room: int) -> list[Job]:
+        return [self.pending.popleft() for _ in range(min(room, len(self.pending)))]
+
+    def exhausted(self) -> bool:
+        return not self.pending
+
+
+def _source(jobs: Iterable[Job] | JobSource) -> JobSource:
+    return jobs if isinstance(jobs, JobSource) else JobList(jobs)
 
 
 def default_start_method() -> str:
@@ -146,7 +185,7 @@ def _kill(live: _Live) -> None:
 
 
 def run_supervised(
-    jobs: Iterable[Job],
+    jobs: Iterable[Job] | JobSource,
     workers: int,
     on_record: Callable[[GameRecord], None],
     should_stop: Callable[[], bool] = lambda: False,
@@ -159,21 +198,27 @@ def run_supervised(
         raise ArenaError(f"workers {workers}: must be at least 1")
     ctx: Any = multiprocessing.get_context(start_method or default_start_method())
     _libc()
-    pending = deque(jobs)
+    source = _source(jobs)
     live: dict[Connection, _Live] = {}
     try:
-        while pending or live:
+        while True:
             if should_stop():
                 return False
-            while pending and len(live) < workers:
-                job = pending.popleft()
+            for job in source.take(workers - len(live)):
                 parent_conn, child_conn = ctx.Pipe(duplex=False)
                 proc = ctx.Process(target=_child_main, args=(job, child_conn), daemon=True)
                 proc.start()
                 child_conn.close()
                 live[parent_conn] = _Live(job, proc, parent_conn,
                                           time.monotonic() + HARNESS_SECONDS)
+            if not live:
+                if source.exhausted():
+                    return True
+                time.sleep(POLL_SECONDS)  # others hold the rest: look again soon
+                continue
             timeout = max(0.0, min(x.deadline for x in live.values()) - time.monotonic())
+            if not source.exhausted():
+                timeout = min(timeout, POLL_SECONDS)
             ready = wait(list(live), timeout=timeout)
             now = time.monotonic()
             finished: list[tuple[_Live, GameRecord]] = []
@@ -195,8 +240,9 @@ def run_supervised(
                 else:
                     conn.close()
                 if item.error is not None:
-                    raise ArenaError(f"game {item.job.slot} failed inside the arena "
-                                     f"(not an agent's fault):\n{item.error}")
+                    last = item.error.strip().splitlines()[-1] if item.error.strip() else "?"
+                    raise ArenaError(f"game {item.job.slot} failed inside the arena (not an "
+                                     f"agent's fault): {last}")
                 if item.record is None:
                     who = (item.job.specs[item.thinking] if item.thinking is not None
                            else "an agent")
@@ -230,13 +276,13 @@ def run_supervised(
 def play_slot(job: Job, start_method: str | None = None) -> GameRecord:
     """Play one scheduled game in a supervised child process; the unit every backend runs."""
     out: list[GameRecord] = []
-    run_supervised([job], 1, out.append, start_method=start_method)
+    run_supervised(JobList([job]), 1, out.append, start_method=start_method)
     return out[0]
 
 
 # ----- backends ---------------------------------------------------------------------------
 def run_local(
-    jobs: list[Job],
+    jobs: Iterable[Job] | JobSource,
     workers: int,
     on_record: Callable[[GameRecord], None],
     should_stop: Callable[[], bool] = lambda: False,
@@ -251,8 +297,88 @@ def _ray_play(job: Job) -> GameRecord:
     return play_slot(job)
 
 
+#: What a gRPC server (Ray's GCS and its client server are) answers first: HTTP/2 SETTINGS.
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+
+
+def _reachable(address: str) -> None:
+    """Refuse, within :data:`RAY_CONNECT_SECONDS`, a cluster address where no gRPC server
+    answers (``ray.init`` itself would wait for ever, both when nothing listens and when
+    something that is not Ray does): connect, send HTTP/2's preface, expect SETTINGS."""
+    if address in ("auto", "local"):
+        return
+    target = address.split("://", 1)[-1]
+    host, _, port = target.rpartition(":")
+    if not host or not port.isascii() or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ArenaError(f"--ray-address {echo(address)}: expected HOST:PORT (or "
+                         "ray://HOST:PORT), e.g. 10.0.0.5:6379")
+    where = f"no Ray cluster answers at {echo(address)}"
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)),
+                                      timeout=RAY_CONNECT_SECONDS) as conn:
+            if os.environ.get("RAY_USE_TLS", "0") not in ("", "0"):
+                return  # TLS: the handshake is Ray's to do
+            conn.settimeout(RAY_CONNECT_SECONDS)
+            conn.sendall(_HTTP2_PREFACE)
+            head = conn.recv(9)
+    except TimeoutError:
+        raise ArenaError(f"{where} (no answer within {RAY_CONNECT_SECONDS:g} s)") from None
+    except OSError as exc:
+        raise ArenaError(f"{where} ({exc.strerror or exc})") from None
+    if len(head) < 4 or head[3] != 0x04:
+        raise ArenaError(f"{where}: something listens there, but it does not speak gRPC")
+
+
+def _loopback(address: str) -> bool:
+    host = address.split("://", 1)[-1].rpartition(":")[0].strip("[]")
+    return host in ("127.0.0.1", "::1", "localhost")
+
+
+def start_local_ray(ray: Any, **options: Any) -> None:
+    """Start a local Ray instance that listens on 127.0.0.1 only (Ray's own default is every
+    interface). Ray picks the node's address when it is imported or starts, from
+    ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER``: off, it uses the loopback address."""
+    os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    with contextlib.suppress(Exception):  # already imported: the flag is read from here
+        constants: Any = importlib.import_module("ray._private.ray_constants")
+        constants.ENABLE_RAY_CLUSTER = False
+    ray.init(**{"include_dashboard": False, "log_to_driver": False,
+                "configure_logging": False, **options})
+    gcs = str(getattr(ray.get_runtime_context(), "gcs_address", "") or "")
+    if gcs and not _loopback(gcs):
+        ray.shutdown()
+        raise ArenaError(f"the local Ray instance would listen on {echo(gcs)}, not on "
+                         "127.0.0.1 only; start a cluster yourself (ray start --head "
+                         "--node-ip-address=...) and give its --ray-address")
+
+
+def connect_ray(address: str | None) -> Any:
+    """Ray, initialised: the running instance, the cluster at ``address`` (or
+    ``RAY_ADDRESS``), else a new local instance on 127.0.0.1."""
+    try:
+        ray: Any = importlib.import_module("ray")
+    except ImportError:
+        raise ArenaError("--backend ray needs Ray: pip install 'gamesearch[ray]'") from None
+    if ray.is_initialized():
+        return ray
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    if address is None or address == "local":
+        start_local_ray(ray)
+        return ray
+    _reachable(address)
+    try:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                 configure_logging=False)
+    except Exception as exc:
+        first = (str(exc).strip().splitlines() or [""])[0]
+        raise ArenaError(f"cannot join the Ray cluster at {echo(address)}: "
+                         f"{type(exc).__name__}: {first}") from None
+    return ray
+
+
 def run_ray(
-    jobs: list[Job],
+    jobs: Iterable[Job] | JobSource,
     workers: int | None,
     on_record: Callable[[GameRecord], None],
     should_stop: Callable[[], bool] = lambda: False,
@@ -260,30 +386,27 @@ def run_ray(
 ) -> bool:
     """Play ``jobs`` as Ray tasks (at most ``workers`` in flight; default: the cluster's CPUs).
 
-    Uses the running Ray instance if there is one, else ``ray.init(address)`` (``None``: a
-    new local instance, or the cluster named by ``RAY_ADDRESS``)."""
-    try:
-        ray: Any = importlib.import_module("ray")
-    except ImportError:
-        raise ArenaError("--backend ray needs Ray: pip install 'gamesearch[ray]'") from None
-    if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
+    Uses the running Ray instance if there is one (see :func:`connect_ray`)."""
+    ray = connect_ray(address)
     in_flight = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
     remote = ray.remote(num_cpus=1, max_retries=0)(_ray_play)
-    pending = deque(jobs)
+    source = _source(jobs)
     running: list[Any] = []
     try:
-        while pending or running:
+        while True:
             if should_stop():
                 return False
-            while pending and len(running) < in_flight:
-                running.append(remote.remote(pending.popleft()))
-            done, running = ray.wait(running, num_returns=1)
+            running.extend(remote.remote(job) for job in source.take(in_flight - len(running)))
+            if not running:
+                if source.exhausted():
+                    return True
+                time.sleep(POLL_SECONDS)
+                continue
+            done, running = ray.wait(running, num_returns=1,
+                                     timeout=None if source.exhausted() else POLL_SECONDS)
             for ref in done:
                 record = ray.get(ref)
                 on_record(record)
-        return True
     finally:
         for ref in running:
             with contextlib.suppress(Exception):

@@ -15,6 +15,7 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..argtypes import RANGES
@@ -195,13 +196,20 @@ class TournamentConfig:
                 RANGES[range_name].check(value)
             except (ValueError, TypeError) as exc:
                 raise ArenaError(f"{what} {value!r}: {exc}") from None
+        n = len(self.agents)
+        pairs = n - 1 if self.format == "gauntlet" else n * (n - 1) // 2
+        most = int(RANGES["games"].high)
+        if self.games_per_pair * pairs > most:
+            raise ArenaError(f"{self.games_per_pair * pairs:,} games scheduled "
+                             f"({self.games_per_pair:,} for each of {pairs:,} pairs); a "
+                             f"tournament has at most {most:,}")
 
     def as_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["time_control"] = str(self.time_control)
         return data
 
-    @property
+    @cached_property
     def key(self) -> str:
         """A digest of the configuration: the same command finds the same tournament."""
         text = json.dumps(self.as_json(), sort_keys=True, separators=(",", ":"))
@@ -213,28 +221,40 @@ class TournamentConfig:
             return [(0, j) for j in range(1, n)]
         return [(i, j) for i in range(n) for j in range(i + 1, n)]
 
+    @property
+    def total(self) -> int:
+        """How many games the schedule holds (at most ``RANGES["games"].high``)."""
+        return self.games_per_pair * len(self.pairs())
+
+    def slot_at(self, index: int) -> tuple[int, int]:
+        """The ``index``-th slot of the schedule: rounds interleaved, so partial results
+        stay balanced (game 0 of every pair, then game 1, ...)."""
+        game_no, pair = divmod(index, len(self.pairs()))
+        return pair, game_no
+
+    def job(self, pair: int, game_no: int) -> Job:
+        """The game in slot ``(pair, game_no)``, built on demand (a schedule of a million
+        games is never held in memory at once)."""
+        a, b = self.pairs()[pair]
+        seats = (a, b) if game_no % 2 == 0 else (b, a)
+        opening_index = (game_no // 2) % len(self.openings) if self.openings else None
+        return Job(
+            game=self.game,
+            pair=pair,
+            game_no=game_no,
+            seats=seats,
+            specs=tuple(self.agents[i].spec for i in seats),
+            opening_index=opening_index,
+            opening=None if opening_index is None else self.openings[opening_index],
+            time_control=self.time_control,
+            grace=self.grace,
+            seed=derive_seed(self.seed, self.key, pair, game_no),
+            max_plies=self.max_plies,
+        )
+
     def schedule(self) -> list[Job]:
-        """Every game, interleaved by round so partial results stay balanced."""
-        pairs = self.pairs()
-        jobs = []
-        for g in range(self.games_per_pair):
-            for p, (a, b) in enumerate(pairs):
-                seats = (a, b) if g % 2 == 0 else (b, a)
-                opening_index = (g // 2) % len(self.openings) if self.openings else None
-                jobs.append(Job(
-                    game=self.game,
-                    pair=p,
-                    game_no=g,
-                    seats=seats,
-                    specs=tuple(self.agents[i].spec for i in seats),
-                    opening_index=opening_index,
-                    opening=None if opening_index is None else self.openings[opening_index],
-                    time_control=self.time_control,
-                    grace=self.grace,
-                    seed=derive_seed(self.seed, self.key, p, g),
-                    max_plies=self.max_plies,
-                ))
-        return jobs
+        """Every game, in schedule order (see :meth:`slot_at`)."""
+        return [self.job(*self.slot_at(i)) for i in range(self.total)]
 
 
 class Slotted:
