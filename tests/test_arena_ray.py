@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from gamesearch.arena import RunOptions, TournamentConfig, parse_agents, run_tournament
+from gamesearch.arena.runner import start_local_ray
 
 ray: Any = pytest.importorskip(
     "ray", reason="RAY NOT INSTALLED: the Ray backend is untested (pip install 'gamesearch[ray]')"
@@ -23,12 +24,48 @@ ray: Any = pytest.importorskip(
 @pytest.fixture(scope="module")
 def ray_instance() -> Iterator[None]:
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             configure_logging=False)
+    start_local_ray(ray, num_cpus=2)  # as --backend ray does: on 127.0.0.1 only
     try:
         yield
     finally:
         ray.shutdown()
+
+
+def _listening_ports_of_ray() -> list[str]:
+    """The local addresses Ray's own processes listen on (from /proc/net/tcp{,6})."""
+    inodes = set()
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                cmd = fh.read()
+            if b"gcs_server" not in cmd and b"raylet" not in cmd:
+                continue
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if link.startswith("socket:["):
+                    inodes.add(link[8:-1])
+        except OSError:
+            continue
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as fh:
+            for line in fh.readlines()[1:]:
+                parts = line.split()
+                if parts[3] == "0A" and parts[9] in inodes:  # LISTEN
+                    found.append(parts[1])
+    return found
+
+
+def test_the_local_instance_listens_on_loopback_only(ray_instance: None) -> None:
+    if not os.path.exists("/proc/net/tcp"):
+        pytest.skip("no /proc/net/tcp to read listening sockets from")
+    addresses = _listening_ports_of_ray()
+    assert addresses, "no listening socket of Ray's processes found"
+    loopback = ("0100007F:", "0000000000000000FFFF00000100007F:",
+                "00000000000000000000000001000000:")
+    assert all(a.startswith(loopback) for a in addresses), addresses
 
 
 def test_ray_backend_equals_local_backend(ray_instance: None) -> None:

@@ -202,9 +202,9 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
                 state = game.parse_state(text)
             record = solve_record(game, state, text, weak=args.weak, book=args.book,
                                   fast=fast)
-        except GameError as exc:
+        except (GameError, RecursionError) as exc:
             errors += 1
-            sys.stderr.write(f"gamesearch: {where}: {one_line(str(exc))}\n")
+            sys.stderr.write(f"gamesearch: {where}: {_message(exc)}\n")
             continue
         if args.json:
             out.write(json.dumps(record) + "\n")
@@ -293,6 +293,12 @@ def cmd_web(args: argparse.Namespace, out: TextIO) -> int:
 
 # ----- parser ---------------------------------------------------------------------------
 class _Parser(argparse.ArgumentParser):
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        # ``--fen=--``: argparse drops the "--" and hands the command an empty list
+        if action.nargs is None and action.option_strings and arg_strings == ["--"]:
+            self.error(f"argument {'/'.join(action.option_strings)}: expected one argument")
+        return super()._get_values(action, arg_strings)
+
     def error(self, message: str) -> Any:  # exit 2 with a one-line message (argparse's way)
         self.print_usage(sys.stderr)
         self.exit(2, f"gamesearch: error: {one_line(message)}\n")
@@ -399,13 +405,22 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _message(exc: BaseException) -> str:
+    """The one line an error prints (bounded, whatever input it quotes)."""
+    if isinstance(exc, RecursionError):  # a game whose lines never end (Pig's rolls)
+        return ("the search went deeper than Python's recursion limit: this game's lines "
+                "do not end by themselves, so it cannot be searched to the end; give a "
+                "depth (analyze --depth N, or depth=N in the algorithm)")
+    return one_line(str(exc))
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args, out))
-    except GameError as exc:
-        sys.stderr.write(f"gamesearch: error: {one_line(str(exc))}\n")
+    except (GameError, RecursionError) as exc:
+        sys.stderr.write(f"gamesearch: error: {_message(exc)}\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write("gamesearch: interrupted\n")

@@ -29,7 +29,7 @@ def echo(text: object, limit: int = ECHO_CHARS) -> str:
 
 
 #: The longest message an interface prints for one error.
-MAX_MESSAGE_CHARS = 500
+MAX_MESSAGE_CHARS = 1000
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 
 
@@ -48,7 +48,11 @@ def one_line(message: str, limit: int = MAX_MESSAGE_CHARS) -> str:
 
 
 class GameError(Exception):
-    """Base class of every error gamesearch raises on bad input."""
+    """Base class of every error gamesearch raises on bad input. Its text is one line of at
+    most :data:`MAX_MESSAGE_CHARS` characters, whatever input it quotes (:func:`one_line`)."""
+
+    def __str__(self) -> str:
+        return one_line(super().__str__())
 
 
 class IllegalMoveError(GameError, ValueError):
@@ -79,7 +83,7 @@ class UnknownNameError(GameError, KeyError):
         super().__init__(f"unknown {kind} {echo(name)}; known: {', '.join(self.known)}")
 
     def __str__(self) -> str:  # KeyError would quote the whole message
-        return str(self.args[0])
+        return one_line(str(self.args[0]))
 
 
 class InvalidLimitError(GameError, ValueError):

@@ -7,6 +7,7 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from ..argtypes import RANGES, argtype, help_range
@@ -90,17 +91,20 @@ def _run(args: argparse.Namespace, config: TournamentConfig, sprt: SPRT | None
     title = (f"{config.game}: " + " vs ".join(a.name for a in config.agents)
              if len(config.agents) == 2 else f"{config.game} {config.format}, "
              f"{len(config.agents)} agents")
-    try:
-        if args.plot:
-            write_plot(args.plot, title, list(config.agents), result.records)
-        if args.export_jsonl:
-            write_jsonl(args.export_jsonl, result.records, list(config.agents), config.game,
-                        config.key)
-        if args.export_pgn:
-            write_pgn(args.export_pgn, result.records, list(config.agents),
-                      load_game(config.game), config.key)
-    except OSError as exc:
-        raise ArenaError(f"cannot write {exc.filename!r}: {exc.strerror}") from None
+    writers: list[tuple[str | None, Callable[[str], None]]] = [
+        (args.plot, lambda path: write_plot(path, title, list(config.agents), result.records)),
+        (args.export_jsonl, lambda path: write_jsonl(path, result.records, list(config.agents),
+                                                     config.game, config.key)),
+        (args.export_pgn, lambda path: write_pgn(path, result.records, list(config.agents),
+                                                 load_game(config.game), config.key)),
+    ]
+    for path, write in writers:
+        if not path:
+            continue
+        try:
+            write(path)
+        except OSError as exc:
+            raise ArenaError(f"cannot write {echo(path)}: {exc.strerror or exc}") from None
     return result
 
 

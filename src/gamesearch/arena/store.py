@@ -201,15 +201,15 @@ class Store:
             listed = ", ".join(others[:5]) + (", ..." if len(others) > 5 else "")
             raise self._foreign(f"it holds other tables: {echo(listed)}")
         for table, columns in TABLES.items():
-            if table not in tables:
-                if table != "leases":  # older files have no leases: added on open
-                    raise self._foreign(f"no {table} table")
-                continue
-            have = {str(row[1]) for row in db.execute(f"PRAGMA table_info({table})")}
-            missing = [c for c in columns if c not in have]
-            if missing:
-                raise self._foreign(f"its {table} table has no column "
-                                    f"{echo(', '.join(missing))}")
+            if table in tables:
+                have = {str(row[1]) for row in db.execute(f"PRAGMA table_info({table})")}
+                missing = [c for c in columns if c not in have]
+                if missing:
+                    raise self._foreign(f"its {table} table has no column "
+                                        f"{echo(', '.join(missing))}")
+        absent = [t for t in TABLES if t not in tables and t != "leases"]  # (leases: added)
+        if absent:
+            raise self._foreign(f"no {absent[0]} table")
         problems = [str(row[0]) for row in db.execute("PRAGMA quick_check(3)")]
         if problems != ["ok"]:
             raise sqlite3.DatabaseError("database disk image is malformed: "
