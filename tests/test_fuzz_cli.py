@@ -19,6 +19,8 @@ import itertools
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +29,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzzing import check, examples, number_texts, run_main, texts
+from fuzzing import LIMIT, MAX_LINE, check, examples, number_texts, run_main, texts
 from gamesearch import files
 from gamesearch.argtypes import RANGES
 from gamesearch.cli import build_parser
@@ -365,3 +367,39 @@ test_fuzz_match = fuzz("match", 100)
 test_fuzz_tournament = fuzz("tournament", 60)
 test_fuzz_perft = fuzz("perft", 60)
 test_fuzz_epd = fuzz("epd", 60)
+
+
+# ----- through real processes --------------------------------------------------------------
+ENVIRONMENTS = [
+    {},
+    {"PYTHONIOENCODING": "utf-8:strict"},
+    {"PYTHONIOENCODING": "ascii:strict", "LC_ALL": "C"},
+]
+
+
+def _bytes(arg: str) -> bytes:
+    try:
+        return arg.encode("utf-8", "surrogateescape")  # "\udcff" -> the byte 0xff
+    except UnicodeEncodeError:
+        return arg.encode("utf-8", "surrogatepass")  # other lone surrogates: invalid UTF-8
+
+
+@examples(30)
+@given(data=st.data())
+def test_fuzz_through_subprocesses(scratch: Path, data: st.DataObject) -> None:
+    """A smaller sample as a user meets it: a real process, argv bytes that are not UTF-8,
+    strict and ASCII-only encodings of the standard streams."""
+    command = data.draw(st.sampled_from(sorted(BASES)), label="command")
+    argv, stdin = data.draw(invocations(command, scratch), label="invocation")
+    env = {**os.environ, **data.draw(st.sampled_from(ENVIRONMENTS), label="environment"),
+           "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-m", "gamesearch", *map(_bytes, argv)],
+                          input=stdin, capture_output=True, env=env, timeout=LIMIT + 20)
+    err = proc.stderr.decode("utf-8", "replace")
+    shown = f"{argv!r:.400} -> {proc.returncode}\n{err[-3000:]}"
+    assert proc.returncode in (0, 2), shown
+    assert "Traceback" not in err, shown
+    lines = err.splitlines()
+    assert all(len(line) <= MAX_LINE for line in lines if line.startswith("gamesearch:")), shown
+    if proc.returncode == 2:
+        assert lines and lines[-1].startswith("gamesearch: "), shown

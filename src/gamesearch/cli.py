@@ -7,6 +7,7 @@ negative limit — ends with a one-line message and exit status 2, never a trace
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import sys
@@ -414,7 +415,20 @@ def _message(exc: BaseException) -> str:
     return one_line(str(exc))
 
 
+def _tolerant_streams() -> None:
+    """Bytes a strict codec cannot take (``PYTHONIOENCODING=ascii:strict``, a pipe of junk)
+    are escaped instead of ending the command with a UnicodeError: ``\\xb1`` on output,
+    surrogate escapes on input (which the parsers then refuse with a message)."""
+    for stream, errors in ((sys.stdout, "backslashreplace"), (sys.stderr, "backslashreplace"),
+                           (sys.stdin, "surrogateescape")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if callable(reconfigure) and getattr(stream, "errors", None) == "strict":
+            with contextlib.suppress(Exception):
+                reconfigure(errors=errors)
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    _tolerant_streams()
     out = out or sys.stdout
     args = build_parser().parse_args(argv)
     try:
