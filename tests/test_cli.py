@@ -110,7 +110,7 @@ def test_trace_text_and_dot() -> None:
         (["analyze", "tictactoe", "--position", "xx......."], "X has 2 marks"),
         (["analyze", "tictactoe", "--position", "abc"], "expected nine characters"),
         (["analyze", "tictactoe", "--time", "-1"], "above 0"),
-        (["analyze", "tictactoe", "--depth", "0"], "from 1 to 200"),
+        (["analyze", "tictactoe", "--depth", "0"], "from 1 to 10,000"),
         (["analyze", "tictactoe", "--algorithm", "magic"], "unknown algorithm 'magic'"),
         (["analyze", "tictactoe", "--algorithm", "alphabeta:depth=x"], "depth"),
         (["analyze", "fig6.4", "--algorithm", "alphabeta"], "two-player"),

@@ -61,6 +61,7 @@ BASES: dict[str, tuple[list[str], dict[str, str | None]]] = {
 #: Commands not fuzzed here, and why.
 SKIPPED = {
     "uci": "the UCI engine reads commands until quit; its own fuzz test drives it by pipes",
+    "web": "serves until stopped; tests/test_web_*.py drive the server and its inputs",
 }
 #: Valid values of these options are drawn only up to the cap (seconds, games, entries...).
 CAPS: dict[tuple[str, str], float] = {
@@ -210,7 +211,7 @@ def specs(command: str) -> st.SearchStrategy[str]:
     """Agent and algorithm specs: real names and keys with hostile values, and junk. ``py:``
     and ``uci:`` only name harmless targets (they import and run code)."""
     names = st.sampled_from([*ALGORITHMS, "random", "solver", "human", "ID", " alphabeta "])
-    keys = st.sampled_from([*LIMIT_KEYS, *BOOL_OPTIONS, "tt", "aspiration", "soft_time",
+    keys = st.sampled_from([*LIMIT_KEYS, *BOOL_OPTIONS, "tt", "aspiration", "soft_share",
                             "seed", "book", "time", "x", ""])
     values = st.one_of(number_texts(), st.sampled_from(["1", "0", "on", "1M", "64k", "off",
                                                         "/dev/zero", str(TESTS)]))

@@ -24,19 +24,21 @@ from gamesearch.search import parse_spec
     ("argv", "needle"),
     [
         # 1. numbers out of range, NaN, infinity, other scripts' digits, a key given twice
-        (["analyze", "tictactoe", "--algorithm", "id:tt=inf", "--depth", "2"], "option tt='inf'"),
+        (["analyze", "tictactoe", "--algorithm", "id:tt=inf", "--depth", "2"],
+         "table size 'inf'"),
         (["match", "tictactoe", "random", "random", "--grace", "99999999999999999999999"],
          "from 0 to 3,600"),
         (["match", "tictactoe", "random", "random", "--time-control", "1e308+1e308"],
          "time control '1e308+1e308'"),
         (["book", "connect4", "--tt", "99999999999999999999999"], "to 2^28"),
         (["analyze", "tictactoe", "--algorithm", "id:aspiration=nan"], "aspiration='nan'"),
-        (["analyze", "tictactoe", "--algorithm", "id:soft_time=nan"], "soft_time='nan'"),
+        (["analyze", "tictactoe", "--algorithm", "id:soft_share=nan"], "soft_share='nan'"),
         (["match", "tictactoe", "random", "random", "--sprt", "0,inf"], "--sprt '0,inf'"),
         (["epd", "x.epd", "--hash", "99999999999999"], "from 1 to 4,096"),
         (["analyze", "tictactoe", "--algorithm", "alphabeta:depth=2,depth=3"],
          "option 'depth' given twice"),
         (["analyze", "tictactoe", "--depth", "٣"], "'٣': expected a whole number"),
+        (["analyze", "tictactoe", "--depth", "10001"], "from 1 to 10,000"),
         (["match", "tictactoe", "random:seed=²", "random"], "option seed='²'"),
         (["match", "tictactoe", "uci:x,elo=٣", "random"], "option elo='٣'"),
         # 2. files that are not UTF-8 text, or never end
@@ -50,7 +52,7 @@ from gamesearch.search import parse_spec
         # 6. agents that only the arena runs; an input quoted back in full
         (["play", "tictactoe", "--first", "uci:/bin/cat"], "agents play in the arena only"),
         (["analyze", "tictactoe", "--position", "x" * 100_000], "xxx…': expected nine"),
-        (["analyze", "tictactoe", "--algorithm", "q" * 100_000], "(100000 characters)"),
+        (["analyze", "tictactoe", "--algorithm", "q" * 100_000], "qqq…'; known:"),
     ],
 )
 def test_the_reported_inputs_are_clear_errors(argv: list[str], needle: str) -> None:
@@ -111,8 +113,8 @@ def test_an_epd_line_without_bm_or_am_is_not_counted_as_solved(tmp_path: Path) -
 
 
 def test_a_crafted_book_move_is_never_played(tmp_path: Path) -> None:
-    from gamesearch.book import OpeningBook, canonical
     from gamesearch.games import get_game
+    from gamesearch.games.connect4.book import OpeningBook, canonical
 
     game = get_game("connect4")
     state = game.parse_state("4444")
@@ -128,11 +130,11 @@ def test_a_crafted_book_move_is_never_played(tmp_path: Path) -> None:
 
 
 def test_book_max_seconds_stops_inside_a_solve(tmp_path: Path) -> None:
-    from gamesearch.search import compiled_connect4
+    from gamesearch.games.connect4 import compiled
 
-    if not compiled_connect4.available():
+    if not compiled.available():
         pytest.skip("the book needs the compiled solver (numba)")
-    compiled_connect4.solve_fast("4455")  # (compiled once, outside the measured time)
+    compiled.solve_fast("4455")  # (compiled once, outside the measured time)
     start = time.monotonic()
     outcome = run_main(["book", "connect4", "--plies", "1", "--max-seconds", "1",
                         "--out", str(tmp_path / "b.bin")])
@@ -145,14 +147,21 @@ def test_book_max_seconds_stops_inside_a_solve(tmp_path: Path) -> None:
 def test_ranges_refuse_what_python_would_accept() -> None:
     assert int("٣") == 3 and float("１") == 1.0  # Python's own view
     for key, text in [("depth", "٣"), ("time", "１"), ("time", "nan"), ("time", "inf"),
-                      ("time", "1e999"), ("nodes", "1_000"), ("depth", "2.0"), ("tt", "inf"),
-                      ("seed", "9" * 20), ("soft_time", "0"), ("aspiration", "-1")]:
+                      ("time", "1e999"), ("nodes", "1_000"), ("depth", "2.0"),
+                      ("book_tt", "inf"), ("seed", "9" * 20), ("grace", "-1")]:
         with pytest.raises(InvalidLimitError):
             option_value(key, text)
-    assert option_value("tt", "1M") == 1 << 20 and option_value("time", ".5") == 0.5
+    assert option_value("book_tt", "1M") == 1 << 20 and option_value("time", ".5") == 0.5
     assert option_value("depth", " 7 ") == 7
     for name, rng in RANGES.items():  # every range says what it takes
         assert rng.describe().startswith(("a whole number", "a number")), name
+
+
+def test_the_command_line_ranges_are_the_limits_ranges() -> None:
+    from gamesearch.search.control import MAX_DEPTH_LIMIT, MAX_NODES, MAX_SECONDS
+
+    assert RANGES["depth"].high == MAX_DEPTH_LIMIT and RANGES["nodes"].high == MAX_NODES
+    assert RANGES["time"].high == MAX_SECONDS
 
 
 def test_spec_keys_are_checked_and_may_not_repeat() -> None:

@@ -100,12 +100,10 @@ _DAY = 86_400
 #: The documented range of every numeric option and spec key, by name.
 RANGES: dict[str, Range] = {
     # search limits (``--depth``, ``depth=`` ...) and options of algorithm specs
-    "depth": Range(1, 200, unit="plies"),
-    "nodes": Range(1, 10**15, unit="nodes"),
-    "time": Range(0, 7 * _DAY, whole=False, unit="seconds", above=True),
-    "tt": Range(1, 1 << 30, unit="table entries; 64k, 1M, 1G allowed", size=True),
-    "aspiration": Range(0, 1e9, whole=False, unit="value units; 0: off"),
-    "soft_time": Range(0, 1, whole=False, unit="share of the time", above=True),
+    # (the same ranges as :class:`gamesearch.search.control.Limit`'s: a test holds them equal)
+    "depth": Range(1, 10_000, unit="plies"),
+    "nodes": Range(1, 1 << 60, unit="nodes"),
+    "time": Range(0, 1e9, whole=False, unit="seconds", above=True),
     "seed": Range(-(1 << 63), (1 << 63) - 1),
     # play, book, epd, perft
     "plies": Range(1, 42, unit="stones"),
@@ -145,14 +143,6 @@ def option_value(key: str, text: str, range_name: str | None = None) -> Any:
         raise InvalidLimitError(f"option {key}={echo(text)}: {exc}") from None
 
 
-def checked(name: str, value: float, what: str) -> None:
-    """Refuse a value already parsed (an API argument) that is outside ``name``'s range."""
-    try:
-        _range(name).check(value)
-    except ValueError as exc:
-        raise InvalidLimitError(f"{what} {value!r}: {exc}") from None
-
-
 def _as_argtype(rng: Range, name: str) -> Callable[[str], Any]:
     def parse(text: str) -> Any:
         try:
@@ -172,19 +162,3 @@ def argtype(name: str) -> Callable[[str], Any]:
 def help_range(name: str) -> str:
     """The range as help text: ``"(1 to 1,000 plies)"``."""
     return f"({_range(name).describe()})"
-
-
-# The shapes the command lines used before the table (still exported).
-def whole_number(low: int = 1, high: int = 10**15) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` to ``high`` (ASCII digits)."""
-    return _as_argtype(Range(low, high), "whole number")
-
-
-def number(low: float = 0.0, *, strict: bool = True, what: str = "seconds",
-           high: float = 7 * _DAY) -> Callable[[str], float]:
-    """An argparse type: a finite number above ``low`` (``strict``) or at least ``low``."""
-    return _as_argtype(Range(low, high, whole=False, unit=what, above=strict), "number")
-
-
-positive_int = whole_number(1)
-positive_seconds = argtype("time")

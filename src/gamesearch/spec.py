@@ -13,17 +13,14 @@ a number too large, digits of another script or a repeated key is a clear
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass, field
 
+from .argtypes import Range
 from .errors import InvalidLimitError
 
 #: Longest spec accepted, and how much of a bad input an error message repeats.
 MAX_SPEC_LENGTH = 1000
 ECHO = 60
-_ASCII_INT = re.compile(r"[+-]?[0-9]+")
-_ASCII_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 def shorten(text: str, limit: int = ECHO) -> str:
@@ -70,29 +67,20 @@ def split_spec(text: str, *, options: bool = True) -> Spec:
 
 
 def read_int(key: str, text: str, low: int, high: int) -> int:
-    """A whole number written in ASCII digits, from ``low`` to ``high``."""
-    t = text.strip()
-    if not _ASCII_INT.fullmatch(t) or len(t) > 20:
-        raise InvalidLimitError(f"option {key}={shorten(text)!r}: expected a whole number "
-                                f"from {low} to {high}")
-    v = int(t)
-    if not low <= v <= high:
-        raise InvalidLimitError(f"option {key}={shorten(text)!r}: must be from {low} to {high}")
-    return v
+    """A whole number written in ASCII digits, from ``low`` to ``high``
+    (:class:`gamesearch.argtypes.Range` reads it)."""
+    try:
+        return int(Range(low, high).parse(text))
+    except ValueError as exc:
+        raise InvalidLimitError(f"option {key}={shorten(text)!r}: {exc}") from None
 
 
 def read_float(key: str, text: str, low: float, high: float, *, low_open: bool = False) -> float:
     """A finite number written in ASCII, in ``[low, high]`` (``(low, high]``: ``low_open``)."""
-    t = text.strip()
-    if not _ASCII_FLOAT.fullmatch(t) or len(t) > 40:
-        raise InvalidLimitError(f"option {key}={shorten(text)!r}: expected a number")
-    v = float(t)
-    ok = math.isfinite(v) and (v > low if low_open else v >= low) and v <= high
-    if not ok:
-        lo = f"above {low:g}" if low_open else f"at least {low:g}"
-        raise InvalidLimitError(f"option {key}={shorten(text)!r}: must be {lo} and at most "
-                                f"{high:g}")
-    return v
+    try:
+        return float(Range(low, high, whole=False, above=low_open).parse(text))
+    except ValueError as exc:
+        raise InvalidLimitError(f"option {key}={shorten(text)!r}: {exc}") from None
 
 
 def read_bool(key: str, text: str) -> bool:

@@ -229,28 +229,37 @@ class Store:
 
         store = cls.__new__(cls)
         store.path = path
+        store.db = None
         try:
             store.db = sqlite3.connect(f"file:{quote(str(Path(path).resolve()))}?mode=ro",
                                        uri=True, isolation_level=None,
                                        check_same_thread=False)
             store.db.execute("PRAGMA busy_timeout=2000")
+            store._check()
             store.db.execute("SELECT COUNT(*) FROM tournaments").fetchone()
         except sqlite3.Error as exc:
-            raise ArenaError(f"results database {path!r}: {exc}") from None
+            error = store.error(exc)
+            store.close()
+            raise error from None
+        except ArenaError:
+            store.close()
+            raise
         return store
 
+    @_guarded
     def list_tournaments(self) -> list[dict[str, Any]]:
         """Every tournament in the file: id, key, game, config (a dict), created, games."""
-        rows = self.db.execute(
+        rows = self._db.execute(
             "SELECT t.id, t.key, t.game, t.config, t.created, "
             "(SELECT COUNT(*) FROM games g WHERE g.tournament_id = t.id) "
             "FROM tournaments t ORDER BY t.id").fetchall()
         return [{"id": int(i), "key": k, "game": g, "config": json.loads(c), "created": cr,
                  "games": int(n)} for i, k, g, c, cr, n in rows]
 
+    @_guarded
     def agents(self, tournament_id: int) -> list[tuple[str, str]]:
         """The tournament's agents as ``(name, spec)`` in their order."""
-        return [(str(n), str(s)) for n, s in self.db.execute(
+        return [(str(n), str(s)) for n, s in self._db.execute(
             "SELECT name, spec FROM agents WHERE tournament_id = ? ORDER BY idx",
             (tournament_id,))]
 

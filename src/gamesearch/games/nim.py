@@ -154,7 +154,7 @@ class Nim(Game[NimState, NimAction]):
                                            "player to move, 1 or 2")
             player = int(who.strip()) - 1
         words = body.replace(",", " ").split()
-        if not words or not all(w.isascii() and w.isdigit() for w in words):
+        if not words or not all(w.isascii() and w.isdigit() and len(w) <= 9 for w in words):
             raise InvalidPositionError(f"nim position {text[:60]!r}: expected "
                                        f"{self.state_notation}")
         return NimState(self._checked_heaps(tuple(int(w) for w in words), text), player)

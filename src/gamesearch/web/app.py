@@ -28,7 +28,8 @@ from fastapi.staticfiles import StaticFiles
 from .. import __version__
 from ..agents import AGENT_KINDS, SolverAgent
 from ..analysis import analyze, default_algorithm, format_pv, move_scores, solve_record
-from ..errors import GameError, SearchTimeout
+from ..argtypes import RANGES, Range
+from ..errors import GameError, SearchTimeout, echo
 from ..game import CHANCE, Game
 from ..games import GAMES
 from ..games.trees import EXAMPLES
@@ -478,19 +479,17 @@ def _book(text: str | None) -> str | None:
 
 
 def _int(name: str, text: str) -> int:
-    try:
-        return int(text)
+    try:  # ASCII digits only (gamesearch.argtypes)
+        return int(RANGES["seed"].parse(text))
     except ValueError:
-        raise WebInputError(f"{name} {text!r}: expected a whole number") from None
+        raise WebInputError(f"{name} {echo(text)}: expected a whole number") from None
 
 
 def _float01(name: str, text: str | None) -> float:
     if text is None or text.strip() == "":
         return 0.0
     try:
-        x = float(text)
+        return float(Range(0.0, 0.5, whole=False).parse(text))
     except ValueError:
-        raise WebInputError(f"{name} {text!r}: expected a number between 0 and 0.5") from None
-    if not 0.0 <= x <= 0.5:
-        raise WebInputError(f"{name} {text!r}: expected a number between 0 and 0.5")
-    return x
+        raise WebInputError(f"{name} {echo(text)}: expected a number between 0 and 0.5"
+                            ) from None

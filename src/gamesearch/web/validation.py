@@ -6,12 +6,12 @@ message; nothing a request sends is ever evaluated, passed to a shell or used as
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
 from ..agents import Agent, SolverAgent, make_agent
-from ..errors import GameError, InvalidLimitError
+from ..argtypes import Range
+from ..errors import GameError, InvalidLimitError, echo
 from ..game import CHANCE, Game
 from ..games import get_game
 from ..search import Limit, parse_spec
@@ -108,18 +108,14 @@ def number(name: str, value: str | None, *, whole: bool = False) -> float | int 
     and words are refused with the library's message for that limit."""
     if value is None or value.strip() == "":
         return None
-    try:
-        x: float | int = int(value) if whole else float(value)
+    kind = "a whole number >= 1" if whole else "a positive number of seconds"
+    try:  # ASCII digits only, no NaN or infinity (gamesearch.argtypes)
+        x: float | int = (Range(1, 1 << 62) if whole else
+                          Range(0, 1e9, whole=False, above=True)).parse(value)
     except ValueError:
-        kind = "a whole number >= 1" if whole else "a positive number of seconds"
-        raise InvalidLimitError(f"{name} {value!r}: must be {kind}") from None
-    if whole:
-        if x < 1:
-            raise InvalidLimitError(f"{name} {value!r}: must be a whole number >= 1")
-        if name == "depth" and x > MAX_DEPTH:
-            raise WebInputError(f"depth {x}: at most {MAX_DEPTH} on this server")
-    elif not (x > 0 and math.isfinite(x)):
-        raise InvalidLimitError(f"{name} {value!r}: must be a positive number of seconds")
+        raise InvalidLimitError(f"{name} {echo(value)}: must be {kind}") from None
+    if whole and name == "depth" and x > MAX_DEPTH:
+        raise WebInputError(f"depth {x}: at most {MAX_DEPTH} on this server")
     return x
 
 
