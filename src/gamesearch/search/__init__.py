@@ -99,10 +99,13 @@ LIMIT_KEYS = tuple(LIMIT_READERS)
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any], Limit]:
     """``"alphabeta:depth=6,tt=1M"`` → ``("alphabeta", {"tt": 1048576}, Limit(depth=6))``."""
-    name = spec.strip().partition(":")[0].strip().lower() if isinstance(spec, str) else ""
-    if isinstance(spec, str) and name not in ALGORITHMS:  # (uci:/path is not key=value)
-        raise UnknownNameError("algorithm", shorten(name), ALGORITHMS)
-    parsed = split_spec(spec)
+    try:
+        parsed = split_spec(spec)
+    except InvalidLimitError:
+        name = spec.strip().partition(":")[0].strip().lower()
+        if name not in ALGORITHMS:  # ("uci:/path": the name is what is wrong, not key=value)
+            raise UnknownNameError("algorithm", shorten(name), ALGORITHMS) from None
+        raise
     options: dict[str, Any] = {}
     limit_args: dict[str, Any] = {}
     for key, val in parsed.options.items():
