@@ -153,7 +153,7 @@ class Store:
     def __init__(self, path: str = ":memory:") -> None:
         self.path = path
         self.db: sqlite3.Connection | None = None
-        try:
+        with self._opening():
             self.db = sqlite3.connect(path, isolation_level=None, timeout=10.0)
             self._check()
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -162,6 +162,12 @@ class Store:
             self.db.executescript(SCHEMA)
             if self.db.execute("PRAGMA application_id").fetchone()[0] == 0:
                 self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+
+    @contextlib.contextmanager
+    def _opening(self) -> Iterator[None]:
+        """Any failure while the file is opened closes it and is one :class:`ArenaError`."""
+        try:
+            yield
         except sqlite3.Error as exc:
             error = self.error(exc)
             self.close()
@@ -230,20 +236,13 @@ class Store:
         store = cls.__new__(cls)
         store.path = path
         store.db = None
-        try:
+        with store._opening():
             store.db = sqlite3.connect(f"file:{quote(str(Path(path).resolve()))}?mode=ro",
                                        uri=True, isolation_level=None,
                                        check_same_thread=False)
             store.db.execute("PRAGMA busy_timeout=2000")
             store._check()
             store.db.execute("SELECT COUNT(*) FROM tournaments").fetchone()
-        except sqlite3.Error as exc:
-            error = store.error(exc)
-            store.close()
-            raise error from None
-        except ArenaError:
-            store.close()
-            raise
         return store
 
     @_guarded
