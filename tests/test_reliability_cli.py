@@ -186,3 +186,18 @@ def test_the_console_script_exits_2_on_bad_input() -> None:
     proc = subprocess.run([sys.executable, "-m", "gamesearch", "analyze", "tictactoe",
                            "--depth", "٣"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_a_program_that_is_not_a_uci_engine_is_named_with_the_reason(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("chess")
+    from gamesearch.arena import uci
+
+    monkeypatch.setattr(uci, "START_SECONDS", 1.0)
+    outcome = run_main(["match", "chess", "uci:/bin/cat", "random", "--games", "1", "--quiet"])
+    check(outcome)
+    assert outcome.code == 2
+    assert "'/bin/cat' did not answer 'uci' with 'uciok' within 1 s" in outcome.stderr
+    assert "Loop" not in outcome.stderr and "asyncio" not in outcome.stderr  # no stray line
+    outcome = run_main(["match", "chess", "uci:/nonexistent/engine", "random", "--quiet"])
+    assert outcome.code == 2 and "did not start: " in outcome.stderr
