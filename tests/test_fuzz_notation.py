@@ -102,3 +102,23 @@ def test_parse_action_accepts_or_refuses_cleanly(name: str) -> None:
         assert time.monotonic() - start < PARSE_SECONDS
 
     check()
+
+
+#: Texts that libraries read as something (python-chess: "--" and "Z0" are SAN's null move).
+SPECIAL = ["--", "Z0", "0000", "null", "pass", "@", "-", "+", "#", "O-O-O-O", "e2e4e4",
+           "a1", "0", "-1", "99", "٣", "１", "x", "\u202e", ""]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_special_texts_are_refused_or_legal(name: str) -> None:
+    game = get_game(name)
+    for state in reachable_states(game):
+        if game.is_terminal(state) or game.to_move(state) == CHANCE:
+            continue
+        for text in SPECIAL:
+            try:
+                action = game.parse_action(state, text)
+            except GameError as exc:
+                assert_bounded(exc)
+            else:
+                assert action in list(game.actions(state)), (text, action)

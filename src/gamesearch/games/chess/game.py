@@ -281,6 +281,8 @@ class ChessGame(Game[ChessState, Move]):
                 [m.uci() for m in legal],
                 reason="neither a legal UCI move (e2e4, e7e8q) nor legal SAN (e4, Nf3, O-O)",
             ) from None
+        if move not in legal:  # python-chess reads "--" and "Z0" as SAN's null move
+            raise IllegalMoveError(text, [m.uci() for m in legal], reason="a null move")
         return intern_move(move)
 
     def format_state(self, state: ChessState) -> str:
