@@ -33,7 +33,7 @@ from fuzzing import LIMIT, MAX_LINE, check, examples, number_texts, run_main, te
 from gamesearch import files
 from gamesearch.argtypes import RANGES
 from gamesearch.cli import build_parser
-from gamesearch.search import ALGORITHMS, BOOL_OPTIONS, LIMIT_KEYS
+from gamesearch.search import ALGORITHMS, LIMIT_KEYS, OPTION_READERS
 
 TESTS = Path(__file__).resolve().parent
 DATA = TESTS / "data"
@@ -211,8 +211,7 @@ def specs(command: str) -> st.SearchStrategy[str]:
     """Agent and algorithm specs: real names and keys with hostile values, and junk. ``py:``
     and ``uci:`` only name harmless targets (they import and run code)."""
     names = st.sampled_from([*ALGORITHMS, "random", "solver", "human", "ID", " alphabeta "])
-    keys = st.sampled_from([*LIMIT_KEYS, *BOOL_OPTIONS, "tt", "aspiration", "soft_share",
-                            "seed", "book", "time", "x", ""])
+    keys = st.sampled_from([*LIMIT_KEYS, *OPTION_READERS, "seed", "book", "time", "x", ""])
     values = st.one_of(number_texts(), st.sampled_from(["1", "0", "on", "1M", "64k", "off",
                                                         "/dev/zero", str(TESTS)]))
     options = st.lists(st.one_of(st.tuples(keys, values).map("=".join), texts(10)),
