@@ -45,6 +45,11 @@ def _fmt(x: float) -> str:
     return f"{x:g}"
 
 
+class OutOfRange(ValueError):
+    """A well-written number outside its range (:meth:`Range.parse` raises plain
+    ValueError for text that is not a number of the right kind)."""
+
+
 @dataclass(frozen=True)
 class Range:
     """The values an option takes: whole numbers or reals from ``low`` to ``high`` (``low``
@@ -93,7 +98,7 @@ class Range:
         low_ok = value > self.low if self.above else value >= self.low
         high_ok = value < self.high if self.below else value <= self.high
         if not (low_ok and high_ok):
-            raise ValueError(f"out of range: expected {self.describe()}")
+            raise OutOfRange(f"out of range: expected {self.describe()}")
 
 
 _DAY = 86_400

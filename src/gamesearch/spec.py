@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .argtypes import Range
+from .argtypes import OutOfRange, Range
 from .errors import InvalidLimitError
 
 #: Longest spec accepted, and how much of a bad input an error message repeats.
@@ -71,16 +71,24 @@ def read_int(key: str, text: str, low: int, high: int) -> int:
     (:class:`gamesearch.argtypes.Range` reads it)."""
     try:
         return int(Range(low, high).parse(text))
-    except ValueError as exc:
-        raise InvalidLimitError(f"option {key}={shorten(text)!r}: {exc}") from None
+    except OutOfRange:
+        raise InvalidLimitError(f"option {key}={shorten(text)!r}: must be from {low} to "
+                                f"{high}") from None
+    except ValueError:
+        raise InvalidLimitError(f"option {key}={shorten(text)!r}: expected a whole number "
+                                f"from {low} to {high}") from None
 
 
 def read_float(key: str, text: str, low: float, high: float, *, low_open: bool = False) -> float:
     """A finite number written in ASCII, in ``[low, high]`` (``(low, high]``: ``low_open``)."""
     try:
         return float(Range(low, high, whole=False, above=low_open).parse(text))
-    except ValueError as exc:
-        raise InvalidLimitError(f"option {key}={shorten(text)!r}: {exc}") from None
+    except OutOfRange:
+        lo = f"above {low:g}" if low_open else f"at least {low:g}"
+        raise InvalidLimitError(f"option {key}={shorten(text)!r}: must be {lo} and at most "
+                                f"{high:g}") from None
+    except ValueError:
+        raise InvalidLimitError(f"option {key}={shorten(text)!r}: expected a number") from None
 
 
 def read_bool(key: str, text: str) -> bool:
