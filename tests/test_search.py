@@ -405,3 +405,15 @@ def test_futility_needs_margins() -> None:
         make_searcher(game, "id", futility=True)
     with pytest.raises(UnsupportedGameError, match="futility margins"):
         search(game, 0, "id:futility=1")
+
+
+def test_aspiration_with_a_table_keeps_deepening() -> None:
+    """Regression: a node whose window a depth-limited table entry narrowed was stored as
+    exact to the end, so the next search believed the whole tree seen and stopped a depth
+    early (id with aspiration gave 4 instead of 2 on this tree at depth 3)."""
+    game = TreeGame.random((2, 5), 5, 8, values=range(-9, 10), ties=0.7, early_leaf=0.2,
+                           players="alternate", heuristics=True)
+    root = game.initial_state()
+    truth = plain_minimax(game, root, 0, 3)
+    r = make_searcher(game, "id", discount=False, aspiration=1.0).search(root, Limit(depth=3))
+    assert (r.value, r.depth) == (truth, 3)

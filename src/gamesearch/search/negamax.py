@@ -632,12 +632,14 @@ class Negamax(Searcher):
             tt_move = None
             k: Any = None
             e: Any = None
+            bounded = False  # the window was narrowed by a depth-limited table entry
             if use_tt:
                 k = key_of(s)
                 e = tget(k)
                 if e is not None:
                     tt_move = e[3]
                     if e[0] >= d:
+                        bounded = e[0] < UNLIMITED
                         # A stored bound narrows the window; an exact value ends the node.
                         v = from_table(e[2], ply, threshold, step)
                         flag = e[1]
@@ -754,8 +756,9 @@ class Negamax(Searcher):
                         break
             if futile and best < fut_value:
                 best = fut_value  # what the unsearched quiet moves might still reach
-            exact_to_end = not horizon and not futile
-            horizon = horizon or outer_horizon or futile
+            # A value that rests on a depth-limited bound is no longer exact to the end.
+            exact_to_end = not horizon and not futile and not bounded
+            horizon = horizon or outer_horizon or futile or bounded
             if tstore is not None:
                 # Fail-soft bounds; a subtree that never met the horizon holds for any depth.
                 flag = LOWER if best >= beta else UPPER if best <= alpha_orig else EXACT
