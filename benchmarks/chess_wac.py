@@ -22,8 +22,8 @@ from pathlib import Path
 
 import chess
 
+from gamesearch.interfaces.uci_engine import EpdResult, read_epd, run_epd
 from gamesearch.search import parse_spec
-from gamesearch.uci import EpdResult, read_epd, run_epd
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "chess"
 

@@ -41,9 +41,9 @@ from gamesearch.arena import (
     sprt_llr,
 )
 from gamesearch.arena.report import pair_score
-from gamesearch.cli import main
 from gamesearch.errors import GameError
 from gamesearch.games import get_game
+from gamesearch.interfaces.cli import main
 
 TESTS = Path(__file__).resolve().parent
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from gamesearch.cli import main
 from gamesearch.games import GAMES
+from gamesearch.interfaces.cli import main
 
 chess: Any = pytest.importorskip("chess", reason="python-chess not installed: chess untested")
 pytestmark = pytest.mark.skipif("chess" not in GAMES, reason="no chess game registered")

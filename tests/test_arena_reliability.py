@@ -32,7 +32,7 @@ from gamesearch.arena import (
 )
 from gamesearch.arena import runner as runner_module
 from gamesearch.arena.store import APPLICATION_ID, Owner
-from gamesearch.cli import main
+from gamesearch.interfaces.cli import main
 
 TESTS = Path(__file__).resolve().parent
 MATCH = ["match", "tictactoe", "random:seed=1", "alphabeta:depth=1", "--games", "30",

@@ -19,7 +19,6 @@ chess = pytest.importorskip("chess")
 import chess.engine  # noqa: E402, F811
 import chess.polyglot  # noqa: E402
 
-from gamesearch.chess_cli import add_chess_commands  # noqa: E402
 from gamesearch.errors import IllegalMoveError, InvalidPositionError  # noqa: E402
 from gamesearch.games import get_game  # noqa: E402
 from gamesearch.games.chess import (  # noqa: E402
@@ -33,16 +32,17 @@ from gamesearch.games.chess import (  # noqa: E402
     perft,
     see,
 )
-from gamesearch.search import Limit, make_searcher, search  # noqa: E402
-from gamesearch.uci import (  # noqa: E402
+from gamesearch.interfaces.chess_cli import add_chess_commands  # noqa: E402
+from gamesearch.interfaces.uci_engine import (  # noqa: E402
     UCIEngine,
     read_epd,
     run_epd,
     uci_score,
 )
+from gamesearch.search import Limit, make_searcher, search  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "chess"
-UCI_COMMAND = [sys.executable, "-c", "from gamesearch.uci import main; main()"]
+UCI_COMMAND = [sys.executable, "-c", "from gamesearch.interfaces.uci_engine import main; main()"]
 GAME = ChessGame()
 
 
@@ -510,7 +510,7 @@ def test_chess_matches_default_to_the_balanced_openings(tmp_path: Path) -> None:
     import chess.pgn
 
     from gamesearch.arena import default_openings
-    from gamesearch.cli import main
+    from gamesearch.interfaces.cli import main
 
     book = default_openings(GAME)
     assert len(book) == 50 and len({o.moves for o in book}) == 50

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gamesearch.cli import main
+from gamesearch.interfaces.cli import main
 
 
 def run(*argv: str, stdin: str | None = None) -> tuple[int, str, str]:

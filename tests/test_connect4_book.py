@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from gamesearch.agents import make_agent, play_game
-from gamesearch.cli import main
 from gamesearch.errors import SearchTimeout
 from gamesearch.games.connect4 import ConnectFour
 from gamesearch.games.connect4 import compiled as cc
@@ -31,6 +30,7 @@ from gamesearch.games.connect4.book import (
     load_book,
     state_of_key,
 )
+from gamesearch.interfaces.cli import main
 
 GAME = ConnectFour()
 needs_numba = pytest.mark.skipif(

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from fuzzing import LIMIT, MAX_LINE, check, examples, number_texts, run_main, texts
 from gamesearch import files
 from gamesearch.argtypes import RANGES
-from gamesearch.cli import build_parser
+from gamesearch.interfaces.cli import build_parser
 from gamesearch.search import ALGORITHMS, LIMIT_KEYS, OPTION_READERS
 
 TESTS = Path(__file__).resolve().parent

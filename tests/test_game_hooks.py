@@ -19,12 +19,12 @@ import pytest
 
 from gamesearch.agents import SolverAgent, make_agent
 from gamesearch.arena import Opening, default_openings
-from gamesearch.cli import main
 from gamesearch.errors import UnsupportedGameError
 from gamesearch.game import BookEntry
 from gamesearch.games import GAMES, get_game, register
 from gamesearch.games.connect4 import ConnectFour
 from gamesearch.games.tictactoe import TicTacToe
+from gamesearch.interfaces.cli import main
 from gamesearch.search.solve import solve
 
 NAME = "tictactoe-hooks"

@@ -25,11 +25,11 @@ from gamesearch import (
     search,
 )
 from gamesearch.agents import SearchAgent, make_agent, play_game
-from gamesearch.cli import main
 from gamesearch.game import CHANCE, GameType, random_playout
 from gamesearch.games.pig import Pig
 from gamesearch.games.tictactoe import TicTacToe
 from gamesearch.games.trees import TreeGame, example, random_tree
+from gamesearch.interfaces.cli import main
 from gamesearch.search import parse_spec
 from gamesearch.search.mcts import MCTS
 

@@ -20,7 +20,7 @@ import pytest
 
 chess = pytest.importorskip("chess")
 
-ENGINE = [sys.executable, "-c", "from gamesearch.uci import main; main()"]
+ENGINE = [sys.executable, "-c", "from gamesearch.interfaces.uci_engine import main; main()"]
 
 
 class Pipe:

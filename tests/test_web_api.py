@@ -12,11 +12,11 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
 from gamesearch.arena import RunOptions, TournamentConfig, parse_agents, run_tournament
-from gamesearch.cli import main
+from gamesearch.interfaces.cli import main
+from gamesearch.interfaces.web import create_app
+from gamesearch.interfaces.web.gate import Busy, SearchGate
+from gamesearch.interfaces.web.validation import Caps
 from gamesearch.search.control import allocate_time
-from gamesearch.web import create_app
-from gamesearch.web.gate import Busy, SearchGate
-from gamesearch.web.validation import Caps
 
 
 @pytest.fixture(scope="module")
@@ -298,7 +298,7 @@ def test_busy_server_answers_429() -> None:
 
 
 def test_web_command_warns_off_loopback() -> None:
-    from gamesearch.web.serve import is_loopback
+    from gamesearch.interfaces.web.serve import is_loopback
 
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.2")

@@ -7,7 +7,7 @@
 * :mod:`~gamesearch.arena.ratings` — score, Elo with 95% margin, LOS, SPRT;
 * :mod:`~gamesearch.arena.report` — standings, progress line, plot, JSON lines export;
 * :mod:`~gamesearch.arena.tournament` — all of it end to end (:func:`run_tournament`);
-* :mod:`~gamesearch.arena.cli` — the ``match`` and ``tournament`` commands.
+* :mod:`~gamesearch.interfaces.arena_cli` — the ``match`` and ``tournament`` commands.
 """
 
 from __future__ import annotations

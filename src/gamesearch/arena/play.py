@@ -162,7 +162,7 @@ def make_arena_agent(game: Game[Any, Any], spec: str, seed: int) -> Agent:
                              "not a gamesearch Agent")
         return made
     if kind == "uci":
-        from .uci import UCIAgent
+        from .engines import UCIAgent
 
         return UCIAgent.from_spec(game, rest)
     return make_agent(game, spec, default_time=None)

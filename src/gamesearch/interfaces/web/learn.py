@@ -23,10 +23,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import GameError, InvalidLimitError
-from ..game import CHANCE
-from ..games.trees import EXAMPLES, Node, Tree, TreeGame, example
-from ..search.trace import TraceNode, pruned_leaves, trace
+from ...errors import GameError, InvalidLimitError
+from ...game import CHANCE
+from ...games.trees import EXAMPLES, Node, Tree, TreeGame, example
+from ...search.trace import TraceNode, pruned_leaves, trace
 
 #: algorithms the Learn page animates (the rest of the registry works too)
 ALGORITHMS = ("minimax", "alphabeta", "maxn", "expectiminimax", "negamax", "paranoid")

@@ -10,11 +10,9 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from ..argtypes import RANGES, argtype, help_range
-from ..errors import echo
-from .errors import ArenaError
-from .ratings import SPRT, format_elo
-from .report import (
+from ..arena.errors import ArenaError
+from ..arena.ratings import SPRT, format_elo
+from ..arena.report import (
     check_pgn_notation,
     render_pairs,
     render_standings,
@@ -22,7 +20,7 @@ from .report import (
     write_pgn,
     write_plot,
 )
-from .schedule import (
+from ..arena.schedule import (
     FORMATS,
     Opening,
     TournamentConfig,
@@ -32,8 +30,10 @@ from .schedule import (
     random_openings,
     read_openings,
 )
-from .timecontrol import TimeControl
-from .tournament import BACKENDS, RunOptions, TournamentResult, run_tournament
+from ..arena.timecontrol import TimeControl
+from ..arena.tournament import BACKENDS, RunOptions, TournamentResult, run_tournament
+from ..argtypes import RANGES, argtype, help_range
+from ..errors import echo
 
 
 def parse_sprt(text: str, alpha: float, beta: float) -> SPRT:

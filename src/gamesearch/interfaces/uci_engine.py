@@ -42,13 +42,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, TextIO
 
-from . import __version__
-from .errors import GameError, IllegalMoveError, InvalidPositionError
-from .games.chess import ChessGame, ChessState, Move
-from .search import Limit, SearchResult, make_searcher
-from .search.common import win_step, win_threshold
-from .search.control import MAX_SECONDS, MIN_SECONDS, MOVE_OVERHEAD
-from .search.negamax import Negamax
+from .. import __version__
+from ..errors import GameError, IllegalMoveError, InvalidPositionError
+from ..games.chess import ChessGame, ChessState, Move
+from ..search import Limit, SearchResult, make_searcher
+from ..search.common import win_step, win_threshold
+from ..search.control import MAX_SECONDS, MIN_SECONDS, MOVE_OVERHEAD
+from ..search.negamax import Negamax
 
 ENGINE_NAME = f"gamesearch {__version__}"
 ENGINE_AUTHOR = "the gamesearch authors"

@@ -15,9 +15,9 @@ import json
 import time
 from typing import Any, TextIO
 
-from .argtypes import argtype, help_range
-from .errors import GameError, echo
-from .files import iter_lines
+from ..argtypes import argtype, help_range
+from ..errors import GameError, echo
+from ..files import iter_lines
 
 
 class ChessCliError(GameError):
@@ -28,7 +28,7 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
     if args.game.strip().lower() != "chess":
         raise ChessCliError(f"perft counts chess move trees; got game {args.game!r} "
                             "(use: gamesearch perft chess --fen FEN --depth D)")
-    from .games.chess import ChessGame, divide, perft
+    from ..games.chess import ChessGame, divide, perft
 
     state = ChessGame().parse_state(args.fen)
     start = time.perf_counter()
@@ -54,7 +54,7 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_uci(args: argparse.Namespace, out: TextIO) -> int:
-    from .uci import main
+    from .uci_engine import main
 
     return main()
 
@@ -88,7 +88,7 @@ def _epd_lines(path: str, limit: int | None) -> list[tuple[int, str]]:
 
 
 def cmd_epd(args: argparse.Namespace, out: TextIO) -> int:
-    from .uci import EpdResult, run_epd
+    from .uci_engine import EpdResult, run_epd
 
     lines = _epd_lines(args.file, args.limit)
 

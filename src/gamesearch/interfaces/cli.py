@@ -14,18 +14,18 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
-from . import __version__
-from .agents import AGENT_KINDS, QuitGame, make_agent, play_game
+from .. import __version__
+from ..agents import AGENT_KINDS, QuitGame, make_agent, play_game
+from ..argtypes import argtype, help_range
+from ..errors import GameError, InvalidLimitError, one_line
+from ..files import iter_lines
+from ..game import CHANCE, Game
+from ..games import GAMES, get_game
+from ..search import ALGORITHMS, Limit, SearchResult
+from ..search.trace import pruned_leaves, render_dot, render_text, trace
 from .analysis import analyze, default_algorithm, format_pv, solve_record
-from .arena.cli import add_arena_commands
-from .argtypes import argtype, help_range
+from .arena_cli import add_arena_commands
 from .chess_cli import add_chess_commands
-from .errors import GameError, InvalidLimitError, one_line
-from .files import iter_lines
-from .game import CHANCE, Game
-from .games import GAMES, get_game
-from .search import ALGORITHMS, Limit, SearchResult
-from .search.trace import pruned_leaves, render_dot, render_text, trace
 
 
 class CliError(GameError):

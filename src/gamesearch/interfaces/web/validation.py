@@ -9,14 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..agents import Agent, SolverAgent, make_agent
-from ..argtypes import Range
-from ..errors import GameError, InvalidLimitError, echo
-from ..game import CHANCE, Game
-from ..games import get_game
-from ..search import Limit, parse_spec
-from ..search.tt import parse_size
-from ..spec import read_bool
+from ...agents import Agent, SolverAgent, make_agent
+from ...argtypes import Range
+from ...errors import GameError, InvalidLimitError, echo
+from ...game import CHANCE, Game
+from ...games import get_game
+from ...search import Limit, parse_spec
+from ...search.tt import parse_size
+from ...spec import read_bool
 
 #: deepest depth limit a request may give
 MAX_DEPTH = 100

@@ -15,11 +15,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..arena.errors import ArenaError
-from ..arena.ratings import Score, format_elo
-from ..arena.report import pair_score, render_svg, result_text, standings
-from ..arena.schedule import AgentEntry
-from ..arena.store import Store
+from ...arena.errors import ArenaError
+from ...arena.ratings import Score, format_elo
+from ...arena.report import pair_score, render_svg, result_text, standings
+from ...arena.schedule import AgentEntry
+from ...arena.store import Store
 from .validation import WebInputError
 
 SUFFIXES = (".sqlite", ".sqlite3", ".db")

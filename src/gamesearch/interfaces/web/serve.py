@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from ..errors import GameError
+from ...errors import GameError
 
 
 def is_loopback(host: str) -> bool:

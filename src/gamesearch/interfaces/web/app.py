@@ -1,8 +1,8 @@
 """The FastAPI application: pages, the JSON API, live streams (server-sent events).
 
 :func:`create_app` builds it; ``gamesearch web`` serves it with uvicorn. Every endpoint
-reads its inputs with :mod:`gamesearch.web.validation` (the library's parsers, the server's
-caps); a bad input is answered ``400 {"error": "<the library's one-line message>"}``, a
+reads its inputs with :mod:`gamesearch.interfaces.web.validation` (the library's parsers,
+the server's caps); a bad input is answered ``400 {"error": "<the library's one-line message>"}``, a
 full server ``429`` with ``Retry-After``. The OpenAPI description is at ``/docs``.
 """
 
@@ -25,21 +25,21 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 
-from .. import __version__
-from ..agents import AGENT_KINDS, SolverAgent
+from ... import __version__
+from ...agents import AGENT_KINDS, SolverAgent
+from ...argtypes import RANGES, Range
+from ...errors import GameError, SearchTimeout, echo
+from ...game import CHANCE, Game
+from ...games import GAMES
+from ...games.trees import EXAMPLES
+from ...search import ALGORITHMS, Limit, SearchResult
 from ..analysis import analyze, default_algorithm, format_pv, move_scores, solve_record
-from ..argtypes import RANGES, Range
-from ..errors import GameError, SearchTimeout, echo
-from ..game import CHANCE, Game
-from ..games import GAMES
-from ..games.trees import EXAMPLES
-from ..search import ALGORITHMS, Limit, SearchResult
 from . import learn, validation
 from .gate import Busy, SearchGate
 from .tournaments import Library
 from .validation import Caps, WebInputError
 
-STATIC = Path(str(resources.files("gamesearch.web") / "static"))
+STATIC = Path(str(resources.files("gamesearch.interfaces.web") / "static"))
 PAGES = {"/": "index.html", "/play": "play.html", "/analyse": "analyse.html",
          "/analyze": "analyse.html", "/learn": "learn.html", "/tournaments": "tournaments.html"}
 

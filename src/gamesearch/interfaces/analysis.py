@@ -1,7 +1,7 @@
 """What ``analyze --json`` and ``solve --json`` answer, built once for every interface.
 
-The command line (:mod:`gamesearch.cli`) prints these dicts (or a line of text made from
-them); the web app (:mod:`gamesearch.web`) answers its JSON API with the very same dicts.
+The command line (:mod:`gamesearch.interfaces.cli`) prints these dicts (or a line of text made from
+them); the web app (:mod:`gamesearch.interfaces.web`) answers its JSON API with the very same dicts.
 Nothing here reads arguments or writes output: the callers choose the limit and the source
 of the positions, and report errors (every bad input raises a :class:`~gamesearch.errors.
 GameError` with a one-line message).
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .errors import GameError, SearchTimeout
-from .game import BookEntry, FastSolver, Game
-from .search import Limit, SearchResult, make_searcher, parse_spec
-from .search.solve import solve
+from ..errors import GameError, SearchTimeout
+from ..game import BookEntry, FastSolver, Game
+from ..search import Limit, SearchResult, make_searcher, parse_spec
+from ..search.solve import solve
 
 
 def default_algorithm(game: Game[Any, Any]) -> str:
