@@ -103,7 +103,22 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
     app.state.caps = caps
     app.state.library = library
 
-    # ----- errors ---------------------------------------------------------------------
+    for add in (
+        _add_error_handlers,
+        _add_pages,
+        _add_game_routes,
+        _add_thinking_routes,
+        _add_analysis_routes,
+        _add_learn_routes,
+        _add_tournament_routes,
+        _add_status_routes,
+    ):
+        add(app, caps, gate, library)
+    return app
+
+
+def _add_error_handlers(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:
+    """The errors of the app."""
     @app.exception_handler(GameError)
     async def game_error(request: Request, exc: GameError) -> JSONResponse:
         status = exc.status if isinstance(exc, WebInputError) else 400
@@ -132,7 +147,9 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
         return JSONResponse({"error": "the search went too deep for this server"},
                             status_code=400)
 
-    # ----- pages ----------------------------------------------------------------------
+
+def _add_pages(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:
+    """The pages of the app."""
     def page(name: str) -> Callable[[], Any]:
         async def serve() -> FileResponse:
             return FileResponse(STATIC / name, media_type="text/html")
@@ -142,7 +159,9 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
         app.add_api_route(route, page(name), include_in_schema=False, methods=["GET"])
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    # ----- games ----------------------------------------------------------------------
+
+def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:
+    """The games of the app."""
     @app.get("/api/games", summary="games, algorithms and agents")
     def games() -> dict[str, Any]:
         """Every game of the library (with what a page needs to play it), the algorithms
@@ -216,7 +235,9 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
         a = random.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
         return {"move": g.format_action(s, a)}
 
-    # ----- thinking (server-sent events) ----------------------------------------------
+
+def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:
+    """The thinking (server-sent events) of the app."""
     @app.get("/api/think", summary="an engine move, its thinking streamed (SSE)")
     async def think(
         game: Text = None, position: Text = None, moves: Text = None,
@@ -317,7 +338,9 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache"})
 
-    # ----- analyse and solve (the command line's objects) ----------------------------
+
+def _add_analysis_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:
+    """The analyse and solve (the command line's objects) of the app."""
     @app.get("/api/analyze", summary="search a position (= gamesearch analyze --json)")
     async def analyze_endpoint(
         game: Text = None, position: Text = None, algorithm: Text = None, time: Text = None,
@@ -369,7 +392,9 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
                                        book=book))
         return {"game": g.name, "position": g.format_state(s), "scores": items}
 
-    # ----- learn ----------------------------------------------------------------------
+
+def _add_learn_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:
+    """The learn of the app."""
     @app.get("/api/trees", summary="the textbook trees")
     def trees() -> dict[str, Any]:
         return {"trees": [{"name": n, "description": e.description} for n, e in
@@ -400,7 +425,9 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
             "maxn" if g.num_players > 2 else "alphabeta")
         return await gate.run(learn.animate, g, algo)
 
-    # ----- tournaments ----------------------------------------------------------------
+
+def _add_tournament_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:
+    """The tournaments of the app."""
     @app.get("/api/tournaments", summary="the results files and their tournaments")
     def tournaments() -> dict[str, Any]:
         return {"files": library.listing()}
@@ -438,7 +465,9 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache"})
 
-    # ----- status ---------------------------------------------------------------------
+
+def _add_status_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:
+    """The status of the app."""
     @app.get("/api/status", summary="searches running, waiting, served, refused")
     def status() -> dict[str, Any]:
         return {"version": __version__, "running": gate.running,
@@ -450,8 +479,6 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:
         return Response(status_code=204)
-
-    return app
 
 
 def time_now() -> float:
