@@ -370,9 +370,10 @@ class Othello(Game[OState, int]):
                       "a ply (OEIS A124004)",
     })
 
-    def perft(self, state: OState, depth: int, convention: str = "perft") -> int:
+    def perft(self, state: OState, depth: int, convention: str | None = None) -> int:
         """The leaf count of the move tree ``depth`` plies deep in one of
         :attr:`perft_conventions` (the compiled counter when numba is installed)."""
+        convention = convention or "perft"
         if convention not in self.perft_conventions:
             raise InvalidLimitError(f"othello perft convention {convention!r}; allowed: "
                                     + ", ".join(self.perft_conventions))
