@@ -712,6 +712,7 @@ class CompiledSolver:
                 np.zeros((_MAX_PLY, _WU), dtype=np.uint64),
                 np.zeros((_MAX_PLY, _WI), dtype=np.int64),
             )
+            arrays[0].fill(0)  # touch every page now, not one page fault per early entry
             self._arrays[cap] = arrays
         return arrays
 
