@@ -61,9 +61,11 @@ from .rules import (
     QUADRANT_OF,
     RAYS,
     SQUARE_VALUE,
+    W_CORNER_STABILITY,
     W_MOBILITY,
+    W_OWN_MOBILITY,
     W_PARITY,
-    W_POTENTIAL,
+    W_SQUARE,
     OState,
     Othello,
     _check_state,
@@ -109,6 +111,10 @@ _INNER = _u64(INNER)
 _CORNERS = _u64(CORNERS)
 _NOT_A = _u64(0xFEFEFEFEFEFEFEFE)
 _NOT_H = _u64(0x7F7F7F7F7F7F7F7F)
+_C_LEFT = _u64(0x0100000000000001)  # a1, a8: their neighbour on the row is one bit up
+_C_RIGHT = _u64(0x8000000000000080)  # h1, h8
+_C_LOW = _u64(0x0000000000000081)  # a1, h1: their neighbour on the column is 8 bits up
+_C_HIGH = _u64(0x8100000000000000)  # a8, h8
 _ZERO = _u64(0)
 _ONE = _u64(1)
 _HASH_P = _u64(0x9E3779B97F4A7C15)
@@ -333,10 +339,17 @@ def perft(state: OState, depth: int, full_depth: bool = False) -> int:
 
 # ----- the solver's move ordering (rules.order_score) -------------------------------------
 @_jit
+def _corner_stability(x: Any) -> Any:
+    """:func:`.rules.corner_stability`."""
+    return _popcount((((x & _C_LEFT) << 1) | ((x & _C_RIGHT) >> 1) | ((x & _C_LOW) << 8)
+                       | ((x & _C_HIGH) >> 8) | _CORNERS) & x)
+
+
+@_jit
 def _order(p: Any, o: Any, moves: Any, cu: Any, ci: Any) -> int:
     """The moves of ``p`` in the game's order (:func:`.rules.order_score`, highest first,
     ties in square order): square ``ci[_SQ + i]``, child position (mover first)
-    ``cu[2 + 2i]``, ``cu[3 + 2i]``. Returns how many."""
+    ``cu[3 + 3i]``, ``cu[4 + 3i]`` and its legal moves ``cu[5 + 3i]``. Returns how many."""
     k = 0
     while moves != _ZERO:
         bit = moves & (moves ^ (moves - _ONE))
@@ -345,25 +358,26 @@ def _order(p: Any, o: Any, moves: Any, cu: Any, ci: Any) -> int:
         f = _flips(p, o, sq)
         p2 = p | f | bit
         o2 = o ^ f
-        empty = ~(p2 | o2)
         replies = _legal(o2, p2)
-        weighted = _popcount(replies) + _popcount(replies & _CORNERS)
-        potential = _popcount(_neighbours(p2) & empty)
-        score = (W_MOBILITY * (36 - weighted) + W_POTENTIAL * (36 - potential)
-                 + _SQUARE_VALUE[sq])
-        if _popcount((empty | bit) & _QUADRANT_OF[sq]) & 1:
+        score = (W_MOBILITY * (36 - _popcount(replies) - 2 * _popcount(replies & _CORNERS))
+                 + W_CORNER_STABILITY * _corner_stability(p2)
+                 + W_OWN_MOBILITY * _popcount(_legal(p2, o2))
+                 + W_SQUARE * _SQUARE_VALUE[sq])
+        if _popcount((~(p2 | o2) | bit) & _QUADRANT_OF[sq]) & 1:
             score += W_PARITY
         j = k
         while j > 0 and ci[_SCORE + j - 1] < score:  # stable: equal scores keep order
             ci[_SCORE + j] = ci[_SCORE + j - 1]
             ci[_SQ + j] = ci[_SQ + j - 1]
-            cu[2 + 2 * j] = cu[2 * j]
-            cu[3 + 2 * j] = cu[1 + 2 * j]
+            cu[3 + 3 * j] = cu[3 * j]
+            cu[4 + 3 * j] = cu[1 + 3 * j]
+            cu[5 + 3 * j] = cu[2 + 3 * j]
             j -= 1
         ci[_SCORE + j] = score
         ci[_SQ + j] = sq
-        cu[2 + 2 * j] = o2
-        cu[3 + 2 * j] = p2
+        cu[3 + 3 * j] = o2
+        cu[4 + 3 * j] = p2
+        cu[5 + 3 * j] = replies
         k += 1
     return k
 
@@ -424,13 +438,14 @@ def _tt_put(tt: Any, used: Any, st: Any, p: Any, o: Any, side: int, flag: int, v
 
 
 # ----- the search ---------------------------------------------------------------------------
-# Per ply: ``wu[ply]`` the node's bitboards (0, 1) and its children (2 + 2i, 3 + 2i);
+# Per ply: ``wu[ply]`` the node's bitboards (0, 1) and its children (3 + 3i, 4 + 3i) with
+# their moves (5 + 3i);
 # ``wi[ply]`` its frame on the explicit stack, then the squares and scores of its moves.
 _F_SIDE, _F_ALPHA, _F_BETA, _F_AORIG, _F_BEST, _F_FOUND, _F_I, _F_K = range(8)
 _SQ = 8
 _SCORE = _SQ + _MAX_MOVES
 _WI = _SCORE + _MAX_MOVES
-_WU = 2 + 2 * _MAX_MOVES
+_WU = 3 + 3 * _MAX_MOVES
 
 
 @_jit
@@ -439,17 +454,18 @@ def _children(p: Any, o: Any, moves: Any, cu: Any, ci: Any) -> int:
     one move ``pass`` when there are none (the caller knows the game is not over)."""
     if moves == _ZERO:
         ci[_SQ] = PASS
-        cu[2] = o
-        cu[3] = p
+        cu[3] = o
+        cu[4] = p
+        cu[5] = _legal(o, p)
         return 1
     return _order(p, o, moves, cu, ci)
 
 
 @_jit
-def _negamax(p: Any, o: Any, side: int, alpha: int, beta: int, ply: int, tt: Any,
-             used: Any, st: Any, cap: int, shift: Any, wu: Any, wi: Any) -> int:
+def _negamax(p: Any, o: Any, moves: Any, side: int, alpha: int, beta: int, ply: int,
+             tt: Any, used: Any, st: Any, cap: int, shift: Any, wu: Any, wi: Any) -> int:
     """``Negamax``'s node function in solver mode, unrolled onto an explicit stack; the
-    order of operations is the engine's."""
+    order of operations is the engine's. ``moves``: the legal moves of ``p``."""
     top = ply
     while True:
         # ----- enter the node (p, o, side) at ply with the window (alpha, beta) ----------
@@ -458,7 +474,6 @@ def _negamax(p: Any, o: Any, side: int, alpha: int, beta: int, ply: int, tt: Any
             return 0
         val = 0
         leaf = False
-        moves = _legal(p, o)
         if moves == _ZERO and _legal(o, p) == _ZERO:  # the game is over
             val = _final(p, o)
             leaf = True
@@ -481,8 +496,9 @@ def _negamax(p: Any, o: Any, side: int, alpha: int, beta: int, ply: int, tt: Any
                     val = v
                     leaf = True
         if not leaf:
-            wu[ply, 0] = p
-            wu[ply, 1] = o
+            cu = wu[ply]
+            cu[0] = p
+            cu[1] = o
             f = wi[ply]
             f[_F_SIDE] = side
             f[_F_ALPHA] = alpha
@@ -491,9 +507,10 @@ def _negamax(p: Any, o: Any, side: int, alpha: int, beta: int, ply: int, tt: Any
             f[_F_BEST] = _NEG_INF
             f[_F_FOUND] = found
             f[_F_I] = 0
-            f[_F_K] = _children(p, o, moves, wu[ply], f)
-            p = wu[ply, 2]
-            o = wu[ply, 3]
+            f[_F_K] = _children(p, o, moves, cu, f)
+            p = cu[3]
+            o = cu[4]
+            moves = cu[5]
             side ^= 1
             alpha, beta = -beta, -alpha
             ply += 1
@@ -520,8 +537,10 @@ def _negamax(p: Any, o: Any, side: int, alpha: int, beta: int, ply: int, tt: Any
                 f[_F_ALPHA] = alpha
                 f[_F_BEST] = best
                 f[_F_I] = i
-                p = wu[ply, 2 + 2 * i]
-                o = wu[ply, 3 + 2 * i]
+                cu = wu[ply]
+                p = cu[3 + 3 * i]
+                o = cu[4 + 3 * i]
+                moves = cu[5 + 3 * i]
                 side = f[_F_SIDE] ^ 1
                 alpha, beta = -beta, -alpha
                 ply += 1
@@ -535,8 +554,7 @@ def _negamax(p: Any, o: Any, side: int, alpha: int, beta: int, ply: int, tt: Any
                 flag = _EXACT
             if f[_F_FOUND] == 0 and st[_COUNT] >= cap:  # a new key into a full table
                 _tt_clear(tt, used, st)
-            _tt_put(tt, used, st, wu[ply, 0], wu[ply, 1], f[_F_SIDE], flag, best,
-                    shift)
+            _tt_put(tt, used, st, wu[ply, 0], wu[ply, 1], f[_F_SIDE], flag, best, shift)
             val = best
 
 
@@ -554,20 +572,21 @@ def _root(p: Any, o: Any, side: int, alpha0: int, beta0: int, only: int, tt: Any
         k = 1
         ci[_SQ] = only
         if only == PASS:
-            cu[2] = o
-            cu[3] = p
+            cu[3] = o
+            cu[4] = p
         else:
             bit = _ONE << np.uint64(only)
             f = _flips(p, o, only)
-            cu[2] = o ^ f
-            cu[3] = p | f | bit
+            cu[3] = o ^ f
+            cu[4] = p | f | bit
+        cu[5] = _legal(cu[3], cu[4])
     alpha = alpha0
     beta = beta0
     best = _NEG_INF
     best_sq = -1
     for i in range(k):
-        v = -_negamax(cu[2 + 2 * i], cu[3 + 2 * i], side ^ 1, -beta, -alpha, 1, tt, used, st,
-                      cap, shift, wu, wi)
+        v = -_negamax(cu[3 + 3 * i], cu[4 + 3 * i], cu[5 + 3 * i], side ^ 1, -beta, -alpha, 1,
+                      tt, used, st, cap, shift, wu, wi)
         if st[_NODES] > st[_LIMIT]:  # out of budget: no result, nothing stored
             return 0, -1
         if v > best:
@@ -703,7 +722,7 @@ class CompiledSolver:
         arrays = self._arrays.get(cap)
         if arrays is None:
             self._arrays.clear()  # keep one table at most
-            slots = 1 << (2 * (cap + _SLACK) - 1).bit_length()  # load <= 0.5
+            slots = 2 * cap  # (a power of two) load <= 0.5, a little over with the slack
             arrays = (
                 np.zeros((slots, 3), dtype=np.uint64),  # keys and words (see _tt_find)
                 np.zeros(cap + _SLACK, dtype=np.int64),  # the slots in use, to empty them
