@@ -654,20 +654,31 @@ def run_command(*argv: str) -> str:
     return out.getvalue()
 
 
+def perft_command(*argv: str) -> str:
+    """``gamesearch perft ...`` (the command every game with a perft hook shares)."""
+    from gamesearch.cli import main
+
+    out = io.StringIO()
+    assert main(["perft", *argv], out) == 0
+    return out.getvalue()
+
+
 def test_perft_command() -> None:
     fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
-    assert "perft 2: 2039 " in run_command("perft", "chess", "--fen", fen, "--depth", "2")
-    data = json.loads(run_command("perft", "chess", "--depth", "3", "--divide", "--json"))
+    text = perft_command("chess", "--fen", fen, "--depth", "2")
+    assert "perft 2: 2039 " in text and "convention perft: leaves exactly D plies" in text
+    data = json.loads(perft_command("chess", "--depth", "3", "--divide", "--json"))
     assert data["nodes"] == 8902 and len(data["divide"]) == 20
 
 
-def test_perft_command_rejects_other_games_and_bad_fen() -> None:
-    from gamesearch.errors import GameError
+def test_perft_command_rejects_other_games_and_bad_fen(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from gamesearch.cli import main
 
-    with pytest.raises(GameError, match="chess"):
-        run_command("perft", "connect4", "--depth", "2")
-    with pytest.raises(InvalidPositionError):
-        run_command("perft", "chess", "--fen", "8/8/8 w", "--depth", "1")
+    assert main(["perft", "connect4", "--depth", "2"], io.StringIO()) == 2
+    assert "connect4 has no perft; games with one: chess" in capsys.readouterr().err
+    assert main(["perft", "chess", "--fen", "8/8/8 w", "--depth", "1"], io.StringIO()) == 2
+    assert "8/8/8 w" in capsys.readouterr().err
 
 
 def test_epd_command(tmp_path: Path) -> None:

@@ -38,6 +38,9 @@ arena ask the game through these and never test its name; the defaults say "abse
 * ``render_svg(state, **options)`` -- the position drawn as SVG for the web app, every legal
   move's clickable element carrying ``data-move`` with the move in the game's notation
   (``None``: no drawing; the web app then shows the text of ``render``).
+* ``perft(state, depth, convention)`` with ``perft_conventions`` -- the leaf count of the
+  move tree, the classic test of a move generator (``gamesearch perft``; empty
+  ``perft_conventions``: the game has none).
 """
 
 from __future__ import annotations
@@ -384,6 +387,17 @@ class Game(Generic[S, A]):
     #: Positions are written in FEN (``format_state``) and moves in UCI (``format_action``):
     #: the notations of PGN, so the arena can export the games as PGN (python-chess).
     pgn_notation: bool = False
+
+    #: How the game's :meth:`perft` may count, name -> what it counts (the first is the
+    #: default); empty (this default): the game has no perft.
+    perft_conventions: Mapping[str, str] = MappingProxyType({})
+
+    def perft(self, state: S, depth: int, convention: str | None = None) -> int:
+        """The number of leaves of the tree of legal moves ``depth`` plies deep from
+        ``state``, counted by ``convention`` (a name of :attr:`perft_conventions`; ``None``:
+        the first). A game with a perft supplies both; this default has none."""
+        raise UnsupportedGameError(f"{self.name} has no perft (games with one: those whose "
+                                   "perft_conventions are not empty)")
 
     # ----- notation ------------------------------------------------------------------
     def format_action(self, state: S, action: A) -> str:

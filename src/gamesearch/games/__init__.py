@@ -15,6 +15,7 @@ GAMES: dict[str, tuple[str, str]] = {
     "tictactoe": ("tictactoe:TicTacToe", "tic-tac-toe, squares 1-9"),
     "connect4": ("connect4:ConnectFour", "Connect Four 7x6, columns 1-7, Pons position strings"),
     "chess": ("chess:ChessGame", "chess on python-chess (the [chess] extra): UCI/SAN moves, FEN"),
+    "othello": ("othello:Othello", "Othello 8x8, moves a1-h8 and pass, FFO/Edax board strings"),
     "pig": ("pig:Pig", "the dice game Pig, race to 20 (roll or hold): expectiminimax"),
     "nim": ("nim:Nim", "Nim, heaps 3 4 5, last counter wins: the readable example game"),
     "fig6.2": ("trees:fig6_2", "AIMA Fig 6.2 two-ply tree (minimax value 3, move a1)"),

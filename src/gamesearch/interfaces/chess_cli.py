@@ -1,7 +1,6 @@
-"""The chess commands of ``gamesearch``: ``perft``, ``uci`` and ``epd`` (wired into the
-command line by :func:`add_chess_commands`).
+"""The chess commands of ``gamesearch``: ``uci`` and ``epd`` (wired into the command line
+by :func:`add_chess_commands`; ``perft`` is every game's, in :mod:`gamesearch.cli`).
 
-    gamesearch perft chess --fen FEN --depth D [--divide] [--json]
     gamesearch uci
     gamesearch epd FILE --time S [--nodes N] [--json] [--limit N] [--hash MB]
 
@@ -12,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from typing import Any, TextIO
 
 from ..argtypes import argtype, help_range
@@ -22,35 +20,6 @@ from ..files import iter_lines
 
 class ChessCliError(GameError):
     """Bad input to a chess command."""
-
-
-def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
-    if args.game.strip().lower() != "chess":
-        raise ChessCliError(f"perft counts chess move trees; got game {args.game!r} "
-                            "(use: gamesearch perft chess --fen FEN --depth D)")
-    from ..games.chess import ChessGame, divide, perft
-
-    state = ChessGame().parse_state(args.fen)
-    start = time.perf_counter()
-    split: list[tuple[str, int]] = []
-    if args.divide and args.depth >= 1:
-        split = list(divide(state, args.depth))
-        nodes = sum(n for _, n in split)
-    else:
-        nodes = perft(state, args.depth)
-    seconds = time.perf_counter() - start
-    if args.json:
-        data: dict[str, Any] = {"fen": state.fen(), "depth": args.depth, "nodes": nodes,
-                                "seconds": round(seconds, 6)}
-        if split:
-            data["divide"] = dict(split)
-        out.write(json.dumps(data) + "\n")
-        return 0
-    for move, n in split:
-        out.write(f"{move}: {n}\n")
-    nps = nodes / seconds if seconds > 0 else 0.0
-    out.write(f"perft {args.depth}: {nodes} ({seconds:.3f} s, {nps:.0f} leaves/s)\n")
-    return 0
 
 
 def cmd_uci(args: argparse.Namespace, out: TextIO) -> int:
@@ -121,17 +90,7 @@ def cmd_epd(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def add_chess_commands(sub: Any) -> None:
-    """Add ``perft``, ``uci`` and ``epd`` to the ``gamesearch`` sub-command parsers."""
-    s = sub.add_parser("perft", help="count the leaves of the legal-move tree (chess)")
-    s.add_argument("game", help="chess")
-    s.add_argument("--fen", default="startpos",
-                   help="FEN or 'startpos' [moves ...] (default startpos)")
-    s.add_argument("--depth", type=argtype("perft_depth"), required=True,
-                   help=help_range("perft_depth"))
-    s.add_argument("--divide", action="store_true", help="the count after each first move")
-    s.add_argument("--json", action="store_true")
-    s.set_defaults(func=cmd_perft)
-
+    """Add ``uci`` and ``epd`` to the ``gamesearch`` sub-command parsers."""
     s = sub.add_parser("uci", help="run the chess engine on the UCI protocol (stdin/stdout)")
     s.set_defaults(func=cmd_uci)
 

@@ -11,6 +11,7 @@ import contextlib
 import json
 import random
 import sys
+import time
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
@@ -220,6 +221,57 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     return 2 if errors else 0
 
 
+# ----- perft ----------------------------------------------------------------------------
+def _games_with_perft() -> list[str]:
+    names = []
+    for name in GAMES:
+        try:
+            if get_game(name).perft_conventions:
+                names.append(name)
+        except (ImportError, GameError):  # a game whose extra is not installed
+            continue
+    return names
+
+
+def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
+    """The leaf count of the move tree (the game's ``perft`` hook), optionally split by the
+    first move; says which counting convention it used."""
+    game = _game(args.game)
+    if not game.perft_conventions:
+        raise CliError(f"{game.name} has no perft; games with one: "
+                       + ", ".join(_games_with_perft()))
+    convention = args.convention or next(iter(game.perft_conventions))
+    if convention not in game.perft_conventions:
+        raise CliError(f"{game.name} perft convention {convention!r}; allowed: "
+                       + ", ".join(game.perft_conventions))
+    state = game.initial_state() if args.position is None else game.parse_state(args.position)
+    game.perft(state, 0, convention)  # (loads compiled code, if any, before the clock starts)
+    start = time.perf_counter()
+    split: list[tuple[str, int]] = []
+    if args.divide and args.depth >= 1 and not game.is_terminal(state):
+        split = [(game.format_action(state, a),
+                  game.perft(game.result(state, a), args.depth - 1, convention))
+                 for a in game.actions(state)]
+        nodes = sum(n for _, n in split)
+    else:
+        nodes = game.perft(state, args.depth, convention)
+    seconds = time.perf_counter() - start
+    if args.json:
+        data: dict[str, Any] = {
+            "game": game.name, "position": game.format_state(state), "depth": args.depth,
+            "nodes": nodes, "convention": convention, "seconds": round(seconds, 6)}
+        if split:
+            data["divide"] = dict(split)
+        out.write(json.dumps(data) + "\n")
+        return 0
+    for move, n in split:
+        out.write(f"{move}: {n}\n")
+    nps = nodes / seconds if seconds > 0 else 0.0
+    out.write(f"perft {args.depth}: {nodes} ({seconds:.3f} s, {nps:.0f} leaves/s)\n"
+              f"convention {convention}: {game.perft_conventions[convention]}\n")
+    return 0
+
+
 # ----- book -----------------------------------------------------------------------------
 def cmd_book(args: argparse.Namespace, out: TextIO) -> int:
     game = _game(args.game)
@@ -358,6 +410,19 @@ def build_parser() -> argparse.ArgumentParser:
                         "game's own, or FILE) when it has the position (0 nodes; default "
                         "off, so the node counts are the solver's)")
     s.set_defaults(func=cmd_solve)
+
+    s = sub.add_parser("perft", help="count the leaves of the legal-move tree (chess, othello)")
+    s.add_argument("game")
+    s.add_argument("--position", "--fen", dest="position", default=None,
+                   help="start position in the game's notation (default: the initial one; "
+                   "chess: FEN or 'startpos' [moves ...])")
+    s.add_argument("--depth", type=argtype("perft_depth"), required=True,
+                   help=help_range("perft_depth"))
+    s.add_argument("--convention", default=None,
+                   help="how to count (othello: perft or full_depth; default: the game's first)")
+    s.add_argument("--divide", action="store_true", help="the count after each first move")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_perft)
 
     s = sub.add_parser("book", help="build a game's opening book with its solver (connect4)")
     s.add_argument("game", help="a game with an opening book builder (connect4)")

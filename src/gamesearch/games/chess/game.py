@@ -20,7 +20,7 @@ from typing import Any
 import chess
 from chess import BB_SQUARES, Board, Move
 
-from ...errors import GameError, IllegalMoveError, InvalidPositionError
+from ...errors import GameError, IllegalMoveError, InvalidLimitError, InvalidPositionError
 from ...game import Game, GameType
 from . import board as _board
 from .backend import Kernels, default_kernels, kernels_named
@@ -72,6 +72,18 @@ class ChessGame(Game[ChessState, Move]):
     # ----- what the arena asks the game (gamesearch.game's interface hooks) -----------
     #: Positions in FEN and moves in UCI: the arena can export chess games as PGN.
     pgn_notation = True
+
+    #: ``gamesearch perft chess``: the standard count (see :mod:`.perft`)
+    perft_conventions = MappingProxyType({
+        "perft": "leaves exactly D plies deep; a game over earlier counts 0 (standard chess "
+                 "perft)"})
+
+    def perft(self, state: ChessState, depth: int, convention: str | None = None) -> int:
+        if convention not in (None, "perft"):
+            raise InvalidLimitError(f"chess perft convention {convention!r}; allowed: perft")
+        from .perft import perft
+
+        return perft(state, depth)
 
     def arena_openings(self) -> list[str]:
         """The openings of matches that name none: 50 balanced book lines in SAN, each
