@@ -19,6 +19,7 @@ bad text through :func:`gamesearch.errors.echo` (at most 80 characters).
 from __future__ import annotations
 
 import argparse
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -167,3 +168,39 @@ def argtype(name: str) -> Callable[[str], Any]:
 def help_range(name: str) -> str:
     """The range as help text: ``"(1 to 1,000 plies)"``."""
     return f"({_range(name).describe()})"
+
+
+#: Largest table size accepted (entries; the dict grows as it fills, so this is a bound).
+MAX_TABLE_SIZE = 1 << 30
+
+
+def parse_size(text: str | int) -> int:
+    """Transposition-table entries from ``1000``, ``64k``, ``1M``; rounded up to a power of
+    two; at most :data:`MAX_TABLE_SIZE`."""
+    if isinstance(text, bool):
+        raise InvalidLimitError(f"table size {text!r}: expected a number of entries")
+    if isinstance(text, int):
+        n = text
+    else:
+        t = text.strip().lower()
+        mult = 1
+        if t and t[-1] in "kmg":
+            mult = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[t[-1]]
+            t = t[:-1]
+        try:
+            x = float(t) if t.isascii() and len(t) <= 20 else math.nan
+        except ValueError:
+            x = math.nan
+        if not math.isfinite(x):
+            raise InvalidLimitError(
+                f"table size {text[:40]!r}: expected a number of entries like 4096, 64k or 1M"
+            )
+        n = int(min(x * mult, float(MAX_TABLE_SIZE) * 2))
+    if n < 0:
+        raise InvalidLimitError(f"table size {str(text)[:40]!r}: must not be negative")
+    if n > MAX_TABLE_SIZE:
+        raise InvalidLimitError(
+            f"table size {str(text)[:40]!r}: at most {MAX_TABLE_SIZE} entries (1G)")
+    if n == 0:
+        return 0
+    return 1 << (n - 1).bit_length()

@@ -14,10 +14,10 @@ overwritten by a shallower one.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable
 from typing import Any
 
+from ..argtypes import parse_size as parse_size
 from ..errors import InvalidLimitError
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -25,41 +25,6 @@ EXACT, LOWER, UPPER = 0, 1, 2
 UNLIMITED = 1 << 30
 
 Entry = tuple[int, int, float, Any]
-
-
-#: Largest table size accepted (entries; the dict grows as it fills, so this is a bound).
-MAX_SIZE = 1 << 30
-
-
-def parse_size(text: str | int) -> int:
-    """Entries from ``1000``, ``64k``, ``1M``; rounded up to a power of two; at most
-    :data:`MAX_SIZE`."""
-    if isinstance(text, bool):
-        raise InvalidLimitError(f"table size {text!r}: expected a number of entries")
-    if isinstance(text, int):
-        n = text
-    else:
-        t = text.strip().lower()
-        mult = 1
-        if t and t[-1] in "kmg":
-            mult = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[t[-1]]
-            t = t[:-1]
-        try:
-            x = float(t) if t.isascii() and len(t) <= 20 else math.nan
-        except ValueError:
-            x = math.nan
-        if not math.isfinite(x):
-            raise InvalidLimitError(
-                f"table size {text[:40]!r}: expected a number of entries like 4096, 64k or 1M"
-            )
-        n = int(min(x * mult, float(MAX_SIZE) * 2))
-    if n < 0:
-        raise InvalidLimitError(f"table size {str(text)[:40]!r}: must not be negative")
-    if n > MAX_SIZE:
-        raise InvalidLimitError(f"table size {str(text)[:40]!r}: at most {MAX_SIZE} entries (1G)")
-    if n == 0:
-        return 0
-    return 1 << (n - 1).bit_length()
 
 
 class TranspositionTable:

@@ -52,8 +52,8 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+from ...argtypes import parse_size
 from ...errors import GameError, InvalidLimitError, SearchTimeout
-from ...search.tt import parse_size
 from .rules import (
     CORNERS,
     INNER,

@@ -419,6 +419,12 @@ class Othello(Game[OState, int]):
             raise IllegalMoveError(text, legal, reason=reason)
         return action
 
+    def render_svg(self, state: OState, **options: Any) -> str:
+        """The position as SVG, legal moves clickable (see :mod:`.svg`)."""
+        from .svg import render
+
+        return render(self, state, **options)
+
     def format_state(self, state: OState) -> str:
         p, o, side, _ = state
         black, white = (p, o) if side == 0 else (o, p)
