@@ -191,7 +191,7 @@ def test_the_console_script_exits_2_on_bad_input() -> None:
 def test_a_program_that_is_not_a_uci_engine_is_named_with_the_reason(
         monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("chess")
-    from gamesearch.arena import uci
+    from gamesearch.arena import engines as uci
 
     monkeypatch.setattr(uci, "START_SECONDS", 1.0)
     outcome = run_main(["match", "chess", "uci:/bin/cat", "random", "--games", "1", "--quiet"])
