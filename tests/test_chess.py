@@ -656,7 +656,7 @@ def run_command(*argv: str) -> str:
 
 def perft_command(*argv: str) -> str:
     """``gamesearch perft ...`` (the command every game with a perft hook shares)."""
-    from gamesearch.cli import main
+    from gamesearch.interfaces.cli import main
 
     out = io.StringIO()
     assert main(["perft", *argv], out) == 0
@@ -673,7 +673,7 @@ def test_perft_command() -> None:
 
 def test_perft_command_rejects_other_games_and_bad_fen(
         capsys: pytest.CaptureFixture[str]) -> None:
-    from gamesearch.cli import main
+    from gamesearch.interfaces.cli import main
 
     assert main(["perft", "connect4", "--depth", "2"], io.StringIO()) == 2
     assert "connect4 has no perft; games with one: chess" in capsys.readouterr().err

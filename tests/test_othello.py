@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from gamesearch.cli import main
 from gamesearch.errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
 from gamesearch.games import get_game
 from gamesearch.games.othello import compiled
@@ -29,6 +28,7 @@ from gamesearch.games.othello.rules import (
     order_score,
     perft,
 )
+from gamesearch.interfaces.cli import main
 from gamesearch.search import Limit, make_searcher
 from gamesearch.search.solve import solve
 
