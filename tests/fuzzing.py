@@ -19,9 +19,9 @@ from typing import Any
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from gamesearch import cli
 from gamesearch.argtypes import Range
 from gamesearch.errors import MAX_MESSAGE_CHARS
+from gamesearch.interfaces import cli
 
 #: How many examples the suites run: the profile's numbers times this (GAMESEARCH_FUZZ=4
 #: for a longer run; the default keeps the fuzz tests near a minute on two cores).
