@@ -78,14 +78,16 @@ CAPS: dict[tuple[str, str], float] = {
 }
 #: Games a command may be pointed at and still finish quickly from its base invocation.
 CHEAP_GAMES = {
-    "play": ["tictactoe", "fig6.2", "fig6.4", "coinflip", "pig", "connect4", "chess"],
-    "analyze": ["tictactoe", "fig6.2", "comp3200", "fig6.4", "coinflip", "chance-transform"],
+    "play": ["tictactoe", "fig6.2", "fig6.4", "coinflip", "pig", "connect4", "chess",
+             "othello"],
+    "analyze": ["tictactoe", "fig6.2", "comp3200", "fig6.4", "coinflip", "chance-transform",
+                "othello"],
     "solve": ["tictactoe", "fig6.2", "comp3200", "fig6.4", "coinflip", "pig", "connect4"],
     "book": ["connect4", "tictactoe"],
     "trace": ["fig6.2", "comp3200", "fig6.4", "coinflip", "chance-transform", "tictactoe"],
     "match": ["tictactoe", "connect4", "pig", "fig6.4", "chess"],
     "tournament": ["tictactoe", "connect4", "fig6.2"],
-    "perft": ["chess", "tictactoe"],
+    "perft": ["chess", "tictactoe", "othello"],
 }
 POSITIONS = {
     "tictactoe": ["x...o....", ".........", "xoxoxoxox", "xx.oo....", "xxxoo...."],
@@ -95,6 +97,9 @@ POSITIONS = {
               "startpos moves e2e4 e7e5", "8/8/8/8/8/8/8/8 w - - 0 1"],
     "fig6.2": ["A", "B", "root"],
     "pig": ["0-0-0-0", "19-19-0-0", "12-7-5-1r", "20-0-0-0"],
+    "othello": ["-" * 27 + "OX------XO" + "-" * 27 + " X",  # the start
+                "XXXXXXOXOOXXOOXXOOXOXXXXOOOXXXXXOOXXXOXXOOOOXXXXOO-OOXXXO----OXX O",  # a pass
+                "X" * 27 + "XX------XX" + "-" * 27 + " O"],  # over
 }
 SPEC_DESTS = {"first", "second", "agent", "agents", "algorithm"}
 INPUT_FILES = {"file", "openings", "book"}

@@ -135,3 +135,43 @@ def test_node_budget_and_bad_input() -> None:
     assert GAME.fast_solver() is compiled.SOLVER
     text = GAME.format_state(SMALL[0])
     assert compiled.SOLVER.solve(text)["value"] == compiled.SOLVER.solve(SMALL[0])["value"]
+
+
+# ----- compiled random playouts (the game's fast_playout hook) ------------------------------
+def exact_outcomes(state: OState) -> dict[float, float]:
+    """The distribution of the final score (black's) under uniformly random play."""
+    if GAME.is_terminal(state):
+        return {GAME.utility(state, 0): 1.0}
+    out: dict[float, float] = {}
+    moves = GAME.actions(state)
+    for a in moves:
+        for u, p in exact_outcomes(GAME.result(state, a)).items():
+            out[u] = out.get(u, 0.0) + p / len(moves)
+    return out
+
+
+def test_fast_playouts_follow_the_random_policy() -> None:
+    playout = GAME.fast_playout()
+    assert playout is compiled.fast_playout
+    # FFO #20 (6 empties): the exact distribution of the final score against 20,000 playouts
+    state = FFO[20][0]
+    exact = exact_outcomes(state)
+    rng = random.Random(7)
+    seen: dict[float, int] = {}
+    for _ in range(20_000):
+        end = playout(state, rng, None)
+        assert GAME.is_terminal(end)
+        u = GAME.utility(end, 0)
+        seen[u] = seen.get(u, 0) + 1
+    distance = sum(abs(seen.get(u, 0) / 20_000 - p) for u, p in exact.items()) / 2
+    assert set(seen) <= set(exact) and distance < 0.02, (distance, exact, seen)
+    # seeded: the same playout again; max_plies: stops there, a state like any other
+    assert playout(state, random.Random(3), None) == playout(state, random.Random(3), None)
+    start = GAME.initial_state()
+    for plies in (0, 1, 5, 20):
+        s = playout(start, random.Random(plies), plies)
+        assert (s[0] | s[1]).bit_count() == 4 + plies and s[2] == plies % 2
+        assert s == GAME.parse_state(GAME.format_state(s))
+    passing = GAME.parse_state(
+        "OOOOO-X-XOOOXXX-XOOOXXX-XOXOXOX-XXXOXXOXXOOOXOXOXXOOOXOO-OOOOOOO X")
+    assert playout(passing, random.Random(1), 1) == GAME.result(passing, 64)

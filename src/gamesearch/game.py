@@ -37,7 +37,7 @@ arena ask the game through these and never test its name; the defaults say "abse
 * ``pgn_notation`` -- positions in FEN and moves in UCI, so the arena can write PGN;
 * ``render_svg(state, **options)`` -- the position drawn as SVG for the web app, every legal
   move's clickable element carrying ``data-move`` with the move in the game's notation
-  (``None``: no drawing; the web app then shows the text of ``render``).
+  (``None``: no drawing; the web app then shows the text of ``render``);
 * ``perft(state, depth, convention)`` with ``perft_conventions`` -- the leaf count of the
   move tree, the classic test of a move generator (``gamesearch perft``; empty
   ``perft_conventions``: the game has none).

@@ -1,5 +1,5 @@
 """The chess commands of ``gamesearch``: ``uci`` and ``epd`` (wired into the command line
-by :func:`add_chess_commands`; ``perft`` is every game's, in :mod:`gamesearch.cli`).
+by :func:`add_chess_commands`; ``perft`` is every game's, in :mod:`.cli`).
 
     gamesearch uci
     gamesearch epd FILE --time S [--nodes N] [--json] [--limit N] [--hash MB]

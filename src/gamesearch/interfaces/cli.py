@@ -242,9 +242,9 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
                        + ", ".join(_games_with_perft()))
     convention = args.convention or next(iter(game.perft_conventions))
     if convention not in game.perft_conventions:
-        raise CliError(f"{game.name} perft convention {convention!r}; allowed: "
+        raise CliError(f"{game.name} perft convention {one_line(convention)!r}; allowed: "
                        + ", ".join(game.perft_conventions))
-    state = game.initial_state() if args.position is None else game.parse_state(args.position)
+    state = _state(game, args.position)
     game.perft(state, 0, convention)  # (loads compiled code, if any, before the clock starts)
     start = time.perf_counter()
     split: list[tuple[str, int]] = []
@@ -412,7 +412,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_solve)
 
     s = sub.add_parser("perft", help="count the leaves of the legal-move tree (chess, othello)")
-    s.add_argument("game")
+    s.add_argument("game", help="a game with a perft (chess, othello)")
     s.add_argument("--position", "--fen", dest="position", default=None,
                    help="start position in the game's notation (default: the initial one; "
                    "chess: FEN or 'startpos' [moves ...])")

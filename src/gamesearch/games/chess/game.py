@@ -73,7 +73,8 @@ class ChessGame(Game[ChessState, Move]):
     #: Positions in FEN and moves in UCI: the arena can export chess games as PGN.
     pgn_notation = True
 
-    #: ``gamesearch perft chess``: the standard count (see :mod:`.perft`)
+    #: ``gamesearch perft chess``: the standard count (see :mod:`.perft`), by this game's
+    #: kernels
     perft_conventions = MappingProxyType({
         "perft": "leaves exactly D plies deep; a game over earlier counts 0 (standard chess "
                  "perft)"})
@@ -83,7 +84,7 @@ class ChessGame(Game[ChessState, Move]):
             raise InvalidLimitError(f"chess perft convention {convention!r}; allowed: perft")
         from .perft import perft
 
-        return perft(state, depth)
+        return perft(state, depth, self.kernels)
 
     def arena_openings(self) -> list[str]:
         """The openings of matches that name none: 50 balanced book lines in SAN, each

@@ -47,6 +47,7 @@ Without numba the module still imports; :func:`available` says False.
 from __future__ import annotations
 
 import importlib
+import random
 import threading
 import time
 from collections.abc import Callable
@@ -58,6 +59,7 @@ from .rules import (
     CORNERS,
     INNER,
     PASS,
+    PASS_BIT,
     QUADRANT_OF,
     RAYS,
     SQUARE_VALUE,
@@ -85,7 +87,7 @@ def _load_numba() -> tuple[Any, Any, str]:
 
 np, njit, _NUMBA_ERROR = _load_numba()
 
-__all__ = ["SOLVER", "CompiledSolver", "available", "perft"]
+__all__ = ["SOLVER", "CompiledSolver", "available", "fast_playout", "perft"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -701,6 +703,58 @@ def _run(p: Any, o: Any, side: int, flags: int, limit: int, tt: Any,
         if st[_NODES] > st[_LIMIT]:
             return 0, -1, -1, _ZERO, False
     return score, move, nodes, best, passing
+
+
+# ----- random playouts (the game's fast_playout hook, for Monte Carlo tree search) ---------
+@_jit
+def _playout(p: Any, o: Any, side: int, seed: int,
+             max_plies: int) -> tuple[Any, Any, int, Any, int]:
+    """Uniformly random legal moves (a pass when the mover has none) from ``(p, o)`` until
+    the game ends or ``max_plies`` plies (passes included) are played, as
+    :func:`gamesearch.game.random_playout` plays them with :meth:`.rules.Othello.result`.
+    Random numbers: xorshift64* seeded with ``seed``. (mover's discs, other's, side to move,
+    legal moves, 0 / 1 "must pass" / 2 "over")."""
+    x = np.uint64(seed) | _ONE
+    moves = _legal(p, o)
+    plies = 0
+    while True:
+        status = 0
+        if moves == _ZERO:
+            status = 1 if _legal(o, p) != _ZERO else 2
+        if status == 2 or plies >= max_plies:
+            return p, o, side, moves, status
+        plies += 1
+        if status == 1:  # the pass
+            p, o = o, p
+            side ^= 1
+            moves = _legal(p, o)
+            continue
+        x ^= x >> np.uint64(12)
+        x ^= x << np.uint64(25)
+        x ^= x >> np.uint64(27)
+        r = (x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(32)
+        k = np.int64(r % np.uint64(_popcount(moves)))
+        rest = moves
+        for _ in range(k):
+            rest &= rest - _ONE
+        bit = rest & (rest ^ (rest - _ONE))
+        f = _flips(p, o, 63 - _clz(bit))
+        p, o = o ^ f, p | f | bit
+        side ^= 1
+        moves = _legal(p, o)
+
+
+_NO_PLIES_LIMIT = 1 << 30
+
+
+def fast_playout(state: OState, rng: random.Random, max_plies: int | None = None) -> OState:
+    """A uniformly random playout from ``state`` in compiled code (see :func:`_playout`):
+    the same distribution as :func:`gamesearch.game.random_playout`, another generator
+    (seeded from ``rng``). Returns the state reached."""
+    p, o, side, moves, status = _playout(
+        np.uint64(state[0]), np.uint64(state[1]), state[2], rng.getrandbits(63),
+        _NO_PLIES_LIMIT if max_plies is None else max_plies)
+    return (int(p), int(o), int(side), PASS_BIT if status == 1 else 0 if status else int(moves))
 
 
 # ----- the Python side ----------------------------------------------------------------------

@@ -31,7 +31,8 @@ that is not an opponent's is the lowest (or highest) set bit of ``ray & ~other``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -373,6 +374,13 @@ class Othello(Game[OState, int]):
         from . import compiled
 
         return compiled.SOLVER if compiled.available() else None
+
+    def fast_playout(self) -> Callable[[OState, random.Random, int | None], OState] | None:
+        """Random playouts compiled with numba (:func:`.compiled.fast_playout`) when it is
+        installed, for Monte Carlo tree search."""
+        from . import compiled
+
+        return compiled.fast_playout if compiled.available() else None
 
     # ----- perft ----------------------------------------------------------------------
     perft_conventions = MappingProxyType({
