@@ -66,8 +66,7 @@ from __future__ import annotations
 import importlib
 import threading
 import time
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
 from ...errors import (
     GameError,
@@ -76,37 +75,17 @@ from ...errors import (
     SearchTimeout,
     UnsupportedGameError,
 )
+from ..numba_support import NUMBA_ERROR as _NUMBA_ERROR
+from ..numba_support import jit as _jit
+from ..numba_support import njit, np
 from .rules import C4State, ConnectFour
 
-
-def _load_numba() -> tuple[Any, Any, str]:
-    """(numpy, numba.njit, "") or (None, None, why not): numba is optional (``fast``)."""
-    try:
-        numpy = importlib.import_module("numpy")
-        numba = importlib.import_module("numba")
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        return None, None, str(exc)
-    return numpy, numba.njit, ""
-
-
-np, njit, _NUMBA_ERROR = _load_numba()
-
 __all__ = ["SOLVER", "CompiledSolver", "available", "last_table_stats", "solve_fast"]
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _jit(fn: F) -> F:
-    """``numba.njit(cache=True)`` when numba is there; the plain function otherwise."""
-    if njit is None:  # pragma: no cover - depends on the environment
-        return fn
-    return cast(F, njit(cache=True)(fn))
 
 
 def available() -> bool:
     """True when numba imports, so that :func:`solve_fast` can run."""
     return njit is not None
-
 
 # ----- constants (Pons's layout, see gamesearch.games.connect4) -----------------------
 # Plain ints: numba freezes module-level ints into the compiled code.

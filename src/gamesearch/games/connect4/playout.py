@@ -23,7 +23,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from .compiled import _has_four, _jit, available, np
+from ..numba_support import available, np
+from ..numba_support import jit as _jit
+from .compiled import _has_four
 from .rules import H1, HEIGHT, NUM_CELLS, WEIGHT, WIDTH, C4State
 
 __all__ = ["PLAYOUT", "fast_playout"]

@@ -50,11 +50,15 @@ import importlib
 import random
 import threading
 import time
+import types
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from ...argtypes import parse_size
 from ...errors import GameError, InvalidLimitError, SearchTimeout
+from ..numba_support import NUMBA_ERROR as _NUMBA_ERROR
+from ..numba_support import jit as _jit
+from ..numba_support import njit, np
 from .rules import (
     CORNERS,
     INNER,
@@ -71,37 +75,20 @@ from .rules import (
     OState,
     Othello,
     _check_state,
+    final_score,
+    legal_moves,
     squares,
 )
 
-
-def _load_numba() -> tuple[Any, Any, str]:
-    """(numpy, numba.njit, "") or (None, None, why not): numba is optional (``fast``)."""
-    try:
-        numpy = importlib.import_module("numpy")
-        numba = importlib.import_module("numba")
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        return None, None, str(exc)
-    return numpy, numba.njit, ""
-
-
-np, njit, _NUMBA_ERROR = _load_numba()
-
 __all__ = ["SOLVER", "CompiledSolver", "available", "fast_playout", "perft"]
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _jit(fn: F) -> F:
-    """``numba.njit(cache=True)`` when numba is there; the plain function otherwise."""
-    if njit is None:  # pragma: no cover - depends on the environment
-        return fn
-    return cast(F, njit(cache=True)(fn))
 
 
 def available() -> bool:
-    """True when numba imports, so that the compiled solver and perft can run."""
+    """True when numba imports, so that the compiled solver, perft and playouts can run."""
     return njit is not None
+
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _u64(x: int) -> Any:
@@ -180,59 +167,23 @@ _SQUARE_VALUE: Any = None if np is None else np.array(SQUARE_VALUE, dtype=np.int
 
 
 # ----- bitboards (rules.legal_moves, flips, neighbours, final_score) ----------------------
-@_jit
-def _legal(p: Any, o: Any) -> Any:
-    """:func:`.rules.legal_moves` on uint64 (see there)."""
-    mo = o & _INNER
-    t = mo & (p << 1)
-    t |= mo & (t << 1)
-    pre = mo & (mo << 1)
-    t |= pre & (t << 2)
-    t |= pre & (t << 2)
-    moves = t << 1
-    t = mo & (p >> 1)
-    t |= mo & (t >> 1)
-    pre >>= 1
-    t |= pre & (t >> 2)
-    t |= pre & (t >> 2)
-    moves |= t >> 1
-    t = o & (p << 8)
-    t |= o & (t << 8)
-    pre = o & (o << 8)
-    t |= pre & (t << 16)
-    t |= pre & (t << 16)
-    moves |= t << 8
-    t = o & (p >> 8)
-    t |= o & (t >> 8)
-    pre >>= 8
-    t |= pre & (t >> 16)
-    t |= pre & (t >> 16)
-    moves |= t >> 8
-    t = mo & (p << 7)
-    t |= mo & (t << 7)
-    pre = mo & (mo << 7)
-    t |= pre & (t << 14)
-    t |= pre & (t << 14)
-    moves |= t << 7
-    t = mo & (p >> 7)
-    t |= mo & (t >> 7)
-    pre >>= 7
-    t |= pre & (t >> 14)
-    t |= pre & (t >> 14)
-    moves |= t >> 7
-    t = mo & (p << 9)
-    t |= mo & (t << 9)
-    pre = mo & (mo << 9)
-    t |= pre & (t << 18)
-    t |= pre & (t << 18)
-    moves |= t << 9
-    t = mo & (p >> 9)
-    t |= mo & (t >> 9)
-    pre >>= 9
-    t |= pre & (t >> 18)
-    t |= pre & (t >> 18)
-    moves |= t >> 9
-    return moves & ~(p | o)
+def _twin(fn: F, **scope: Any) -> F:
+    """``fn`` of :mod:`.rules`, compiled: the same code (one source for both paths), with
+    the module names in ``scope`` rebound: constants to ``uint64`` (so that numba shifts
+    unsigned words, logically), functions to their compiled twins."""
+    if njit is None:  # pragma: no cover - depends on the environment
+        return fn
+    names = dict(fn.__globals__)
+    names.update({name: np.uint64(value) if isinstance(value, int) else value
+                  for name, value in scope.items()})
+    clone = types.FunctionType(fn.__code__, names, fn.__name__, fn.__defaults__,
+                               fn.__closure__)
+    clone.__qualname__ = f"{fn.__qualname__}_uint64"
+    return _jit(cast(F, clone))
+
+
+#: :func:`.rules.legal_moves` on uint64 bitboards.
+_legal = _twin(legal_moves, INNER=INNER, FULL=(1 << 64) - 1)
 
 
 @_jit
@@ -262,17 +213,8 @@ def _neighbours(x: Any) -> Any:
     return h | (h << 8) | (h >> 8)
 
 
-@_jit
-def _final(p: Any, o: Any) -> Any:
-    """:func:`.rules.final_score`."""
-    mine = _popcount(p)
-    theirs = _popcount(o)
-    diff = mine - theirs
-    if diff > 0:
-        return diff + 64 - mine - theirs
-    if diff < 0:
-        return diff - (64 - mine - theirs)
-    return 0
+#: :func:`.rules.final_score` with the CPU's population count.
+_final = _twin(final_score, popcount=_popcount)
 
 
 # ----- perft ------------------------------------------------------------------------------
