@@ -1,14 +1,16 @@
 """The FFO endgame suite with the library's exact solver, beside Edax 4.5.5's node counts.
 
-Each position is solved by the game's fast solver (the compiled twin of
-``gamesearch.search.solve``: the same algorithm, scores, moves and node counts; ``--python``
-runs the Python path itself) in a fresh process, with a cap on its time: a position not
-solved in time is reported as such. Per position: the exact score against the suite's, our
-move against the suite's best-move set, nodes (the root and every position the search
-generates; the best-move probes are not counted, as in Edax's log), seconds, nodes per
-second, and the ratio of our nodes to Edax's (``../shared/data/othello/edax_ffo40_59.csv``,
-a 16-thread Edax 4.5.5 run; Edax counts the positions it searches, its last ply included,
-without the final positions our count includes, so the ratio leans slightly against us).
+Each position is solved by the game's fast solver (``games/othello/compiled.py``: Edax's
+endgame search on bitboards, tested against the plain path's scores and best moves;
+``--python`` runs the plain path, ``gamesearch.search.solve``, itself) in a fresh process,
+with a cap on its time: a position not solved in time is reported as such. Per position:
+the exact score against the suite's, our move against the suite's best-move set, nodes,
+seconds, nodes per second, and the ratio of our nodes to Edax's
+(``../shared/data/othello/edax_ffo40_59.csv``, a 16-thread Edax 4.5.5 run). The fast
+solver counts nodes as Edax does: every position searched, the root included, that is
+every position with an empty square (the last move is scored, its full board not
+entered); the best-move probes are not counted, as in Edax's log. (The plain path counts
+every position it generates, full boards included.)
 
     .venv/bin/python benchmarks/othello_ffo.py                      # #40-#59, 600 s cap
     .venv/bin/python benchmarks/othello_ffo.py --ids 40-49 --cap 300 --tt 16M

@@ -347,5 +347,8 @@ def test_solve_command_json() -> None:
     if compiled.available():
         code, text = run("solve", "othello", "--position", case["position"], "--json")
         fast = json.loads(text)
-        assert fast["value"] == data["value"] and fast["nodes"] == data["nodes"]
+        # the compiled solver (Edax's techniques) agrees on the score and searches fewer
+        # positions than the plain path (which also counts full boards)
+        assert fast["value"] == data["value"] and fast["move"] in case["best"]
+        assert 0 < fast["nodes"] < data["nodes"]
     assert run("solve", "othello", "--position", START_BOARD + " Z")[0] == 2

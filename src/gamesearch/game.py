@@ -32,7 +32,8 @@ arena ask the game through these and never test its name; the defaults say "abse
 * ``opening_book(spec)`` -- the game's :class:`Book` of solved positions (``None``: none),
   and ``book_builder()`` -- the function that builds one with the game's solver;
 * ``fast_solver()`` -- a :class:`FastSolver`, a compiled exact solver that gives the same
-  results as :func:`gamesearch.search.solve.solve` (``None``: none, or not installed);
+  scores and best moves as :func:`gamesearch.search.solve.solve` (``None``: none, or not
+  installed);
 * ``arena_openings()`` -- the start lines of arena matches when none are given;
 * ``pgn_notation`` -- positions in FEN and moves in UCI, so the arena can write PGN;
 * ``render_svg(state, **options)`` -- the position drawn as SVG for the web app, every legal
@@ -112,8 +113,11 @@ class FastSolver(Protocol):
     ``solve`` answers what :func:`gamesearch.search.solve.solve` answers for the game (with
     the solver's default table), as plain data for speed: ``{"value", "move", "moves",
     "nodes", "seconds"}`` are that result's ``value``, ``action``, ``best_actions`` (only
-    ``[move]`` unless ``best_moves``), ``nodes`` and ``seconds``, the same value, moves and
-    node count. ``keep_table`` keeps the table of the previous call (like one solver reused);
+    ``[move]`` unless ``best_moves``), ``nodes`` and ``seconds``: the same value and best
+    moves. The node count is the same too when the fast solver is a compiled twin of the
+    generic one (Connect Four's); a game whose fast solver adds techniques of its own says
+    so and counts its own nodes (Othello's: Edax's endgame search, tested against the generic
+    solver's results). ``keep_table`` keeps the table of the previous call (like one solver reused);
     past ``max_nodes`` nodes it raises :class:`~gamesearch.errors.SearchTimeout`, and what
     its table holds is still sound, so a call with ``keep_table`` goes on from there.
     """

@@ -1,42 +1,43 @@
-"""The compiled fast path of Othello: perft and the exact endgame solver (numba).
+"""The compiled fast path of Othello: perft, random playouts and the exact endgame solver.
 
-The solver is a compiled specialisation of exactly the algorithm of
-:mod:`gamesearch.search.solve` (:class:`~gamesearch.search.solve.Solver` driving
-:class:`~gamesearch.search.negamax.Negamax` in its solver configuration: transposition
-table on, the game's ``order_actions`` hook only, no killers, no history, no table move, no
-PVS; Othello has no ``safe_actions``) for the bitboards of :mod:`.rules`. The plain Python
-path is the reference: for every position both give the same score, the same move(s) AND
-the same node count, and the tests check it position by position. Each piece is the Python
-path's own, written once more over machine integers:
+The solver answers what :func:`gamesearch.search.solve.solve` answers for Othello (the
+library's :class:`~gamesearch.search.solve.Solver` driving
+:class:`~gamesearch.search.negamax.Negamax` with the game's ``order_actions`` hook: the
+plain path, the reference the tests hold this one to: the same exact score and the same set
+of best moves), by the null-window alpha-beta of Edax's endgame search (Delorme, Edax 4.5
+``src/endgame.c``; the techniques are in Buro's and Andersson's programs before it):
 
-* ``Solver._score``: the initial window (the game's ``exact_score`` clamps ``+-max_utility``
-  to -64..64), Pons's binary search of null-window probes with his bias of the pivot
-  towards zero, weak mode, the move of the last probe that failed high;
-* ``Negamax.search_root``: one node; the moves (``pass`` alone when the mover has none) in
-  the game's order; the fail-soft loop; the root's result stored in the table (emptied
-  first when full), its flag judged against the probe's window. ``root_moves=[a]`` (the
-  best-move probes of ``Solver._best_moves``) stores nothing;
-* every other node in the engine's order: count the node, the terminal test (the final
-  disc difference, empty squares to the winner), the table probe narrowing the window (an
-  exact value or crossed bounds end the node), the ordering of :func:`.rules.order_score`
-  (best first, ties in square order), the fail-soft loop, and the store with the
-  LOWER/UPPER/EXACT flag judged against the narrowed window. The recursion is unrolled
-  onto an explicit stack (numba cannot safely cache a recursive function, numba issue
-  #6061); the ordering step keeps the children it made for the loop.
+* **Null-window probes** (Plaat et al.'s MTD, on the root's fail-soft values): "at least a
+  draw?" first, then steps of 2, 4, 8, 16... discs away from zero
+  until the score is bracketed, then bisection; scores are even, so each probe halves the
+  candidates. The plain :class:`~gamesearch.search.solve.Solver` bisects from the outside
+  in (Pons's schedule for Connect Four); measured on FFO #40-#44 this schedule needs 30-50 %
+  fewer nodes.
+* **Transposition table** with both bounds and the best move per entry (the plain path
+  keeps one bound and no move), two slots a bucket, the entry nearer the end replaced first;
+  the table's move is searched first.
+* **Enhanced transposition cut-off** (Schaeffer and Plaat 1996): from ``etc`` empty
+  squares up, a child whose entry already refutes the window ends the node unsearched.
+* **Stability cut-off** (Edax's ``search_SC_NWS``): the opponent's stable discs bound the
+  score from above (:func:`_stable_count`); a node whose bound is at or below the window
+  returns it.
+* **Move order**: the game's :func:`.rules.order_score` (fastest first: the opponent's
+  fewest replies, corner replies counted three times; then stable corners, own mobility,
+  square value, parity) above ``parity`` empty squares; at and below it, parity alone (the
+  moves into quadrants with an odd number of empty squares first), as Edax's shallow
+  search does.
+* **The last empty square** is scored inline, without entering the full board (Edax's
+  ``board_score_1``).
 
-Integers instead of floats: every value the Python path returns or stores is a disc
-difference (a whole, even number; ``max_utility`` is 128, so nothing is ever discounted or
-shifted by ply in the table). The probe's window ``(b, nextafter(b))`` with a whole ``b`` is
-``(b, b + 1)`` here: for whole values ``v > b`` and ``v >= nextafter(b)`` agree with
-``v > b`` and ``v >= b + 1``, and the negated child windows keep that correspondence.
+Node count, as Edax counts: every position the search enters (a table or stability cut-off
+included, the root included), that is every position with at least one empty square; a
+full board reached by the last move is scored, not entered. The children a node looks up
+for its enhanced cut-off are not entered. The best-move probes (``best_moves=True``) are not
+counted. ``DEFAULT_TUNING`` holds the thresholds, measured on FFO #40-#44 (the
+``othello_ffo`` benchmark); the tests run every variant against the plain path.
 
-The table behaves like the engine's dict, operation for operation: exact keys (both
-bitboards and the side to move), open addressing with at most half the slots in use,
-``capacity`` entries (a power of two, like :func:`gamesearch.search.tt.parse_size`),
-emptied when a key the node's probe did not find is stored into a full table; a key the
-probe found is stored back without that check; the root empties a full table before it
-stores. Every entry is ``UNLIMITED`` deep in solver mode, so a stored key is always
-replaced. A fresh table per position unless ``keep_table`` (one ``Solver`` reused).
+The recursion is unrolled onto an explicit stack (numba cannot cache a recursive function,
+numba issue #6061).
 
 Bitboards are ``uint64`` here (logical right shifts); every constant is a ``uint64`` too, so
 that numba never mixes signed and unsigned integers (which it would widen to float).
@@ -65,6 +66,7 @@ from .rules import (
     PASS,
     PASS_BIT,
     QUADRANT_OF,
+    QUADRANTS,
     RAYS,
     SQUARE_VALUE,
     W_CORNER_STABILITY,
@@ -108,16 +110,12 @@ _ZERO = _u64(0)
 _ONE = _u64(1)
 _HASH_P = _u64(0x9E3779B97F4A7C15)
 _HASH_O = _u64(0xC2B2AE3D27D4EB4F)
-_EXACT, _LOWER, _UPPER = 0, 1, 2  # tt.EXACT, tt.LOWER, tt.UPPER
-_NEG_INF = -(1 << 20)  # below any value ("-INF" of the engine's ``best``)
+_NEG_INF = -(1 << 20)  # below any value
 _MAX_PLY = 128  # 60 moves and the passes between them
 _MAX_MOVES = 40  # Othello positions have at most 33 legal moves
-# Stats slots: nodes, entries in the table, times the table was emptied, the node budget.
-_NODES, _COUNT, _RESETS, _LIMIT = 0, 1, 2, 3
+# Stats slots: nodes, slots of the table in use, the node budget.
+_NODES, _COUNT, _LIMIT = 0, 1, 2
 _NO_LIMIT = 1 << 62
-#: Slack over the capacity: a found key stored back after a subtree emptied the table is
-#: not checked against the capacity; at most one per ply.
-_SLACK = _MAX_PLY
 
 
 def _intrinsics() -> tuple[Any, Any]:
@@ -164,6 +162,7 @@ def _ray_table() -> Any:
 _RAYS = _ray_table()
 _QUADRANT_OF: Any = None if np is None else np.array(QUADRANT_OF, dtype=np.uint64)
 _SQUARE_VALUE: Any = None if np is None else np.array(SQUARE_VALUE, dtype=np.int64)
+_QUADRANTS: Any = None if np is None else np.array(QUADRANTS, dtype=np.uint64)
 
 
 # ----- bitboards (rules.legal_moves, flips, neighbours, final_score) ----------------------
@@ -289,11 +288,158 @@ def _corner_stability(x: Any) -> Any:
                        | ((x & _C_HIGH) >> 8) | _CORNERS) & x)
 
 
+
+# ----- stable discs (an upper bound on the final score: Edax's stability cut-off) ----------
+def _line_masks() -> tuple[Any, Any]:
+    """The 15 diagonals of each direction (a1-h8 parallels, then h1-a8 parallels)."""
+    if np is None:  # pragma: no cover - depends on the environment
+        return None, None
+    d9 = np.zeros(15, dtype=np.uint64)
+    d7 = np.zeros(15, dtype=np.uint64)
+    for sq in range(64):
+        row, col = divmod(sq, 8)
+        d9[col - row + 7] |= np.uint64(1 << sq)
+        d7[col + row] |= np.uint64(1 << sq)
+    return d9, d7
+
+
+_DIAG9, _DIAG7 = _line_masks()
+_COLS_AH = _u64(0x8181818181818181)
+_ROWS_18 = _u64(0xFF000000000000FF)
+_BORDER = _u64(0xFF818181818181FF)
+_BYTE = _u64(0xFF)
+_COL_SPREAD = _u64(0x0101010101010101)
+
+
 @_jit
-def _order(p: Any, o: Any, moves: Any, cu: Any, ci: Any) -> int:
-    """The moves of ``p`` in the game's order (:func:`.rules.order_score`, highest first,
-    ties in square order): square ``ci[_SQ + i]``, child position (mover first)
-    ``cu[3 + 3i]``, ``cu[4 + 3i]`` and its legal moves ``cu[5 + 3i]``. Returns how many."""
+def _stable_count(own: Any, other: Any) -> int:
+    """How many of ``own``'s discs can never be flipped, found as Edax's ``get_stability``
+    finds them: a disc is stable when on each of its four lines it cannot be outflanked -
+    the line is full, or the disc is on the border, or its neighbour on the line is an own
+    stable disc - iterated to a fixed point from the discs that pass on full lines alone.
+    Sound, not complete: the true count may be higher."""
+    occ = own | other
+    full_h = _ZERO
+    for r in range(8):
+        if ((occ >> np.uint64(8 * r)) & _BYTE) == _BYTE:
+            full_h |= _BYTE << np.uint64(8 * r)
+    c = occ & (occ >> np.uint64(32))
+    c &= c >> np.uint64(16)
+    c &= c >> np.uint64(8)
+    full_v = (c & _BYTE) * _COL_SPREAD
+    full_9 = _ZERO
+    full_7 = _ZERO
+    for i in range(15):
+        if (occ & _DIAG9[i]) == _DIAG9[i]:
+            full_9 |= _DIAG9[i]
+        if (occ & _DIAG7[i]) == _DIAG7[i]:
+            full_7 |= _DIAG7[i]
+    safe_h = full_h | _COLS_AH
+    safe_v = full_v | _ROWS_18
+    safe_9 = full_9 | _BORDER
+    safe_7 = full_7 | _BORDER
+    stable = own & safe_h & safe_v & safe_9 & safe_7
+    while True:
+        grown = own & (safe_h | ((stable << _ONE) & _NOT_A) | ((stable >> _ONE) & _NOT_H)) \
+            & (safe_v | (stable << np.uint64(8)) | (stable >> np.uint64(8))) \
+            & (safe_9 | ((stable << np.uint64(9)) & _NOT_A) | ((stable >> np.uint64(9)) & _NOT_H)) \
+            & (safe_7 | ((stable << np.uint64(7)) & _NOT_H) | ((stable >> np.uint64(7)) & _NOT_A))
+        grown |= stable
+        if grown == stable:
+            return _popcount(stable)
+        stable = grown
+
+
+# ----- the transposition table -------------------------------------------------------------
+# Row i of ``tt`` is one slot: the keys (the mover's discs, the other player's) and the word
+# 1 (in use) | (lower + 64) << 1 | (upper + 64) << 9 | best square << 17 | empties << 24.
+# Two slots form a bucket; a new key replaces the bucket's entry with fewer empty squares
+# (the cheaper one to search again). The value depends on the discs alone (the mover's
+# colour does not matter), so the key is the two bitboards.
+_NO_SQ = 64  # no best square in the entry (a pass, or a node that failed low)
+
+
+@_jit
+def _bucket(p: Any, o: Any, shift: Any) -> Any:
+    h = p * _HASH_P ^ o * _HASH_O
+    h ^= h >> np.uint64(29)
+    h *= _HASH_P
+    return np.int64(h >> shift) & ~np.int64(1)
+
+
+@_jit
+def _tt_probe(tt: Any, p: Any, o: Any, shift: Any) -> int:
+    """The slot holding the key, or -1."""
+    i = _bucket(p, o, shift)
+    if tt[i, 2] != _ZERO and tt[i, 0] == p and tt[i, 1] == o:
+        return i
+    if tt[i + 1, 2] != _ZERO and tt[i + 1, 0] == p and tt[i + 1, 1] == o:
+        return i + 1
+    return -1
+
+
+@_jit
+def _tt_store(tt: Any, st: Any, p: Any, o: Any, shift: Any, empties: int, alpha: int,
+              best: int, sq: int) -> None:
+    """Record the result ``best`` of a null-window search ``(alpha, alpha + 1)``: a lower
+    bound when it failed high (with its move), an upper bound otherwise."""
+    i = _bucket(p, o, shift)
+    lower = -64
+    upper = 64
+    old_sq = _NO_SQ
+    j = -1
+    if tt[i, 2] != _ZERO and tt[i, 0] == p and tt[i, 1] == o:
+        j = i
+    elif tt[i + 1, 2] != _ZERO and tt[i + 1, 0] == p and tt[i + 1, 1] == o:
+        j = i + 1
+    if j >= 0:
+        w = np.int64(tt[j, 2])
+        lower = ((w >> 1) & 255) - 64
+        upper = ((w >> 9) & 255) - 64
+        old_sq = (w >> 17) & 127
+    else:  # replace the emptier slot, or the one with fewer empty squares
+        w0 = np.int64(tt[i, 2])
+        w1 = np.int64(tt[i + 1, 2])
+        if w0 == 0:
+            j = i
+        elif w1 == 0:
+            j = i + 1
+        else:
+            j = i if (w0 >> 24) <= (w1 >> 24) else i + 1
+        if tt[j, 2] == _ZERO:
+            st[_COUNT] += 1
+        tt[j, 0] = p
+        tt[j, 1] = o
+    if best > alpha:
+        lower = max(lower, best)
+        old_sq = sq
+    else:
+        upper = min(upper, best)
+    tt[j, 2] = np.uint64(1 | ((lower + 64) << 1) | ((upper + 64) << 9) | (old_sq << 17)
+                         | (empties << 24))
+
+
+# ----- the search ---------------------------------------------------------------------------
+# Per ply: ``wu[ply]`` the node's bitboards (0, 1) and its children (3 + 3i, 4 + 3i) with
+# their moves (5 + 3i, ``_UNKNOWN``: not generated yet);
+# ``wi[ply]`` its frame on the explicit stack, then the squares and scores of its moves.
+_F_ALPHA, _F_BEST, _F_BEST_SQ, _F_I, _F_K, _F_EMPTIES = range(6)
+_SQ = 8
+_SCORE = _SQ + _MAX_MOVES
+_WI = _SCORE + _MAX_MOVES
+_WU = 3 + 3 * _MAX_MOVES
+_UNKNOWN = _u64(0xFFFFFFFFFFFFFFFF)  # no legal-move set is every square
+_HASH_FIRST = 1 << 40  # the ordering score of the table's move: first
+#: ``cfg``: the tuning of the search (see :data:`DEFAULT_TUNING`)
+_C_TABLE, _C_ETC, _C_STABILITY, _C_PARITY, _C_GROW = 0, 1, 2, 3, 4
+
+
+@_jit
+def _order(p: Any, o: Any, moves: Any, cu: Any, ci: Any, first_sq: int) -> int:
+    """The moves of ``p`` best first: ``first_sq`` (the table's move) first, then by
+    :func:`.rules.order_score` (fastest first: the opponent's fewest replies; ties in square
+    order): square ``ci[_SQ + i]``, child position (mover first) ``cu[3 + 3i]``,
+    ``cu[4 + 3i]`` and its legal moves ``cu[5 + 3i]``. Returns how many."""
     k = 0
     while moves != _ZERO:
         bit = moves & (moves ^ (moves - _ONE))
@@ -303,12 +449,15 @@ def _order(p: Any, o: Any, moves: Any, cu: Any, ci: Any) -> int:
         p2 = p | f | bit
         o2 = o ^ f
         replies = _legal(o2, p2)
-        score = (W_MOBILITY * (36 - _popcount(replies) - 2 * _popcount(replies & _CORNERS))
-                 + W_CORNER_STABILITY * _corner_stability(p2)
-                 + W_OWN_MOBILITY * _popcount(_legal(p2, o2))
-                 + W_SQUARE * _SQUARE_VALUE[sq])
-        if _popcount((~(p2 | o2) | bit) & _QUADRANT_OF[sq]) & 1:
-            score += W_PARITY
+        if sq == first_sq:
+            score = _HASH_FIRST
+        else:
+            score = (W_MOBILITY * (36 - _popcount(replies) - 2 * _popcount(replies & _CORNERS))
+                     + W_CORNER_STABILITY * _corner_stability(p2)
+                     + W_OWN_MOBILITY * _popcount(_legal(p2, o2))
+                     + W_SQUARE * _SQUARE_VALUE[sq])
+            if _popcount((~(p2 | o2) | bit) & _QUADRANT_OF[sq]) & 1:
+                score += W_PARITY
         j = k
         while j > 0 and ci[_SCORE + j - 1] < score:  # stable: equal scores keep order
             ci[_SCORE + j] = ci[_SCORE + j - 1]
@@ -326,139 +475,133 @@ def _order(p: Any, o: Any, moves: Any, cu: Any, ci: Any) -> int:
     return k
 
 
-# ----- the transposition table -------------------------------------------------------------
-# Row i of ``tt`` is one slot: the keys (the mover's discs, the other player's) and the word
-# 1 (in use) | side << 1 | flag << 2 | (value + 128) << 4; a word 0 is an empty slot. One row
-# is 24 bytes: a probe reads one cache line.
 @_jit
-def _slot0(p: Any, o: Any, side: int, shift: Any) -> Any:
-    h = p * _HASH_P ^ o * _HASH_O ^ np.uint64(side)
-    h ^= h >> np.uint64(29)
-    h *= _HASH_P
-    return np.int64(h >> shift)
-
-
-@_jit
-def _tt_find(tt: Any, p: Any, o: Any, side: int, shift: Any) -> Any:
-    """The slot of the key, or ``-1 - slot`` of the empty slot where it would go."""
-    m = tt.shape[0] - 1
-    i = _slot0(p, o, side, shift)
-    s = np.uint64(side)
-    while True:
-        w = tt[i, 2]
-        if w == _ZERO:
-            return -1 - i
-        if tt[i, 0] == p and tt[i, 1] == o and ((w >> np.uint64(1)) & _ONE) == s:
-            return i
-        i = (i + 1) & m
+def _parity_order(p: Any, o: Any, moves: Any, cu: Any, ci: Any) -> int:
+    """Near the end: the moves into quadrants with an odd number of empty squares first,
+    each group in square order; the children's moves are left ``_UNKNOWN``."""
+    empty = ~(p | o)
+    odd = _ZERO
+    for q in range(4):
+        quadrant = _QUADRANTS[q]
+        if _popcount(empty & quadrant) & 1:
+            odd |= quadrant
+    k = 0
+    for group in (moves & odd, moves & ~odd):
+        while group != _ZERO:
+            bit = group & (group ^ (group - _ONE))
+            group ^= bit
+            sq = 63 - _clz(bit)
+            f = _flips(p, o, sq)
+            ci[_SQ + k] = sq
+            cu[3 + 3 * k] = o ^ f
+            cu[4 + 3 * k] = p | f | bit
+            cu[5 + 3 * k] = _UNKNOWN
+            k += 1
+    return k
 
 
 @_jit
-def _tt_clear(tt: Any, used: Any, st: Any) -> None:
-    for j in range(st[_COUNT]):
-        tt[used[j], 2] = _ZERO
-    st[_COUNT] = 0
-    st[_RESETS] += 1
+def _last_square(p: Any, o: Any, empty: Any) -> int:
+    """The final score with one empty square or none, without entering the full board
+    (Edax's ``board_score_1``): the mover takes the square if it can, else the opponent."""
+    if empty == _ZERO:
+        return 2 * _popcount(p) - 64
+    sq = 63 - _clz(empty)
+    f = _flips(p, o, sq)
+    if f != _ZERO:
+        return 2 * _popcount(p | f | empty) - 64
+    f = _flips(o, p, sq)
+    if f != _ZERO:
+        return 64 - 2 * _popcount(o | f | empty)
+    return _final(p, o)
 
 
 @_jit
-def _tt_put(tt: Any, used: Any, st: Any, p: Any, o: Any, side: int, flag: int, value: int,
-            shift: Any) -> None:
-    """Store (replace, or add) the entry of the key."""
-    i = _tt_find(tt, p, o, side, shift)
-    word = np.uint64(1 | (side << 1) | (flag << 2) | ((value + 128) << 4))
-    if i >= 0:
-        tt[i, 2] = word
-        return
-    i = -1 - i
-    n = st[_COUNT]
-    if n >= used.shape[0]:
-        raise RuntimeError("compiled othello table: over its slack (cannot happen)")
-    tt[i, 0] = p
-    tt[i, 1] = o
-    tt[i, 2] = word
-    used[n] = i
-    st[_COUNT] = n + 1
-
-
-# ----- the search ---------------------------------------------------------------------------
-# Per ply: ``wu[ply]`` the node's bitboards (0, 1) and its children (3 + 3i, 4 + 3i) with
-# their moves (5 + 3i);
-# ``wi[ply]`` its frame on the explicit stack, then the squares and scores of its moves.
-_F_SIDE, _F_ALPHA, _F_BETA, _F_AORIG, _F_BEST, _F_FOUND, _F_I, _F_K = range(8)
-_SQ = 8
-_SCORE = _SQ + _MAX_MOVES
-_WI = _SCORE + _MAX_MOVES
-_WU = 3 + 3 * _MAX_MOVES
-
-
-@_jit
-def _children(p: Any, o: Any, moves: Any, cu: Any, ci: Any) -> int:
-    """The node's ``moves`` in search order with their children (see :func:`_order`); the
-    one move ``pass`` when there are none (the caller knows the game is not over)."""
-    if moves == _ZERO:
-        ci[_SQ] = PASS
-        cu[3] = o
-        cu[4] = p
-        cu[5] = _legal(o, p)
-        return 1
-    return _order(p, o, moves, cu, ci)
-
-
-@_jit
-def _negamax(p: Any, o: Any, moves: Any, side: int, alpha: int, beta: int, ply: int,
-             tt: Any, used: Any, st: Any, cap: int, shift: Any, wu: Any, wi: Any) -> int:
-    """``Negamax``'s node function in solver mode, unrolled onto an explicit stack; the
-    order of operations is the engine's. ``moves``: the legal moves of ``p``."""
+def _nws(p: Any, o: Any, moves: Any, alpha: int, ply: int, tt: Any, st: Any, shift: Any,
+         cfg: Any, wu: Any, wi: Any) -> int:
+    """The fail-soft value of ``p`` to move, searched with the null window
+    ``(alpha, alpha + 1)`` on an explicit stack. ``moves``: the legal moves of ``p`` or
+    ``_UNKNOWN``."""
     top = ply
+    table_above = cfg[_C_TABLE]
+    etc_from = cfg[_C_ETC]
+    stability_from = cfg[_C_STABILITY]
+    parity_upto = cfg[_C_PARITY]
     while True:
-        # ----- enter the node (p, o, side) at ply with the window (alpha, beta) ----------
+        # ----- enter the node (p, o) at ply with the window (alpha, alpha + 1) ----------
         st[_NODES] += 1
         if st[_NODES] > st[_LIMIT]:  # out of budget: unwind at once, storing nothing
             return 0
+        empty = ~(p | o)
+        empties = _popcount(empty)
+        done = False
         val = 0
-        leaf = False
-        if moves == _ZERO and _legal(o, p) == _ZERO:  # the game is over
-            val = _final(p, o)
-            leaf = True
-        found = 0
-        if not leaf:
-            i = _tt_find(tt, p, o, side, shift)
-            if i >= 0:
-                found = 1
-                w = np.int64(tt[i, 2])
-                v = (w >> 4) - 128
-                flag = (w >> 2) & 3
-                if flag == _EXACT:
-                    alpha = v
-                    beta = v
-                elif flag == _LOWER:
-                    alpha = max(alpha, v)
-                else:
-                    beta = min(beta, v)
-                if alpha >= beta:
-                    val = v
-                    leaf = True
-        if not leaf:
+        first_sq = _NO_SQ
+        if empties <= 1:
+            val = _last_square(p, o, empty)
+            done = True
+        else:
+            if moves == _UNKNOWN:
+                moves = _legal(p, o)
+            if moves == _ZERO and _legal(o, p) == _ZERO:  # the game is over
+                val = _final(p, o)
+                done = True
+            elif empties >= stability_from and alpha >= 64 - 2 * _popcount(o):
+                bound = 64 - 2 * _stable_count(o, p)
+                if bound <= alpha:
+                    val = bound
+                    done = True
+            if not done and empties > table_above:
+                j = _tt_probe(tt, p, o, shift)
+                if j >= 0:
+                    w = np.int64(tt[j, 2])
+                    lower = ((w >> 1) & 255) - 64
+                    upper = ((w >> 9) & 255) - 64
+                    if lower > alpha:
+                        val = lower
+                        done = True
+                    elif upper <= alpha:
+                        val = upper
+                        done = True
+                    else:
+                        first_sq = (w >> 17) & 127
+        if not done:
             cu = wu[ply]
+            f = wi[ply]
             cu[0] = p
             cu[1] = o
-            f = wi[ply]
-            f[_F_SIDE] = side
-            f[_F_ALPHA] = alpha
-            f[_F_BETA] = beta
-            f[_F_AORIG] = alpha
-            f[_F_BEST] = _NEG_INF
-            f[_F_FOUND] = found
-            f[_F_I] = 0
-            f[_F_K] = _children(p, o, moves, cu, f)
-            p = cu[3]
-            o = cu[4]
-            moves = cu[5]
-            side ^= 1
-            alpha, beta = -beta, -alpha
-            ply += 1
-            continue
+            if moves == _ZERO:  # the pass
+                k = 1
+                f[_SQ] = PASS
+                cu[3] = o
+                cu[4] = p
+                cu[5] = _UNKNOWN
+            elif empties > parity_upto:
+                k = _order(p, o, moves, cu, f, first_sq)
+                if empties >= etc_from:  # a child whose table entry already refutes
+                    for i in range(k):
+                        j = _tt_probe(tt, cu[3 + 3 * i], cu[4 + 3 * i], shift)
+                        if j >= 0:
+                            v = 64 - ((np.int64(tt[j, 2]) >> 9) & 255)  # -(child's upper)
+                            if v > alpha:
+                                val = v
+                                done = True
+                                break
+            else:
+                k = _parity_order(p, o, moves, cu, f)
+            if not done:
+                f[_F_ALPHA] = alpha
+                f[_F_BEST] = _NEG_INF
+                f[_F_BEST_SQ] = _NO_SQ
+                f[_F_I] = 0
+                f[_F_K] = k
+                f[_F_EMPTIES] = empties
+                p = cu[3]
+                o = cu[4]
+                moves = cu[5]
+                alpha = -alpha - 1
+                ply += 1
+                continue
         # ----- ``val`` is the value of the node at ply: hand it up the stack -------------
         while True:
             if ply == top:
@@ -466,53 +609,39 @@ def _negamax(p: Any, o: Any, moves: Any, side: int, alpha: int, beta: int, ply: 
             ply -= 1
             f = wi[ply]
             v = -val
-            best = f[_F_BEST]
+            i = f[_F_I]
             alpha = f[_F_ALPHA]
-            beta = f[_F_BETA]
-            cut = False
-            if v > best:
-                best = v
-                if v > alpha:
-                    alpha = v
-                if v >= beta:
-                    cut = True
-            i = f[_F_I] + 1
-            if not cut and i < f[_F_K]:  # the next child
-                f[_F_ALPHA] = alpha
-                f[_F_BEST] = best
+            if v > f[_F_BEST]:
+                f[_F_BEST] = v
+                f[_F_BEST_SQ] = f[_SQ + i]
+            i += 1
+            if v <= alpha and i < f[_F_K]:  # the next child
                 f[_F_I] = i
                 cu = wu[ply]
                 p = cu[3 + 3 * i]
                 o = cu[4 + 3 * i]
                 moves = cu[5 + 3 * i]
-                side = f[_F_SIDE] ^ 1
-                alpha, beta = -beta, -alpha
+                alpha = -alpha - 1
                 ply += 1
                 break
-            # the node is done: store its fail-soft bound and return it
-            if best >= beta:
-                flag = _LOWER
-            elif best <= f[_F_AORIG]:
-                flag = _UPPER
-            else:
-                flag = _EXACT
-            if f[_F_FOUND] == 0 and st[_COUNT] >= cap:  # a new key into a full table
-                _tt_clear(tt, used, st)
-            _tt_put(tt, used, st, wu[ply, 0], wu[ply, 1], f[_F_SIDE], flag, best, shift)
-            val = best
+            val = f[_F_BEST]
+            if f[_F_EMPTIES] > table_above:
+                sq = f[_F_BEST_SQ]
+                _tt_store(tt, st, wu[ply, 0], wu[ply, 1], shift, f[_F_EMPTIES], alpha, val,
+                          sq if sq != PASS else _NO_SQ)
 
 
 @_jit
-def _root(p: Any, o: Any, side: int, alpha0: int, beta0: int, only: int, tt: Any,
-          used: Any, st: Any, cap: int, shift: Any, wu: Any, wi: Any) -> tuple[int, int]:
-    """``Negamax.search_root`` in solver mode: (value, move). ``only`` >= 0 is
-    ``root_moves=[only]``."""
+def _root(p: Any, o: Any, alpha: int, only: int, tt: Any, st: Any, shift: Any, cfg: Any,
+          wu: Any, wi: Any) -> tuple[int, int]:
+    """The root with the null window ``(alpha, alpha + 1)``: (fail-soft value, move of the
+    best value). ``only`` >= 0 searches that move alone and stores nothing."""
     st[_NODES] += 1
     cu = wu[0]
     ci = wi[0]
-    if only < 0:
-        k = _children(p, o, _legal(p, o), cu, ci)
-    else:
+    moves = _legal(p, o)
+    empties = _popcount(~(p | o))
+    if only >= 0:
         k = 1
         ci[_SQ] = only
         if only == PASS:
@@ -523,33 +652,32 @@ def _root(p: Any, o: Any, side: int, alpha0: int, beta0: int, only: int, tt: Any
             f = _flips(p, o, only)
             cu[3] = o ^ f
             cu[4] = p | f | bit
-        cu[5] = _legal(cu[3], cu[4])
-    alpha = alpha0
-    beta = beta0
+        cu[5] = _UNKNOWN
+    elif moves == _ZERO:
+        k = 1
+        ci[_SQ] = PASS
+        cu[3] = o
+        cu[4] = p
+        cu[5] = _UNKNOWN
+    else:
+        j = _tt_probe(tt, p, o, shift)
+        first_sq = _NO_SQ if j < 0 else (np.int64(tt[j, 2]) >> 17) & 127
+        k = _order(p, o, moves, cu, ci, first_sq)
     best = _NEG_INF
     best_sq = -1
     for i in range(k):
-        v = -_negamax(cu[3 + 3 * i], cu[4 + 3 * i], cu[5 + 3 * i], side ^ 1, -beta, -alpha, 1,
-                      tt, used, st, cap, shift, wu, wi)
+        v = -_nws(cu[3 + 3 * i], cu[4 + 3 * i], cu[5 + 3 * i], -alpha - 1, 1, tt, st, shift,
+                  cfg, wu, wi)
         if st[_NODES] > st[_LIMIT]:  # out of budget: no result, nothing stored
             return 0, -1
         if v > best:
             best = v
             best_sq = ci[_SQ + i]
             if v > alpha:
-                alpha = v
-            if v >= beta:
                 break
     if only < 0:  # a root restricted to one move is no bound on the position: no store
-        if best >= beta0:
-            flag = _LOWER
-        elif best <= alpha0:
-            flag = _UPPER
-        else:
-            flag = _EXACT
-        if st[_COUNT] >= cap:  # the root empties a full table, whether its key is there
-            _tt_clear(tt, used, st)
-        _tt_put(tt, used, st, p, o, side, flag, best, shift)
+        _tt_store(tt, st, p, o, shift, empties, alpha, best,
+                  best_sq if best_sq != PASS else _NO_SQ)
     return best, best_sq
 
 
@@ -559,56 +687,66 @@ def _trunc_half(x: int) -> int:
 
 
 @_jit
-def _score(p: Any, o: Any, side: int, weak: bool, tt: Any, used: Any,
-           st: Any, cap: int, shift: Any, wu: Any, wi: Any) -> tuple[int, int]:
-    """``Solver._score``: (score, move or -1); (0, -2) when the node budget ran out."""
+def _score(p: Any, o: Any, weak: bool, tt: Any, st: Any, shift: Any, cfg: Any, wu: Any,
+           wi: Any) -> tuple[int, int]:
+    """The exact score by null-window probes (MTD-style): "at least a draw?" first, then
+    steps of 2, 4, 8... discs away from zero until the score is bracketed, then bisection
+    (scores are even, so a probe ``(b, b + 1)`` with ``b`` odd halves the candidates). Each
+    fail-soft answer narrows the bracket by what it proves. (score, move or -1); (0, -2)
+    when the node budget ran out."""
     move = -1
-    lo = -64  # Othello.exact_score of the initial window -+max_utility
+    lo = -64
     hi = 64
     if weak:
         lo = -1
         hi = 1
+    step = 2
+    b = -1
+    high = False
+    low = False
     while lo < hi:
-        med = lo + (hi - lo) // 2
-        if med <= 0 and _trunc_half(lo) < med:
-            med = _trunc_half(lo)
-        elif med >= 0 and _trunc_half(hi) > med:
-            med = _trunc_half(hi)
-        value, action = _root(p, o, side, med, med + 1, -1, tt, used, st, cap,
-                              shift, wu, wi)
+        if weak:
+            b = lo + (hi - lo) // 2
+        elif high and low:
+            b = lo + 2 * ((hi - lo) // 4) + 1
+        elif high:
+            b = min(lo + step - 1, hi - 1)
+            step = step * cfg[_C_GROW] // 2
+        elif low:
+            b = max(hi - step - 1, lo)
+            step = step * cfg[_C_GROW] // 2
+        value, action = _root(p, o, b, -1, tt, st, shift, cfg, wu, wi)
         if st[_NODES] > st[_LIMIT]:
             return 0, -2
-        r = max(-64, min(64, value))
-        if weak:
-            r = max(-1, min(1, r))
-        if value <= med:
-            hi = r
-        else:
+        r = max(lo, min(hi, value))
+        if value > b:
             lo = r
+            high = True
             if action >= 0:
                 move = action
+        else:
+            hi = r
+            low = True
     return lo, move
 
 
 @_jit
-def _best_moves(p: Any, o: Any, side: int, score: int, weak: bool, tt: Any, used: Any,
-                st: Any, cap: int, shift: Any, wu: Any, wi: Any) -> tuple[Any, bool]:
-    """``Solver._best_moves``: one zero-window probe per legal move in square order, warm
+def _best_moves(p: Any, o: Any, score: int, weak: bool, tt: Any, st: Any, shift: Any,
+                cfg: Any, wu: Any, wi: Any) -> tuple[Any, bool]:
+    """``Solver._best_moves``: one null-window probe per legal move in square order, warm
     table. (the best squares as a bitboard, "the pass is best": the one move of a node
     without any other)."""
     b = score - 1 if not weak else min(score, 1) - 1
     moves = _legal(p, o)
     if moves == _ZERO:
-        value, _ = _root(p, o, side, b, b + 1, PASS, tt, used, st, cap, shift,
-                         wu, wi)
+        value, _ = _root(p, o, b, PASS, tt, st, shift, cfg, wu, wi)
         return _ZERO, value > b
     best = _ZERO
     rest = moves
     while rest != _ZERO:
         bit = rest & (rest ^ (rest - _ONE))
         rest ^= bit
-        value, _ = _root(p, o, side, b, b + 1, 63 - _clz(bit), tt, used, st, cap,
-                         shift, wu, wi)
+        value, _ = _root(p, o, b, 63 - _clz(bit), tt, st, shift, cfg, wu, wi)
         if st[_NODES] > st[_LIMIT]:
             return _ZERO, False
         if value > b:
@@ -621,27 +759,25 @@ _WEAK, _KEEP, _ALL_MOVES = 1, 2, 4
 
 
 @_jit
-def _run(p: Any, o: Any, side: int, flags: int, limit: int, tt: Any,
-         used: Any, st: Any, shift: Any, wu: Any, wi: Any) -> tuple[int, int, int, Any, bool]:
+def _run(p: Any, o: Any, flags: int, limit: int, tt: Any, st: Any, shift: Any, cfg: Any,
+         wu: Any, wi: Any) -> tuple[int, int, int, Any, bool]:
     """One call for a whole solve: :func:`_score`, then :func:`_best_moves` when asked or
     when no probe gave a move. (score, move or -1, nodes of the solve alone or -1 when the
     budget ran out, best moves as a bitboard, "the best move is the pass")."""
-    cap = used.shape[0] - _SLACK
     st[_LIMIT] = limit
     if (flags & _KEEP) == 0 and st[_COUNT] > 0:
-        _tt_clear(tt, used, st)
+        tt[:, 2] = _ZERO
+        st[_COUNT] = 0
     st[_NODES] = 0
-    st[_RESETS] = 0
     weak = (flags & _WEAK) != 0
-    score, move = _score(p, o, side, weak, tt, used, st, cap, shift, wu, wi)
+    score, move = _score(p, o, weak, tt, st, shift, cfg, wu, wi)
     if move == -2:
         return 0, -1, -1, _ZERO, False
     nodes = st[_NODES]
     best = _ZERO
     passing = False
     if (flags & _ALL_MOVES) != 0 or move < 0:
-        best, passing = _best_moves(p, o, side, score, weak, tt, used, st, cap,
-                                    shift, wu, wi)
+        best, passing = _best_moves(p, o, score, weak, tt, st, shift, cfg, wu, wi)
         if st[_NODES] > st[_LIMIT]:
             return 0, -1, -1, _ZERO, False
     return score, move, nodes, best, passing
@@ -704,25 +840,35 @@ _GAME = Othello()
 _DEFAULT_CAPACITY = 1 << 22  # the Solver's default table
 
 
+#: The search's tuning, measured on FFO #40-#44 (nodes; ``benchmarks/othello_ffo.py``):
+#: ``table``: nodes with more empty squares than this use the table (3: 8 % fewer nodes
+#: than 4 but 25 % slower; 6: 10 % more); ``etc``: from this many empty squares a node
+#: looks up its children for an enhanced transposition cut-off; ``stability``: from this
+#: many the stable discs may bound the score; ``parity``: at and below this many, moves are
+#: ordered by parity alone; ``grow``: the root's step grows by ``grow / 2`` a probe.
+DEFAULT_TUNING = {"table": 4, "etc": 8, "stability": 5, "parity": 3, "grow": 4}
+_TUNING_ORDER = ("table", "etc", "stability", "parity", "grow")
+
+
 class CompiledSolver:
-    """The compiled exact solver (:class:`~gamesearch.game.FastSolver`): the answers of
-    ``gamesearch.search.solve.solve(Othello(), state, solver=Solver(game, tt_capacity))``,
-    as plain data, node count included. One table per capacity in use; calls from several
-    threads take turns."""
+    """The compiled exact solver (:class:`~gamesearch.game.FastSolver`): the exact score and
+    best move(s) of ``gamesearch.search.solve.solve(Othello(), state)`` as plain data, by
+    the algorithm the module docstring describes (its node counts are its own). One table
+    per capacity in use; calls from several threads take turns."""
 
     def __init__(self) -> None:
         self._arrays: dict[int, tuple[Any, ...]] = {}
         self._lock = threading.Lock()
+        self.tuning = dict(DEFAULT_TUNING)
 
     def _tables(self, cap: int) -> tuple[Any, ...]:
         arrays = self._arrays.get(cap)
         if arrays is None:
             self._arrays.clear()  # keep one table at most
-            slots = 2 * cap  # (a power of two) load <= 0.5, a little over with the slack
+            slots = max(2, cap)  # a power of two: buckets of two slots
             arrays = (
-                np.zeros((slots, 3), dtype=np.uint64),  # keys and words (see _tt_find)
-                np.zeros(cap + _SLACK, dtype=np.int64),  # the slots in use, to empty them
-                np.zeros(4, dtype=np.int64),  # nodes, entries, resets, node budget
+                np.zeros((slots, 3), dtype=np.uint64),  # keys and words (see _tt_store)
+                np.zeros(3, dtype=np.int64),  # nodes, slots in use, node budget
                 np.uint64(64 - (slots.bit_length() - 1)),  # hash shift
                 np.zeros((_MAX_PLY, _WU), dtype=np.uint64),
                 np.zeros((_MAX_PLY, _WI), dtype=np.int64),
@@ -732,12 +878,11 @@ class CompiledSolver:
         return arrays
 
     def table_stats(self) -> dict[str, int]:
-        """The table after the last solve: ``entries``, ``resets`` (times a full table was
-        emptied during that solve), ``capacity``; all 0 before any solve."""
+        """The table after the last solve: ``entries`` (slots in use), ``capacity``; all 0
+        before any solve."""
         for cap, arrays in self._arrays.items():
-            st = arrays[2]
-            return {"entries": int(st[_COUNT]), "resets": int(st[_RESETS]), "capacity": cap}
-        return {"entries": 0, "resets": 0, "capacity": 0}
+            return {"entries": int(arrays[1][_COUNT]), "capacity": cap}
+        return {"entries": 0, "capacity": 0}
 
     def solve(self, state: OState | str, *, weak: bool = False, best_moves: bool = False,
               keep_table: bool = False, max_nodes: int | None = None,
@@ -757,12 +902,12 @@ class CompiledSolver:
             raise InvalidLimitError("a transposition table needs at least one entry")
         flags = (_WEAK if weak else 0) | (_KEEP if keep_table else 0) | (
             _ALL_MOVES if best_moves else 0)
+        limit = _NO_LIMIT if max_nodes is None else max_nodes
         with self._lock:
-            tt, used, st, shift, wu, wi = self._tables(cap)
+            tt, st, shift, wu, wi = self._tables(cap)
+            cfg = np.array([self.tuning[name] for name in _TUNING_ORDER], dtype=np.int64)
             score, move, nodes, best, passing = _run(
-                np.uint64(s[0]), np.uint64(s[1]), s[2], flags,
-                _NO_LIMIT if max_nodes is None else max_nodes,
-                tt, used, st, shift, wu, wi)
+                np.uint64(s[0]), np.uint64(s[1]), flags, limit, tt, st, shift, cfg, wu, wi)
         if nodes < 0:
             raise SearchTimeout(f"othello: the node budget ({max_nodes}) ran out")
         moves = [PASS] if passing else squares(int(best))

@@ -374,8 +374,10 @@ class Othello(Game[OState, int]):
         return score
 
     def fast_solver(self) -> FastSolver | None:
-        """The compiled endgame solver (:mod:`.compiled`) when numba is installed: the
-        same algorithm, scores, moves and node counts as :func:`gamesearch.search.solve`."""
+        """The compiled endgame solver (:mod:`.compiled`) when numba is installed: the same
+        scores and best moves as :func:`gamesearch.search.solve`, by Edax's endgame search
+        (null-window probes, a two-bound table with moves, enhanced transposition and
+        stability cut-offs, parity near the end), with its own node count."""
         from . import compiled
 
         return compiled.SOLVER if compiled.available() else None
