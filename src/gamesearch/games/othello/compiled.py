@@ -312,7 +312,7 @@ _COL_SPREAD = _u64(0x0101010101010101)
 
 
 @_jit
-def _stable_count(own: Any, other: Any) -> int:
+def _stable_count(own: Any, other: Any) -> Any:
     """How many of ``own``'s discs can never be flipped, found as Edax's ``get_stability``
     finds them: a disc is stable when on each of its four lines it cannot be outflanked -
     the line is full, or the disc is on the border, or its neighbour on the line is an own
@@ -368,7 +368,7 @@ def _bucket(p: Any, o: Any, shift: Any) -> Any:
 
 
 @_jit
-def _tt_probe(tt: Any, p: Any, o: Any, shift: Any) -> int:
+def _tt_probe(tt: Any, p: Any, o: Any, shift: Any) -> Any:
     """The slot holding the key, or -1."""
     i = _bucket(p, o, shift)
     if tt[i, 2] != _ZERO and tt[i, 0] == p and tt[i, 1] == o:
@@ -501,7 +501,7 @@ def _parity_order(p: Any, o: Any, moves: Any, cu: Any, ci: Any) -> int:
 
 
 @_jit
-def _last_square(p: Any, o: Any, empty: Any) -> int:
+def _last_square(p: Any, o: Any, empty: Any) -> Any:
     """The final score with one empty square or none, without entering the full board
     (Edax's ``board_score_1``): the mover takes the square if it can, else the opponent."""
     if empty == _ZERO:
