@@ -4,7 +4,7 @@ against gamesearch's own alpha-beta engine ``id``.
     .venv/bin/python benchmarks/mcts_match.py connect4 --opponent openspiel --games 200
     .venv/bin/python benchmarks/mcts_match.py connect4 --opponent openspiel-cpp --games 200
     .venv/bin/python benchmarks/mcts_match.py connect4 --opponent id --games 200 --time 0.2
-    .venv/bin/python benchmarks/mcts_match.py othello --opponent openspiel   # once it lands
+    .venv/bin/python benchmarks/mcts_match.py othello --opponent openspiel-cpp --ours mcts:wdl=1
     .venv/bin/python benchmarks/mcts_match.py othello --ours mcts:wdl=1     # win/loss back-up
 
 Opponents: ``openspiel`` (the Python ``open_spiel.python.algorithms.mcts.MCTSBot`` with
