@@ -76,16 +76,12 @@ from ...errors import (
     UnsupportedGameError,
 )
 from ..numba_support import NUMBA_ERROR as _NUMBA_ERROR
+from ..numba_support import available, njit, np
 from ..numba_support import jit as _jit
-from ..numba_support import njit, np
 from .rules import C4State, ConnectFour
 
 __all__ = ["SOLVER", "CompiledSolver", "available", "last_table_stats", "solve_fast"]
 
-
-def available() -> bool:
-    """True when numba imports, so that :func:`solve_fast` can run."""
-    return njit is not None
 
 # ----- constants (Pons's layout, see gamesearch.games.connect4) -----------------------
 # Plain ints: numba freezes module-level ints into the compiled code.

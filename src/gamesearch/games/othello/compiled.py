@@ -58,8 +58,8 @@ from typing import Any, TypeVar, cast
 from ...argtypes import parse_size
 from ...errors import GameError, InvalidLimitError, SearchTimeout
 from ..numba_support import NUMBA_ERROR as _NUMBA_ERROR
+from ..numba_support import available, njit, np
 from ..numba_support import jit as _jit
-from ..numba_support import njit, np
 from .rules import (
     CORNERS,
     INNER,
@@ -83,11 +83,6 @@ from .rules import (
 )
 
 __all__ = ["SOLVER", "CompiledSolver", "available", "fast_playout", "perft"]
-
-
-def available() -> bool:
-    """True when numba imports, so that the compiled solver, perft and playouts can run."""
-    return njit is not None
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -204,12 +199,6 @@ def _flips(p: Any, o: Any, sq: int) -> Any:
             if first & p:
                 f |= ray & ~((first << 1) - _ONE)
     return f
-
-
-@_jit
-def _neighbours(x: Any) -> Any:
-    h = x | ((x << 1) & _NOT_A) | ((x >> 1) & _NOT_H)
-    return h | (h << 8) | (h >> 8)
 
 
 #: :func:`.rules.final_score` with the CPU's population count.
@@ -679,11 +668,6 @@ def _root(p: Any, o: Any, alpha: int, only: int, tt: Any, st: Any, shift: Any, c
         _tt_store(tt, st, p, o, shift, empties, alpha, best,
                   best_sq if best_sq != PASS else _NO_SQ)
     return best, best_sq
-
-
-@_jit
-def _trunc_half(x: int) -> int:
-    return x // 2 if x >= 0 else -((-x) // 2)  # C's division, as solve._trunc_half
 
 
 @_jit
