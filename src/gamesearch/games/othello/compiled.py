@@ -372,21 +372,17 @@ def _tt_store(tt: Any, st: Any, p: Any, o: Any, shift: Any, empties: int, alpha:
               best: int, sq: int) -> None:
     """Record the result ``best`` of a null-window search ``(alpha, alpha + 1)``: a lower
     bound when it failed high (with its move), an upper bound otherwise."""
-    i = _bucket(p, o, shift)
     lower = -64
     upper = 64
     old_sq = _NO_SQ
-    j = -1
-    if tt[i, 2] != _ZERO and tt[i, 0] == p and tt[i, 1] == o:
-        j = i
-    elif tt[i + 1, 2] != _ZERO and tt[i + 1, 0] == p and tt[i + 1, 1] == o:
-        j = i + 1
+    j = _tt_probe(tt, p, o, shift)
     if j >= 0:
         w = np.int64(tt[j, 2])
         lower = ((w >> 1) & 255) - 64
         upper = ((w >> 9) & 255) - 64
         old_sq = (w >> 17) & 127
     else:  # replace the emptier slot, or the one with fewer empty squares
+        i = _bucket(p, o, shift)
         w0 = np.int64(tt[i, 2])
         w1 = np.int64(tt[i + 1, 2])
         if w0 == 0:
@@ -462,6 +458,23 @@ def _order(p: Any, o: Any, moves: Any, cu: Any, ci: Any, first_sq: int) -> int:
         cu[5 + 3 * j] = replies
         k += 1
     return k
+
+
+@_jit
+def _only_child(p: Any, o: Any, sq: int, cu: Any, ci: Any) -> int:
+    """The node's one child: the move ``sq`` (or the pass) as child 0, its moves
+    ``_UNKNOWN``. Returns 1."""
+    ci[_SQ] = sq
+    if sq == PASS:
+        cu[3] = o
+        cu[4] = p
+    else:
+        bit = _ONE << np.uint64(sq)
+        f = _flips(p, o, sq)
+        cu[3] = o ^ f
+        cu[4] = p | f | bit
+    cu[5] = _UNKNOWN
+    return 1
 
 
 @_jit
@@ -559,12 +572,8 @@ def _nws(p: Any, o: Any, moves: Any, alpha: int, ply: int, tt: Any, st: Any, shi
             f = wi[ply]
             cu[0] = p
             cu[1] = o
-            if moves == _ZERO:  # the pass
-                k = 1
-                f[_SQ] = PASS
-                cu[3] = o
-                cu[4] = p
-                cu[5] = _UNKNOWN
+            if moves == _ZERO:
+                k = _only_child(p, o, PASS, cu, f)
             elif empties > parity_upto:
                 k = _order(p, o, moves, cu, f, first_sq)
                 if empties >= etc_from:  # a child whose table entry already refutes
@@ -631,23 +640,9 @@ def _root(p: Any, o: Any, alpha: int, only: int, tt: Any, st: Any, shift: Any, c
     moves = _legal(p, o)
     empties = _popcount(~(p | o))
     if only >= 0:
-        k = 1
-        ci[_SQ] = only
-        if only == PASS:
-            cu[3] = o
-            cu[4] = p
-        else:
-            bit = _ONE << np.uint64(only)
-            f = _flips(p, o, only)
-            cu[3] = o ^ f
-            cu[4] = p | f | bit
-        cu[5] = _UNKNOWN
+        k = _only_child(p, o, only, cu, ci)
     elif moves == _ZERO:
-        k = 1
-        ci[_SQ] = PASS
-        cu[3] = o
-        cu[4] = p
-        cu[5] = _UNKNOWN
+        k = _only_child(p, o, PASS, cu, ci)
     else:
         j = _tt_probe(tt, p, o, shift)
         first_sq = _NO_SQ if j < 0 else (np.int64(tt[j, 2]) >> 17) & 127
