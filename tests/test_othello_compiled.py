@@ -92,6 +92,9 @@ VARIANTS = [
     {"parity": 0},
     {"grow": 2},
     {"grow": 8},
+    {"guess": 0},
+    {"guess": 4},  # the tests' positions have 9 and 12 empty squares: a guess that reaches
+    {"guess": 9},  # their last 8 (3) squares, or none below 11
 ]
 
 
