@@ -95,6 +95,9 @@ VARIANTS = [
     {"guess": 0},
     {"guess": 4},  # the tests' positions have 9 and 12 empty squares: a guess that reaches
     {"guess": 9},  # their last 8 (3) squares, or none below 11
+    {"guess": 6, "guess_first": 3},  # two guessing searches, their moves handed on
+    {"guess": 6, "guess_first": 3, "seed": 0},
+    {"guess": 4, "guess_first": 0, "seed": 1},
 ]
 
 

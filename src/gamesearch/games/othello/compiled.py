@@ -15,8 +15,12 @@ of best moves), by the null-window alpha-beta of Edax's endgame search (Delorme,
   fewer nodes.
 * **The guess** (Edax's midgame search before its endgame solve, much simplified): the
   same search, ``guess`` plies deep, with its own table and an estimate at its horizon
-  (:func:`_estimate`: mobility, corners, stable discs, discs, fitted to exact scores). It
-  costs 0.01-3 % of the solve's nodes, counted in them; on #49 it saved 23 %.
+  (:func:`_estimate`: mobility, corners, stable discs, discs, fitted to exact scores),
+  itself preceded by a shallower one (``guess_first`` plies) whose moves it tries first.
+  Its best moves then go to the exact search's table as move hints with bounds that cut
+  nothing (:func:`_seed_moves`), as Edax's shallower iterations leave theirs in its one
+  table. It costs 0.01-3 % of the solve's nodes, counted in them; on #49 the guess saved
+  23 %, the hints and the shallower guess a further 55 % (1.11G to 0.50G nodes).
 * **Transposition table** with both bounds and the best move per entry (the plain path
   keeps one bound and no move), two slots a bucket, the entry nearer the end replaced first;
   the table's move is searched first.
@@ -420,7 +424,8 @@ _WU = 3 + 3 * _MAX_MOVES
 _UNKNOWN = _u64(0xFFFFFFFFFFFFFFFF)  # no legal-move set is every square
 _HASH_FIRST = 1 << 40  # the ordering score of the table's move: first
 #: ``cfg``: the tuning of the search (see :data:`DEFAULT_TUNING`)
-_C_TABLE, _C_ETC, _C_STABILITY, _C_PARITY, _C_GROW, _C_GUESS, _C_FLOOR = range(7)
+_C_TABLE, _C_ETC, _C_STABILITY, _C_PARITY, _C_GROW, _C_GUESS, _C_GUESS_FIRST, _C_SEED, _C_FLOOR = (
+    range(9))
 
 
 @_jit
@@ -754,6 +759,37 @@ def _best_moves(p: Any, o: Any, score: int, weak: bool, tt: Any, st: Any, shift:
     return best, False
 
 
+@_jit
+def _seed_moves(gt: Any, tt: Any, st: Any, shift: Any) -> None:
+    """Hand the guessing search's best moves to the exact search's table as move hints
+    (bounds -64 and 64, which cut nothing), as Edax's shallower iterations leave theirs in
+    the one table: the top of the exact search then starts from moves that were best at
+    the horizon."""
+    for i in range(gt.shape[0]):
+        w = np.int64(gt[i, 2])
+        sq = (w >> 17) & 127
+        if w == 0 or sq == _NO_SQ:
+            continue
+        p = gt[i, 0]
+        o = gt[i, 1]
+        j = _tt_probe(tt, p, o, shift)
+        if j >= 0:
+            w2 = np.int64(tt[j, 2])
+            if ((w2 >> 17) & 127) == _NO_SQ:
+                tt[j, 2] = np.uint64((w2 & ~np.int64(127 << 17)) | (sq << 17))
+            continue
+        _tt_store(tt, st, p, o, shift, w >> 24, -65, -64, sq)
+
+
+@_jit
+def _moves_only(t: Any) -> None:
+    """Keep the table's moves and forget its bounds (-64 and 64 cut nothing)."""
+    keep = np.uint64((127 << 17) | (127 << 24))
+    for i in range(t.shape[0]):
+        if t[i, 2] != _ZERO:
+            t[i, 2] = (t[i, 2] & keep) | np.uint64(1 | (128 << 9))
+
+
 #: ``_run``'s flags.
 _WEAK, _KEEP, _ALL_MOVES = 1, 2, 4
 
@@ -775,11 +811,18 @@ def _run(p: Any, o: Any, flags: int, limit: int, tt: Any, st: Any, shift: Any, g
     empties = _popcount(~(p | o))
     if not weak and depth > 0 and empties - depth >= 2:
         heuristic = cfg.copy()
-        heuristic[_C_FLOOR] = empties - depth
         gt[:, 2] = _ZERO
-        guess, _ = _score(p, o, False, 0, gt, st, gshift, heuristic, wu, wi)
+        first = cfg[_C_GUESS_FIRST]
+        if 0 < first < depth:
+            heuristic[_C_FLOOR] = empties - first
+            guess, _ = _score(p, o, False, 0, gt, st, gshift, heuristic, wu, wi)
+            _moves_only(gt)
+        heuristic[_C_FLOOR] = empties - depth
+        guess, _ = _score(p, o, False, guess, gt, st, gshift, heuristic, wu, wi)
         if st[_NODES] > st[_LIMIT]:
             return 0, -1, -1, _ZERO, False
+        if cfg[_C_SEED]:
+            _seed_moves(gt, tt, st, shift)
     score, move = _score(p, o, weak, guess, tt, st, shift, cfg, wu, wi)
     if move == -2:
         return 0, -1, -1, _ZERO, False
@@ -856,12 +899,16 @@ _DEFAULT_CAPACITY = 1 << 22  # the Solver's default table
 #: looks up its children for an enhanced transposition cut-off; ``stability``: from this
 #: many the stable discs may bound the score; ``parity``: at and below this many, moves are
 #: ordered by parity alone; ``grow``: the root's step grows by ``grow / 2`` a probe;
-#: ``guess``: how many plies the guessing search looks ahead (0: none, probe from a draw).
+#: ``guess``: how many plies the guessing search looks ahead (0: none, probe from a draw);
+#: ``guess_first``: a shallower guessing search before it, whose moves it searches first
+#: (0: none); ``seed``: 1 hands the guessing search's moves to the exact search's table.
 #: ``guess`` was chosen on FFO #40-#49 themselves (0, 8, 12, 16 tried; 16 is the only one
-#: with every position within 3x Edax's nodes), so those figures are not out-of-sample.
+#: with every position within 3x Edax's nodes), so those figures are not out-of-sample;
+#: ``seed`` and ``guess_first`` (8, 10, 12 tried) on #36-#38 and #40-#47 without #45: 320M
+#: nodes against 462M with neither (333M with ``seed`` alone).
 DEFAULT_TUNING = {"table": 4, "etc": 8, "stability": 5, "parity": 3, "grow": 4,
-                  "guess": 16}
-_TUNING_ORDER = ("table", "etc", "stability", "parity", "grow", "guess")
+                  "guess": 16, "guess_first": 10, "seed": 1}
+_TUNING_ORDER = ("table", "etc", "stability", "parity", "grow", "guess", "guess_first", "seed")
 _GUESS_SLOTS = 1 << 20
 
 
