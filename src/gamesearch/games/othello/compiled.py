@@ -354,6 +354,9 @@ def _stable_count(own: Any, other: Any) -> Any:
 # (the cheaper one to search again). The value depends on the discs alone (the mover's
 # colour does not matter), so the key is the two bitboards.
 _NO_SQ = 64  # no best square in the entry (a pass, or a node that failed low)
+_WORD_SQ = 127 << 17  # the word's best square
+_WORD_EMPTIES = 127 << 24  # the word's empty squares
+_WORD_NO_BOUNDS = 1 | (128 << 9)  # in use, bounds -64 and 64: an entry that cuts nothing
 
 
 @_jit
@@ -776,7 +779,7 @@ def _seed_moves(gt: Any, tt: Any, st: Any, shift: Any) -> None:
         if j >= 0:
             w2 = np.int64(tt[j, 2])
             if ((w2 >> 17) & 127) == _NO_SQ:
-                tt[j, 2] = np.uint64((w2 & ~np.int64(127 << 17)) | (sq << 17))
+                tt[j, 2] = np.uint64((w2 & ~np.int64(_WORD_SQ)) | (sq << 17))
             continue
         _tt_store(tt, st, p, o, shift, w >> 24, -65, -64, sq)
 
@@ -784,10 +787,10 @@ def _seed_moves(gt: Any, tt: Any, st: Any, shift: Any) -> None:
 @_jit
 def _moves_only(t: Any) -> None:
     """Keep the table's moves and forget its bounds (-64 and 64 cut nothing)."""
-    keep = np.uint64((127 << 17) | (127 << 24))
+    keep = np.uint64(_WORD_SQ | _WORD_EMPTIES)
     for i in range(t.shape[0]):
         if t[i, 2] != _ZERO:
-            t[i, 2] = (t[i, 2] & keep) | np.uint64(1 | (128 << 9))
+            t[i, 2] = (t[i, 2] & keep) | np.uint64(_WORD_NO_BOUNDS)
 
 
 #: ``_run``'s flags.
