@@ -14,16 +14,15 @@ the one game loop: the terminal, the arena and the web app all play through it.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import GameError, IllegalMoveError, InvalidLimitError, UnknownNameError
 from .game import CHANCE, Book, FastSolver, Game, sample_outcome, solve_until
-from .search import ALGORITHMS, Limit, SearchResult, make_searcher, parse_spec
+from .search import ALGORITHMS, Limit, Searcher, SearchResult, make_searcher, parse_spec
 from .search.common import Callback
-from .search.control import MAX_SECONDS, SearchTimeout
+from .search.control import MAX_SECONDS, Clock, SearchTimeout
 from .spec import read_float, read_int, shorten, split_spec
 
 
@@ -31,18 +30,74 @@ class QuitGame(Exception):
     """A human asked to stop playing."""
 
 
+@dataclass(frozen=True)
+class AgentReport:
+    """What an agent says about its last move: the one value the command line, the web app
+    and the arena read after :meth:`Agent.choose` (``agent.report``; ``None``: nothing to
+    say, as for a random player or a person).
+
+    * ``source`` — where the move came from: ``"search"`` (a search; ``search`` holds its
+      whole :class:`~gamesearch.search.SearchResult`), ``"solver"`` (the exact solver),
+      ``"book"`` (an opening book) or ``"engine"`` (an external engine);
+    * ``value`` — the value of the move for the player who made it, in the game's score
+      convention (``None`` when not known); ``solved``: it is exact (a solve, or a book
+      entry with its exact score; a book entry that knows only win / draw / loss gives its
+      score with ``solved=False``);
+    * ``depth`` (plies, when the source has one), ``nodes``, ``seconds`` and ``pv`` (the
+      principal variation, from the move played on).
+    """
+
+    source: str
+    value: Any = None
+    depth: int | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    pv: tuple[Any, ...] = ()
+    solved: bool = False
+    search: SearchResult | None = None
+
+    @classmethod
+    def of_search(cls, r: SearchResult) -> AgentReport:
+        """The report of a move a search chose."""
+        return cls("search", r.value, r.depth, r.nodes, r.seconds, tuple(r.pv), False, r)
+
+
 class Agent:
-    """Base class: :meth:`choose` returns a legal action of ``game`` in ``state``."""
+    """Base class: :meth:`choose` returns a legal action of ``game`` in ``state``.
+
+    The life cycle, the same for every front end (the command line, the arena, the web app):
+
+    1. build it (:func:`make_agent`, the arena's specs, a ``py:`` factory);
+    2. :meth:`reset` at the start of every game (:func:`play_game` calls it);
+    3. :meth:`choose` once per move; then :attr:`report` says what it found;
+    4. :meth:`close` when it is no longer needed (its owner calls it, also after an error;
+       ``with agent:`` does). It ends what the agent holds (an engine process); closing
+       twice is harmless, and a closed agent is not asked to move again.
+    """
 
     name: str = "agent"
+    #: what the agent reports of its last move (set by :meth:`choose`; None: nothing)
+    report: AgentReport | None = None
 
     def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         """A legal action for the player to move; ``limit``: what the caller allows for
-        this move (``None``: the agent's own setting). Agents that do not search ignore it."""
+        this move (``None``: the agent's own setting). Agents that do not search ignore it.
+        Sets :attr:`report` (``None`` when there is nothing to report)."""
         raise NotImplementedError
 
     def reset(self) -> None:
-        """Forget everything about the previous game."""
+        """Forget everything about the previous game (called at the start of each game).
+        Subclasses that override it call ``super().reset()``."""
+        self.report = None
+
+    def close(self) -> None:
+        """Release what the agent holds (an engine process); nothing by default."""
+
+    def __enter__(self) -> Agent:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 @dataclass
@@ -75,9 +130,21 @@ class SearchAgent(Agent):
         self.spec_limit = limit
         self.default_time = default_time
         self.name = spec
-        self.searcher = make_searcher(game, algorithm, **options)
+        self._make: Callable[[], Searcher] = lambda: make_searcher(game, algorithm, **options)
+        self.searcher = self._make()
+        #: the searcher has searched since it was built (a reset builds a new one)
+        self._used = False
         self.callback = callback
+        #: the last move's whole search result (also ``report.search``)
         self.last: SearchResult | None = None
+
+    def reset(self) -> None:
+        """A new game: a fresh searcher (no table, tree or history from the last game)."""
+        super().reset()
+        self.last = None
+        if self._used:
+            self.searcher = self._make()
+            self._used = False
 
     def limit_for(self, limit: Limit | None) -> Limit:
         """The limit of one move: a spec without a limit searches as the caller allows (or
@@ -100,7 +167,10 @@ class SearchAgent(Agent):
         return Limit(spec.depth, spec.nodes, stop=limit.stop)
 
     def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
+        self._used = True
+        self.report = None
         self.last = self.searcher.search(state, self.limit_for(limit), self.callback)
+        self.report = AgentReport.of_search(self.last)
         return self.last.action
 
 
@@ -129,35 +199,55 @@ class SolverAgent(Agent):
         self.book: Book | None = game.opening_book(book)
         self.fast: FastSolver | None = game.fast_solver()
 
-    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
-        budget = self.seconds
-        if limit is not None and limit.timed:
-            budget, _ = limit.budget(game.to_move(state))
-        start = time.perf_counter()
+    #: The time source of the move's clock (``None``: ``time.perf_counter``; tests).
+    time_source: Callable[[], float] | None = None
+
+    def reset(self) -> None:
+        super().reset()
         self.last = None
+        self.solved = None
+        self.solver.table.clear()
+        self.engine.reset()
+
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
+        # The move's budget is its clock's target (a plain time, or the game clock's share),
+        # never the hard limit: a solve that fails leaves the rest of the target to ``id``.
+        stop = limit.stop if limit is not None else None
+        if limit is None or not limit.timed:
+            limit = Limit(time=self.seconds, stop=stop)
+        clock = Clock.start(limit, game.to_move(state), now=self.time_source)
+        budget = clock.target
+        self.last = None
+        self.report = None
         if self.book is not None:
             entry = self.book.lookup(state)
             if entry is not None and entry.move in game.actions(state):
                 self.solved = {"value": entry.score, "move": entry.move, "nodes": 0,
-                               "seconds": time.perf_counter() - start, "book": True,
+                               "seconds": clock.elapsed(), "book": True,
                                "exact": entry.exact}
+                self.report = AgentReport("book", entry.score, None, 0, clock.elapsed(),
+                                          (entry.move,), bool(entry.exact))
                 return entry.move
         if self.fast is not None:
-            self.solved = self._solve_fast(self.fast, state, start + budget / 2)
-            if self.solved is not None:
-                return self.solved["move"]
+            self.solved = self._solve_fast(self.fast, state, clock.start_time + budget / 2)
         else:
             self.solver.table.clear()
             try:
-                r = self.solver.solve(state, best_moves=False, limit=Limit(time=budget / 2))
+                r = self.solver.solve(state, best_moves=False, limit=Limit(time=budget / 2,
+                                                                     stop=stop))
                 self.solved = {"value": r.value, "move": r.action, "nodes": r.nodes,
                                "seconds": r.seconds}
-                return r.action
             except SearchTimeout:
                 self.solved = None
-        left = max(budget - (time.perf_counter() - start), budget / 4)
-        action = self.engine.choose(game, state, Limit(time=left))
+        if self.solved is not None:
+            sv = self.solved
+            self.report = AgentReport("solver", sv["value"], None, sv["nodes"],
+                                      sv["seconds"], (sv["move"],), True)
+            return sv["move"]
+        left = max(budget - clock.elapsed(), budget / 4)
+        action = self.engine.choose(game, state, Limit(time=left, stop=stop))
         self.last = self.engine.last
+        self.report = self.engine.report
         return action
 
     @staticmethod
@@ -260,12 +350,16 @@ def play_game(
     """Play one game to the end or to ``max_moves`` moves (chance moves included); chance
     outcomes drawn from ``rng``. Returns (state, moves).
 
-    This is the one game loop. ``choose(player, state)`` asks for a move (default: the
-    agent's :meth:`Agent.choose`, its move checked for legality); the arena passes its
-    own, which keeps the clocks and turns an agent's failure into a forfeit.
+    This is the one game loop. It starts the game for every agent (:meth:`Agent.reset`);
+    ``choose(player, state)`` asks for a move (default: the agent's :meth:`Agent.choose`,
+    its move checked for legality); the arena passes its own, which keeps the clocks and
+    turns an agent's failure into a forfeit. Closing the agents is their owner's part of
+    the life cycle (:class:`Agent`), so one agent may play several games.
     """
     if len(agents) != game.num_players:
         raise GameError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
+    for agent in agents:
+        agent.reset()
     rng = rng or random.Random()
     state = game.initial_state() if state is None else state
 

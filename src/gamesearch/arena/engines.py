@@ -16,7 +16,7 @@ import logging
 from collections.abc import Iterator
 from typing import Any
 
-from ..agents import Agent
+from ..agents import Agent, AgentReport
 from ..argtypes import option_value
 from ..errors import echo
 from ..game import Game
@@ -78,8 +78,6 @@ class UCIAgent(Agent):
                                  f"{sorted(options)}: {exc or type(exc).__name__}") from None
         self.name = f"uci:{path}"
         self.depth, self.nodes = depth, nodes
-        #: nodes the engine reported for its last move (0 if it reports none)
-        self.last_nodes = 0
 
     @classmethod
     def from_spec(cls, game: Game[Any, Any], rest: str) -> UCIAgent:
@@ -124,9 +122,14 @@ class UCIAgent(Agent):
                 kwargs["time"] = limit.time
         played = self.engine.play(board, self._engine_module.Limit(**kwargs),
                                   info=self._engine_module.INFO_BASIC)
-        self.last_nodes = int(played.info.get("nodes", 0))
+        info = played.info
+        depth = info.get("depth")
+        # what the engine said of its move (nodes 0 when it reports none)
+        self.report = AgentReport("engine", None, depth if isinstance(depth, int) else None,
+                                  int(info.get("nodes", 0)), float(info.get("time", 0.0)))
         return game.parse_action(state, played.move.uci())
 
     def close(self) -> None:
+        """End the engine process (the arena calls it after each game; twice is harmless)."""
         with _quiet_asyncio(), contextlib.suppress(Exception):
             self.engine.quit()

@@ -26,7 +26,7 @@ from typing import Any
 from ..agents import Agent, RandomAgent, make_agent, play_game
 from ..errors import GameError, echo
 from ..game import Game
-from ..search import Limit, SearchResult
+from ..search import Limit
 from .errors import ArenaError
 from .schedule import Job, Slotted, derive_seed, load_game
 
@@ -178,18 +178,14 @@ def check_agent_specs(game: Game[Any, Any], specs: list[str]) -> None:
         except Exception as exc:
             raise ArenaError(f"agent {spec!r} could not be built: "
                              f"{type(exc).__name__}: {exc}") from None
-        close = getattr(agent, "close", None)
-        if callable(close):
-            close()
+        agent.close()
 
 
 def _nodes(agent: Agent) -> int:
-    """Nodes of the agent's last move: a search's result, or ``last_nodes`` (engines)."""
-    last = getattr(agent, "last", None)
-    if isinstance(last, SearchResult):
-        return last.nodes
-    nodes = getattr(agent, "last_nodes", 0)
-    return nodes if isinstance(nodes, int) else 0
+    """Nodes of the agent's last move, as its :attr:`~gamesearch.agents.Agent.report` says
+    (0 when it reports none)."""
+    report = agent.report
+    return report.nodes if report is not None and isinstance(report.nodes, int) else 0
 
 
 def play_job(job: Job, emit: Callable[[Event], None] | None = None) -> GameRecord:
@@ -214,10 +210,8 @@ def play_job(job: Job, emit: Callable[[Event], None] | None = None) -> GameRecor
         record.termination, record.scores, record.detail = termination, scores, detail
         record.finished_at = now_iso()
         for agent in agents:
-            close = getattr(agent, "close", None)
-            if callable(close):
-                with contextlib.suppress(Exception):  # closing must not change the result
-                    close()
+            with contextlib.suppress(Exception):  # closing must not change the result
+                agent.close()
         return record
 
     agents: list[Agent] = []

@@ -97,17 +97,17 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     def on_move(s: Any, action: Any, player: int) -> None:
         who = "chance" if player == CHANCE else f"{specs[player]} (player {player + 1})"
         line = f"{who} plays {game.format_action(s, action)}"
-        agent = agents[player] if player != CHANCE else None
-        last = getattr(agent, "last", None)
-        solved = getattr(agent, "solved", None)
-        if isinstance(last, SearchResult):
-            line += (f"   [value {_value_text(last.value)}, depth {last.depth}, "
-                     f"{last.nodes} nodes, {last.seconds:.2f} s]")
-        elif isinstance(solved, dict):
-            line += (f"   [{_book_value(solved['value'], solved['exact'])}, book]"
-                     if solved.get("book") else
-                     f"   [score {solved['value']}, solved, {solved['nodes']} nodes, "
-                     f"{solved['seconds']:.2f} s]")
+        report = agents[player].report if player != CHANCE else None
+        if report is None:
+            pass
+        elif report.source == "book":
+            line += f"   [{_book_value(report.value, report.solved)}, book]"
+        elif report.source == "solver":
+            line += (f"   [score {report.value}, solved, {report.nodes} nodes, "
+                     f"{report.seconds:.2f} s]")
+        elif report.source == "search":
+            line += (f"   [value {_value_text(report.value)}, depth {report.depth}, "
+                     f"{report.nodes} nodes, {report.seconds:.2f} s]")
         write(line)
         write(game.render(game.result(s, action)))
 
@@ -116,6 +116,9 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     except QuitGame:
         write("bye")
         return 0
+    finally:
+        for agent in agents:
+            agent.close()
     returns = game.returns(final)
     best = max(returns)
     winners = [i for i, r in enumerate(returns) if r == best]

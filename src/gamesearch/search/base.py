@@ -59,6 +59,9 @@ class Searcher:
     #: Under a plain time limit, start no iteration after this share of it (None: the
     #: time limit alone); a clock's allocation sets its own soft limit (control.py).
     soft_share: float | None = None
+    #: The time source of this searcher's clocks (``None``: ``time.perf_counter``); tests
+    #: set a fake one to check what a search plans without waiting for it.
+    time_source: Callable[[], float] | None = None
 
     def __init__(
         self, game: Game[Any, Any], *, discount: bool = True, zero_eval: bool = False
@@ -116,6 +119,13 @@ class Searcher:
         self.nodes = self.tt_hits = self.cutoffs = self.seldepth = 0
 
     # -- the driver --------------------------------------------------------------------
+    def start_clock(self, limit: Limit | None, player: int) -> Clock:
+        """The clock of one search for ``player``: the limit's time plan (target, soft and
+        hard deadline, :meth:`Limit.plan`) with this searcher's ``soft_share``. The driver
+        reads the soft deadline, the iterations the hard one (``clock.check``), MCTS the
+        target; nothing recomputes them."""
+        return Clock.start(limit, player, self.soft_share, self.time_source)
+
     def search(
         self, state: Any, limit: Limit | None = None, callback: Callback | None = None
     ) -> SearchResult:
@@ -136,7 +146,7 @@ class Searcher:
         if player == CHANCE:
             raise GameError(f"{game.name}: the position is a chance node; roll first")
         self.new_search()
-        clock = Clock.start(limit, player, self.soft_share)
+        clock = self.start_clock(limit, player)
         iterate = limit.budgeted or self.always_iterate
         if iterate:
             depths: range | list[int | None] = range(1, (limit.depth or MAX_DEPTH) + 1)

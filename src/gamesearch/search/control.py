@@ -8,19 +8,22 @@ command line, the UCI engine, the arena, the web app) build one and pass it to
 :func:`gamesearch.search.search` or an agent; nothing is parked on a searcher or read back
 from the game.
 
-At the start of a search the driver turns the limit into a :class:`Clock` (the deadline,
-the soft deadline, the node budget and the stop event of *this* search) with
-:meth:`Clock.start`, and passes that clock down to the inner loops as an argument. Hot loops
+At the start of a search the driver turns the limit into a :class:`Clock` (the target, the
+soft and the hard deadline, the node budget and the stop event of *this* search) with
+:meth:`Clock.start`, and passes that clock down to the inner loops as an argument; every
+searcher reads those fields and none recomputes them. Hot loops
 call :meth:`Clock.check` every :attr:`Clock.interval` nodes; it raises
 :class:`SearchTimeout` when the budget is spent or the stop event is set, so a search
 overruns its time by at most one interval's work.
 
-Time allocation (:func:`allocate_time`) is written once and serves every front end: a
-share of the remaining clock (``remaining / moves_to_go``, 30 moves when unknown, plus 80 %
-of the increment) is the *target*; the search may run to :data:`HARD_FACTOR` times the
-target (the hard limit, never more than half the clock) but starts no new iteration after
-:data:`SOFT_SHARE` of the target (the soft limit): an iteration that starts late rarely
-finishes, one that started early may end a little after the target.
+Time allocation (:func:`allocate_time`, applied by :meth:`Limit.plan`) is written once and
+serves every front end: a share of the remaining clock (``remaining / moves_to_go``, 30
+moves when unknown, plus 80 % of the increment) is the *target* (Stockfish's optimum time);
+the search may run to :data:`HARD_FACTOR` times the target (the hard limit, Stockfish's
+maximum, never more than half the clock) but iterative deepening starts no new iteration
+after :data:`SOFT_SHARE` of the target (the soft limit): an iteration that starts late
+rarely finishes, one that started early may end a little after the target. An anytime
+search of short iterations (MCTS) runs to the target itself.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -146,14 +150,23 @@ class Limit:
         return Limit(self.depth, self.nodes, t, soft, self.clocks, self.increments,
                      self.moves_to_go, self.stop)
 
-    def budget(self, player: int, soft_share: float | None = None) -> tuple[float, float]:
-        """``(hard, soft)`` seconds for ``player`` to move under this limit (``INF``: none).
+    def plan(self, player: int, soft_share: float | None = None) -> TimePlan:
+        """The time plan of a move for ``player`` under this limit: the one place where a
+        limit becomes seconds (every searcher reads the result from its :class:`Clock`).
 
-        On a clock, :func:`allocate_time` decides both. With a plain ``time``, that is the
-        hard limit and the soft one is ``soft_time``, else ``soft_share`` of the time (an
-        engine's setting), else the hard limit itself.
+        * ``target`` (Stockfish's *optimum*): what an anytime search (MCTS) spends. On a
+          clock, :func:`allocate_time`'s target; a plain ``time`` is the move's time (UCI's
+          ``movetime``), so it is the target too (the smaller of the two when both are
+          given); with ``soft_time`` alone, that; else ``INF``.
+        * ``soft``: no iteration of iterative deepening starts after it. ``soft_time`` when
+          given; else :data:`SOFT_SHARE` of the clock's target, and under a plain ``time``
+          ``soft_share`` of it (an engine's setting) or the time itself.
+        * ``hard`` (Stockfish's *maximum*): the search stops. On a clock
+          :func:`allocate_time`'s hard limit, and never past ``time``.
+
+        The soft time is a rule of iterative deepening only: it never moves the target.
         """
-        hard = soft = INF
+        target = hard = soft = INF
         if self.clocks is not None:
             remaining = self.clocks[player % len(self.clocks)]
             incs = self.increments or (0.0,)
@@ -164,7 +177,29 @@ class Limit:
             soft = min(soft, hard if soft_share is None else soft_share * hard)
         if self.soft_time is not None:
             soft = self.soft_time
-        return hard, min(soft, hard)
+        soft = min(soft, hard)
+        target = min(target, hard)
+        if target == INF and self.soft_time is not None:
+            target = soft  # the only time given
+        return TimePlan(target, soft, hard)
+
+    def budget(self, player: int, soft_share: float | None = None) -> tuple[float, float]:
+        """``(hard, soft)`` seconds for ``player`` to move under this limit (``INF``: none):
+        two fields of :meth:`plan`, for callers that only show or cap the time."""
+        p = self.plan(player, soft_share)
+        return p.hard, p.soft
+
+
+@dataclass(frozen=True)
+class TimePlan:
+    """Seconds from the start of a search (``INF``: none): ``target`` (what an anytime
+    search spends: Stockfish's optimum), ``soft`` (no new iteration after it) and ``hard``
+    (stop: Stockfish's maximum); ``soft <= hard`` and ``target <= hard``. Made by
+    :meth:`Limit.plan` only."""
+
+    target: float = INF
+    soft: float = INF
+    hard: float = INF
 
 
 def allocate_time(
@@ -191,20 +226,39 @@ def allocate_time(
 
 
 class Clock:
-    """The budget of one search: hard and soft deadlines, a node budget, a stop event.
+    """The budget of one search: its time plan as deadlines, a node budget, a stop event.
 
-    Built by :meth:`start` from a :class:`Limit` and passed down the search. Hot loops keep
-    their own node count and call :meth:`check` only when it reaches the next check point;
-    the clock is read every :attr:`interval` nodes.
+    Built by :meth:`start` from a :class:`Limit` (through :meth:`Limit.plan`, the one
+    allocation rule) and passed down the search; searchers read its fields and never
+    recompute them:
+
+    * :attr:`target` / :attr:`target_deadline` — what an anytime search (MCTS, the solver
+      agent) aims to spend (Stockfish's optimum time);
+    * :attr:`soft` / :attr:`soft_deadline` — iterative deepening starts no iteration after
+      it (:meth:`soft_expired`);
+    * :attr:`hard` / :attr:`deadline` — :meth:`check` raises :class:`SearchTimeout` after it
+      (Stockfish's maximum);
+
+    ``hard``, ``soft`` and ``target`` are seconds from :attr:`start_time`, the deadlines
+    the matching readings of :attr:`now` (``time.perf_counter`` unless a test injects a
+    fake time source). Hot loops keep their own node count and call :meth:`check` only when
+    it reaches the next check point; the clock is read every :attr:`interval` nodes.
     """
 
     interval = 64
 
     def __init__(self, hard: float = INF, soft: float = INF, max_nodes: int | None = None,
-                 stop: threading.Event | None = None) -> None:
-        self.start_time = time.perf_counter()
+                 stop: threading.Event | None = None, target: float | None = None,
+                 now: Callable[[], float] | None = None) -> None:
+        #: the time source (seconds, monotonic); every reading of this search's time
+        self.now: Callable[[], float] = now if now is not None else time.perf_counter
+        self.start_time = self.now()
+        self.hard = hard
+        self.soft = min(soft, hard)
+        self.target = hard if target is None else min(target, hard)
         self.deadline = self.start_time + hard
-        self.soft_deadline = self.start_time + min(soft, hard)
+        self.soft_deadline = self.start_time + self.soft
+        self.target_deadline = self.start_time + self.target
         self.max_nodes = max_nodes
         self.stop = stop
         #: nodes counted before the running iteration (hot loops count from 0)
@@ -213,13 +267,13 @@ class Clock:
         self.next_check: int = NEVER if self.unlimited else self.interval
 
     @classmethod
-    def start(cls, limit: Limit | None, player: int = 0,
-              soft_share: float | None = None) -> Clock:
-        """The clock of a search for ``player`` under ``limit`` (see :meth:`Limit.budget`)."""
+    def start(cls, limit: Limit | None, player: int = 0, soft_share: float | None = None,
+              now: Callable[[], float] | None = None) -> Clock:
+        """The clock of a search for ``player`` under ``limit`` (see :meth:`Limit.plan`)."""
         if limit is None or not limit.budgeted:
-            return cls()
-        hard, soft = limit.budget(player, soft_share)
-        return cls(hard, soft, limit.nodes, limit.stop)
+            return cls(now=now)
+        plan = limit.plan(player, soft_share)
+        return cls(plan.hard, plan.soft, limit.nodes, limit.stop, plan.target, now)
 
     @property
     def unlimited(self) -> bool:
@@ -245,7 +299,7 @@ class Clock:
         if (
             (self.max_nodes is not None and nodes + self.offset >= self.max_nodes)
             or (self.stop is not None and self.stop.is_set())
-            or (self.deadline != INF and time.perf_counter() >= self.deadline)
+            or (self.deadline != INF and self.now() >= self.deadline)
         ):
             self.stopped = True
             raise SearchTimeout
@@ -253,14 +307,14 @@ class Clock:
 
     def soft_expired(self) -> bool:
         """Past the soft deadline (or stopped): start no new iteration."""
-        return (time.perf_counter() >= self.soft_deadline
+        return (self.now() >= self.soft_deadline
                 or (self.stop is not None and self.stop.is_set()))
 
     def elapsed(self) -> float:
-        return time.perf_counter() - self.start_time
+        return self.now() - self.start_time
 
     def remaining(self) -> float:
-        return self.deadline - time.perf_counter()
+        return self.deadline - self.now()
 
 
 def describe(limit: Limit) -> dict[str, Any]:

@@ -85,9 +85,8 @@ from __future__ import annotations
 import math
 import random
 import threading
-import time
 from bisect import bisect_right
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from itertools import accumulate
 from typing import Any, ClassVar
 
@@ -95,7 +94,7 @@ from ..errors import GameError, InvalidLimitError, UnsupportedGameError
 from ..game import CHANCE, Game, random_playout
 from .base import Searcher
 from .common import INF, Callback, Iteration, SearchResult, win_step, win_threshold
-from .control import NEVER, SOFT_SHARE, Clock, Limit
+from .control import NEVER, Clock, Limit
 
 #: The exploration constant of UCB1 for returns normalised to [0, 1] (tuned: see above).
 DEFAULT_C = 0.5
@@ -274,16 +273,14 @@ class MCTS(Searcher):
         ``iterations`` option and the limit's ``nodes``), the deadline (``INF``: none) and
         the stop event; the loop checks them between iterations.
 
-        MCTS is an anytime loop of short iterations, so it aims at the move's *target* time:
-        on a game clock the driver's soft deadline is ``SOFT_SHARE`` of the target (where
-        iterative deepening stops starting iterations), so the target is that divided by
-        ``SOFT_SHARE``; on a plain ``time`` limit it is the limit. Never past the hard
-        deadline."""
+        MCTS is an anytime loop of short iterations, so it runs to the clock's *target*
+        (:attr:`Clock.target_deadline`: a game clock's allocation, or a plain ``time``),
+        never past the hard deadline; the soft deadline is iterative deepening's and is not
+        read here."""
         cap = self.iterations if self.iterations is not None else NEVER
         if clock.max_nodes is not None:
             cap = min(cap, clock.max_nodes)
-        target = clock.start_time + (clock.soft_deadline - clock.start_time) / SOFT_SHARE
-        return cap, min(clock.deadline, target), clock.stop
+        return cap, min(clock.deadline, clock.target_deadline), clock.stop
 
     # -- one search ---------------------------------------------------------------------
     def iteration(self, state: Any, depth: int | None, clock: Clock) -> Iteration:
@@ -291,9 +288,10 @@ class MCTS(Searcher):
         root, reused = self._root_for(state)
         cap, deadline, stop = self._budget(clock)
         self._seldepth = 0
-        start = time.perf_counter()
-        done = self._run(root, cap, deadline, stop)
-        seconds = time.perf_counter() - start
+        now = clock.now
+        start = now()
+        done = self._run(root, cap, deadline, stop, now)
+        seconds = now() - start
         self.nodes += done
         self.seldepth = self._seldepth
         game = self.game
@@ -401,7 +399,8 @@ class MCTS(Searcher):
         return Node(state, player, owner, None, actions, priors, wv, lo, hi)
 
     # -- the four steps ------------------------------------------------------------------
-    def _run(self, root: Node, cap: int, deadline: float, stop: threading.Event | None) -> int:
+    def _run(self, root: Node, cap: int, deadline: float, stop: threading.Event | None,
+             now: Callable[[], float]) -> int:
         """Iterate SELECT, EXPAND, SIMULATE, BACK-PROPAGATE until the budget is spent or the
         root is proven; return the number of iterations. The four steps are closures over
         local names (the measured fast form in CPython)."""
@@ -668,7 +667,7 @@ class MCTS(Searcher):
 
         wdl = self.wdl
         win, loss, draw = (top, -top), (-top, top), (0.0, 0.0)
-        perf = time.perf_counter
+        perf = now
         timed = deadline != INF or stop is not None
         done = 0
         lo, hi = span_of

@@ -26,7 +26,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response, StreamingRes
 from fastapi.staticfiles import StaticFiles
 
 from ... import __version__
-from ...agents import AGENT_KINDS, SolverAgent
+from ...agents import AGENT_KINDS
 from ...argtypes import RANGES, Range
 from ...errors import GameError, SearchTimeout, echo
 from ...game import CHANCE, Game
@@ -286,19 +286,19 @@ def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
 
         def work() -> dict[str, Any]:
             start = time_now()
-            action = a.choose(g, s, limit)
+            with a:  # one move, then the agent is closed (Agent's life cycle)
+                action = a.choose(g, s, limit)
             elapsed = time_now() - start
             out: dict[str, Any] = {"move": g.format_action(s, action), "agent": spec,
                                    "seconds": round(elapsed, 4), "budget": round(seconds, 4)}
-            last_result = getattr(a, "last", None)
-            solved = getattr(a, "solved", None) if isinstance(a, SolverAgent) else None
-            if isinstance(last_result, SearchResult):
-                out.update(value=_value(last_result.value), depth=last_result.depth,
-                           nodes=last_result.nodes, pv=format_pv(g, s, last_result.pv),
+            report = a.report
+            if report is not None and report.source == "search":
+                out.update(value=_value(report.value), depth=report.depth,
+                           nodes=report.nodes, pv=format_pv(g, s, list(report.pv)),
                            source="search")
-            elif isinstance(solved, dict):
-                out.update(value=solved["value"], nodes=solved["nodes"], pv=[out["move"]],
-                           source="book" if solved.get("book") else "solver")
+            elif report is not None and report.source in ("book", "solver"):
+                out.update(value=report.value, nodes=report.nodes, pv=[out["move"]],
+                           source=report.source)
             else:
                 out.update(source="agent")
             return out
