@@ -136,3 +136,131 @@ def test_a_cut_off_without_an_evaluation_is_refused_unless_zero_is_asked_for() -
         # to the end (or deep enough that no cut-off happens) the answer is exact
         assert search(game, game.initial_state(), algorithm, Limit(depth=2)).value == 3
         assert search(game, game.initial_state(), algorithm).value == 3
+
+
+# ----- the time plan: one rule, read from the clock by every searcher (issue 20, item 6) ----
+class FakeTime:
+    """A time source for clocks: ``step`` seconds pass at every reading, and ``jump``
+    moves it on by hand; ``readings`` counts the readings."""
+
+    def __init__(self, step: float = 0.0) -> None:
+        self.t, self.step, self.readings = 1000.0, step, 0
+
+    def __call__(self) -> float:
+        self.readings += 1
+        t = self.t
+        self.t += self.step
+        return t
+
+
+def test_a_limit_plans_the_target_the_soft_and_the_hard_deadline() -> None:
+    from gamesearch.search.control import TimePlan
+
+    # a plain time is the move's time: the target and the hard limit; soft_time only
+    # ends iterative deepening (it used to fix MCTS's target at soft_time / SOFT_SHARE)
+    assert Limit(time=5.0, soft_time=0.5).plan(0) == TimePlan(5.0, 0.5, 5.0)
+    assert Limit(time=2.0).plan(0, 0.5) == TimePlan(2.0, 1.0, 2.0)
+    assert Limit(soft_time=0.5).plan(0) == TimePlan(0.5, 0.5, math.inf)
+    p = Limit(clocks=(60.0, 6.0)).plan(0)  # Stockfish's optimum and maximum
+    assert (p.target, p.soft, p.hard) == pytest.approx((2.0, SOFT_SHARE * 2.0, 5.0))
+    assert Limit(clocks=(60.0, 6.0), time=1.5).plan(0).target == 1.5
+    assert Limit(depth=3).plan(0) == TimePlan()
+    fake = FakeTime()
+    clock = Clock.start(Limit(time=5.0, soft_time=0.5), now=fake)
+    assert (clock.target, clock.soft, clock.hard) == (5.0, 0.5, 5.0)
+    assert (clock.target_deadline, clock.soft_deadline, clock.deadline) == (1005.0, 1000.5,
+                                                                             1005.0)
+    fake.t = 1000.5
+    assert clock.soft_expired() and clock.check(0) == Clock.interval  # soft, not hard
+    fake.t = 1005.0
+    with pytest.raises(SearchTimeout):
+        clock.check(0)
+
+
+def test_mcts_runs_to_the_clocks_target_not_the_soft_time() -> None:
+    """``Limit(time=5, soft_time=0.5)``: MCTS used to stop at 0.5 / SOFT_SHARE = 1.0 s; it
+    runs to the clock's target, 5 s (1/64 s of fake time passes per iteration)."""
+    game = get_game("connect4")
+    searcher = make_searcher(game, "mcts", seed=1)
+    fake = FakeTime(step=1 / 64)
+    searcher.time_source = fake
+    clocks: list[Clock] = []
+    start_clock = searcher.start_clock
+    searcher.start_clock = lambda *a: clocks.append(start_clock(*a)) or clocks[-1]  # type: ignore[method-assign]
+    r = searcher.search(game.initial_state(), Limit(time=5.0, soft_time=0.5))
+    assert clocks[0].target == 5.0 and clocks[0].soft == 0.5
+    assert r.extra["iterations"] == pytest.approx(5 * 64, abs=3)  # not 64 (1 s)
+    assert fake.t - 1000.0 == pytest.approx(5.0, abs=0.1)
+
+
+def test_mcts_on_a_game_clock_runs_to_the_allocations_target() -> None:
+    game = get_game("connect4")
+    searcher = make_searcher(game, "mcts", seed=1)
+    searcher.time_source = FakeTime(step=1 / 64)
+    r = searcher.search(game.initial_state(), Limit(clocks=(60.0, 60.0)))  # target 2 s
+    assert r.extra["iterations"] == pytest.approx(2 * 64, abs=3)
+
+
+@pytest.mark.parametrize(("algorithm", "name"), [
+    ("minimax", "connect4"), ("alphabeta", "connect4"), ("negamax", "connect4"),
+    ("pvs", "connect4"), ("id", "connect4"), ("maxn", "connect4"),
+    ("paranoid", "connect4"), ("expectiminimax", "pig"),
+])
+def test_iterative_deepening_stops_at_the_clocks_soft_deadline(algorithm: str,
+                                                              name: str) -> None:
+    """The driver reads the soft deadline of the searcher's clock: 0.2 s of (fake) time
+    passes per completed iteration, so the soft time 0.5 s ends the search after depth 3."""
+    game = get_game(name)
+    searcher = make_searcher(game, algorithm)
+    fake = FakeTime()
+    searcher.time_source = fake
+
+    def callback(r: object) -> None:
+        fake.t += 0.2
+
+    r = searcher.search(game.initial_state(), Limit(time=5.0, soft_time=0.5), callback)
+    assert r.depth == 3 and not r.completed
+
+
+def test_a_search_stops_at_the_clocks_hard_deadline() -> None:
+    game = get_game("connect4")
+    searcher = make_searcher(game, "id")
+    fake = FakeTime(step=0.001)  # one reading per check interval (64 nodes)
+    searcher.time_source = fake
+    r = searcher.search(game.initial_state(), Limit(time=0.05))
+    assert not r.completed
+    assert fake.t - 1000.0 == pytest.approx(0.05, abs=0.01)  # read to the deadline, no further
+
+
+def test_the_solver_stops_at_its_clocks_hard_deadline() -> None:
+    from gamesearch.search.solve import make_solver
+
+    game = get_game("tictactoe")
+    solver = make_solver(game)
+    solver.time_source = FakeTime(step=1.0)
+    with pytest.raises(SearchTimeout):
+        solver.solve(game.initial_state(), limit=Limit(time=2.5))
+
+
+def test_the_solver_agent_spends_its_clocks_target_not_the_hard_limit() -> None:
+    """On a clock of 60 s the target is 2 s and the hard limit 5 s: the solver gets half
+    the target, the fallback engine the rest of it (it used to budget the hard limit)."""
+    from gamesearch.agents import SolverAgent
+
+    game = get_game("tictactoe")
+    agent = SolverAgent(game)
+    agent.time_source = FakeTime()  # no time passes
+    asked: list[Limit] = []
+
+    def solve(state: object, **kw: Limit) -> None:
+        asked.append(kw["limit"])
+        raise SearchTimeout
+
+    def engine(g: object, state: object, limit: Limit) -> int:
+        asked.append(limit)
+        return 4
+
+    agent.solver.solve = solve  # type: ignore[method-assign,assignment]
+    agent.engine.choose = engine  # type: ignore[method-assign,assignment]
+    assert agent.choose(game, game.initial_state(), Limit(clocks=(60.0, 60.0))) == 4
+    assert [x.time for x in asked] == pytest.approx([1.0, 2.0])

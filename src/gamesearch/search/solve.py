@@ -29,6 +29,7 @@ The result is a :class:`~gamesearch.search.common.SearchResult` like every searc
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from math import inf, nextafter
 from typing import Any
 
@@ -51,6 +52,9 @@ class Solver:
     The table (``tt`` entries) persists between solves, as Pons's does: clear it with
     ``solver.table.clear()`` for counts of a cold start.
     """
+
+    #: The time source of the solves' clocks (``None``: ``time.perf_counter``; tests).
+    time_source: Callable[[], float] | None = None
 
     def __init__(self, game: Game[Any, Any], tt: int | str = 1 << 22) -> None:
         gt = game.game_type
@@ -90,7 +94,7 @@ class Solver:
         if game.to_move(state) == CHANCE:
             raise GameError(f"{game.name}: the position is a chance node")
         self.engine.new_search()
-        clock = Clock.start(limit, game.to_move(state))
+        clock = Clock.start(limit, game.to_move(state), now=self.time_source)
         with gc_paused():
             start = time.perf_counter()
             score, move = self._score(state, weak, clock)
