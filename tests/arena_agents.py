@@ -6,7 +6,7 @@ import os
 import time
 from typing import Any
 
-from gamesearch.agents import Agent
+from gamesearch.agents import Agent, AgentReport
 from gamesearch.game import Game
 from gamesearch.search import Limit
 
@@ -88,3 +88,31 @@ class _Sleepy(Agent):
 
 def Sleepy(game: Game[Any, Any]) -> Agent:
     return _Sleepy()
+
+
+#: What :class:`Recorder` agents were asked, in order (this process only).
+LOG: list[str] = []
+
+
+class Recorder(Agent):
+    """Plays the first legal move, reports 7 nodes a move, and logs its life cycle (reset,
+    choose, close) in :data:`LOG`, so tests see what each front end calls."""
+
+    name = "recorder"
+
+    def reset(self) -> None:
+        super().reset()
+        LOG.append("reset")
+
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
+        LOG.append("choose")
+        action = game.actions(state)[0]
+        self.report = AgentReport("engine", None, 1, 7, 0.0, (action,))
+        return action
+
+    def close(self) -> None:
+        LOG.append("close")
+
+
+def Recording(game: Game[Any, Any]) -> Agent:
+    return Recorder()

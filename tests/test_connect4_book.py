@@ -341,7 +341,7 @@ def test_the_solver_as_first_player_never_loses(opponent: str) -> None:
         solver = make_agent(GAME, "solver:time=10")
         other = make_agent(GAME, opponent, 1.0)
         first = solver.choose(GAME, GAME.initial_state())
-        assert getattr(solver, "solved", {}).get("book")
+        assert solver.report is not None and solver.report.source == "book"
         state = GAME.result(GAME.result(GAME.initial_state(), first), reply)
         final, _ = play_game(GAME, [solver, other], state)
         assert GAME.utility(final, 0) > 0, (opponent, reply, GAME.format_state(final))
