@@ -56,6 +56,35 @@ def run():
     return R
 r, cpu = timed(run)
 """,
+    # MCTS: the nodes column is the tree's size (nodes created), which every step of every
+    # iteration decides; seeded iteration budgets repeat exactly. The compiled playout
+    # (numba) leaves the tree's Python code most of the time, so the split of the steps
+    # shows there; fast=0 and Pig (chance, plain playouts) weigh it against the playouts.
+    "Connect Four mcts 60,000 iterations, seed 1 (nodes: tree size)": """
+from gamesearch.search import make_searcher
+g = get_game("connect4"); s = g.initial_state(); m = make_searcher(g, "mcts", seed=1)
+def run():
+    class R: nodes = m.search(s, Limit(nodes=60_000)).extra["tree_size"]
+    return R
+r, cpu = timed(run)
+""",
+    "Connect Four mcts fast=0, puct, transpositions, 20,000 iterations (tree size)": """
+from gamesearch.search import make_searcher
+g = get_game("connect4"); s = g.initial_state()
+m = make_searcher(g, "mcts", seed=1, fast=False, puct=True, transpositions=True)
+def run():
+    class R: nodes = m.search(s, Limit(nodes=20_000)).extra["tree_size"]
+    return R
+r, cpu = timed(run)
+""",
+    "Pig mcts 20,000 iterations, seed 1 (tree size)": """
+from gamesearch.search import make_searcher
+g = get_game("pig"); s = g.initial_state(); m = make_searcher(g, "mcts", seed=1)
+def run():
+    class R: nodes = m.search(s, Limit(nodes=20_000)).extra["tree_size"]
+    return R
+r, cpu = timed(run)
+""",
     "chess id depth 5 (start position, kiwipete)": """
 g = get_game("chess")
 fens = ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

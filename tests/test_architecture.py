@@ -12,7 +12,6 @@ MODEL = {"game", "errors", "spec", "argtypes", "files", "__init__"}
 HOT_LOOPS = {
     ("search/negamax.py", "_kernel"),
     ("search/negamax.py", "negamax"),
-    ("search/mcts.py", "_run"),
     ("games/chess/movegen.py", "generate_moves"),
 }
 MAX_LINES = 150

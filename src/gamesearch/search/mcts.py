@@ -82,12 +82,14 @@ hidden-information game, which brings the hooks it needs (game.py).
 
 from __future__ import annotations
 
-import math
 import random
 import threading
 from bisect import bisect_right
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from functools import partial
 from itertools import accumulate
+from math import log, sqrt
 from typing import Any, ClassVar
 
 from ..errors import GameError, InvalidLimitError, UnsupportedGameError
@@ -232,10 +234,11 @@ class MCTS(Searcher):
             raise InvalidLimitError(f"mcts wdl=1: only for two-player zero-sum games, not "
                                     f"{game.name}")
         self.wdl = bool(wdl)
-        #: the game's compiled playout, loaded (and run once) here rather than on a clock
-        self._compiled = game.fast_playout() if fast and not game.has_playout_action else None
-        if self._compiled is not None:
-            self._compiled(game.initial_state(), random.Random(0), 1)
+        #: the game's playout policy and priors; a compiled playout is loaded (and run
+        #: once) here rather than on a clock
+        self._policies = policies(game, self.fast)
+        if self._policies.compiled:
+            self._policies.playout(game.initial_state(), random.Random(0), 1)
         self.rng = random.Random(seed)
         #: two players, zero-sum: returns are (u, -u), and proven wins may be discounted
         self._two = gt.num_players == 2 and gt.zero_sum
@@ -391,302 +394,82 @@ class MCTS(Searcher):
         actions = tuple(game.actions(state))
         priors: Sequence[float] | None = None
         if self.puct:
-            priors = (tuple(game.action_priors(state)) if game.has_action_priors
+            hook = self._policies.priors
+            priors = (tuple(hook(state)) if hook is not None
                       else (1.0 / len(actions),) * len(actions))
             if len(priors) != len(actions):
                 raise GameError(f"{game.name}: action_priors gave {len(priors)} priors for "
                                 f"{len(actions)} actions")
         return Node(state, player, owner, None, actions, priors, wv, lo, hi)
 
+    # -- where the coming issues plug in (no-ops today) --------------------------------
+    def determinization(self) -> Callable[[Node, random.Random], Any] | None:
+        """ISMCTS's point (Cowling, Powley & Whitehouse 2012): a function called at the
+        start of every iteration with the root and the search's generator, which samples a
+        state from the root player's information set for SELECT to descend with (a node
+        then stands for an information set, and only the actions legal in the sample are
+        selectable). ``None`` (every game today): perfect information, the tree's states
+        are the game's."""
+        return None
+
+    def backup_hook(self) -> Callable[[list[Node], tuple[float, ...]], None] | None:
+        """RAVE's point (Gelly & Silver 2007, all-moves-as-first): a function called after
+        each BACK-PROPAGATE with the path and the returns, to update statistics kept
+        beside the visit counts (RAVE will also have SIMULATE report the playout's moves).
+        ``None``: nothing beyond UCT's statistics."""
+        return None
+
     # -- the four steps ------------------------------------------------------------------
     def _run(self, root: Node, cap: int, deadline: float, stop: threading.Event | None,
              now: Callable[[], float]) -> int:
         """Iterate SELECT, EXPAND, SIMULATE, BACK-PROPAGATE until the budget is spent or the
-        root is proven; return the number of iterations. The four steps are closures over
-        local names (the measured fast form in CPython)."""
+        root is proven; return the number of iterations. Each step is a module function
+        given what it reads (OpenSpiel's ``_apply_tree_policy`` shape): :func:`select`
+        (with :func:`uct_child` / :func:`puct_index`), :func:`expand`, the ``simulate`` of
+        :func:`playout_returns` (the game's playout policy, :func:`policies`) and
+        :func:`backpropagate` (proofs climb by :meth:`_tighten` / :meth:`_tighten_n`).
+        Splitting them out of one function of closures cost nothing measurable
+        (benchmarks/ab.py, MCTS rows: within 1 %, the noise; see the commit)."""
         game = self.game
         rng = self.rng
         random_ = rng.random
-        sqrt, log = math.sqrt, math.log
-        result, key = game.result, game.key
-        terminal_utility, is_terminal = game.terminal_utility, game.is_terminal
-        returns, evaluate = game.returns, game.evaluate
-        new_node = self._new_node
         two, solver, puct, c = self._two, self.solver, self.puct, self.c
         table = self._table
-        playout_depth = self.playout_depth
         players = range(game.num_players)
-        n_players = game.num_players
         vector = not two
-        span_of = self._range
         bounds = solver and two
         top = game.max_utility
-        threshold = self._threshold
-        disc = self._disc
-
-        def uct_child(node: Node) -> Node:
-            """UCB1: the child maximising Q + c·span·sqrt(ln N / n) (``q + k·u``, ``u`` the
-            cached 1/sqrt(n)). Under the solver, children whose bounds cannot beat the
-            node's are cut, and so are proven children (they have nothing left to tell)."""
-            k = c * span * sqrt(log(node.n))
-            p = node.player
-            mode, cut_lo, cut_hi = 0, -INF, INF  # 0: no cut; 1: two players; 2: n players
-            if bounds:
-                if node.lo > -top or node.hi < top:  # some bound is known
-                    mode = 1
-                    cut_lo, cut_hi = (node.lo, INF) if p == 0 else (-INF, node.hi)
-            elif solver:
-                mode, cut_lo = 2, node.lo[p]
-            best, pick = -INF, None
-            if mode:
-                for ch in node.children:
-                    if mode == 1:
-                        if ch.hi <= cut_lo or ch.lo >= cut_hi:  # type: ignore[union-attr]
-                            continue
-                    elif ch.exact is not None or ch.hi[p] < cut_lo:  # type: ignore[union-attr]
-                        continue
-                    s = ch.q + k * ch.u  # type: ignore[union-attr]
-                    if s > best:
-                        best, pick = s, ch
-                if pick is not None:
-                    return pick
-            for ch in node.children:  # plain UCB1 (also: every child cut, by rounding)
-                s = ch.q + k * ch.u  # type: ignore[union-attr]
-                if s > best:
-                    best, pick = s, ch
-            return pick  # type: ignore[return-value]
-
-        def puct_index(node: Node) -> int:
-            """PUCT: the index maximising Q + c·span·P·sqrt(N) / (1 + n); children are cut
-            as in :func:`uct_child`. An unvisited child's Q is the mean of its visited
-            siblings (first-play urgency)."""
-            p = node.player
-            k = c * span * sqrt(node.n)
-            priors = node.priors
-            cut_lo, cut_hi = (node.lo, INF) if p == 0 else (-INF, node.hi)
-            best, pick, sw, sn = -INF, -1, 0.0, 0
-            best_prior, unvisited = -1.0, -1
-            for i, ch in enumerate(node.children):
-                if ch is None or not ch.n:
-                    if priors[i] > best_prior:  # type: ignore[index]
-                        best_prior, unvisited = priors[i], i  # type: ignore[index]
-                    continue
-                n = ch.n
-                sw += ch.w
-                sn += n
-                if bounds:
-                    if ch.hi <= cut_lo or ch.lo >= cut_hi:
-                        continue
-                    s = ch.q
-                else:
-                    if solver and (ch.exact is not None or ch.hi[p] < node.lo[p]):
-                        continue
-                    s = ch.q
-                s += k * priors[i] / (1 + n)  # type: ignore[index]
-                if s > best:
-                    best, pick = s, i
-            if unvisited >= 0 and (pick < 0 or (sw / sn if sn else 0.0) + k * best_prior > best):
-                return unvisited
-            return pick if pick >= 0 else 0
-
-        def select(node: Node) -> tuple[list[Node], int]:
-            """SELECT: descend from the root while the node is fully expanded. Returns the path
-            and the index of the child to expand below its last node (-1: the last node is
-            terminal or proven, or entering the chosen child would close a cycle)."""
-            path = [node]
-            while node.exact is None:
-                if node.player == CHANCE:  # sample an outcome by its probability
-                    cum = node.cum
-                    i = bisect_right(cum, random_() * cum[-1])  # type: ignore[arg-type,index]
-                    i = min(i, len(node.actions) - 1)
-                    below = node.children[i]
-                elif puct:
-                    i = puct_index(node)
-                    below = node.children[i]
-                elif node.untried:  # UCT expands every child before it selects among them
-                    untried = node.untried
-                    j = int(random_() * len(untried))
-                    i = untried[j]
-                    untried[j] = untried[-1]
-                    untried.pop()
-                    return path, i
-                else:
-                    below = uct_child(node)
-                if below is None:
-                    return path, i
-                if table is not None and below in path:
-                    return path, -1
-                path.append(below)
-                node = below
-            return path, -1
-
-        def expand(node: Node, i: int) -> Node:
-            """EXPAND: the child of ``node`` by its ``i``-th action or outcome (with
-            transpositions, the existing node of that position if there is one)."""
-            state = result(node.state, node.actions[i])
-            owner = node.owner if node.player == CHANCE else node.player
-            if table is None:
-                child = new_node(state, owner)
-            else:
-                k = key(state)
-                shared = table.get(k)
-                child = table[k] = new_node(state, owner) if shared is None else shared
-            node.children[i] = child
-            return child
-
-        compiled = self._compiled
-
-        def simulate(state: Any) -> tuple[float, ...]:
-            """SIMULATE: the returns at the end of a playout (or the evaluation where
-            ``playout_depth`` cuts it)."""
-            if compiled is not None:
-                end = compiled(state, rng, playout_depth)
-            else:
-                end = random_playout(game, state, rng, playout_depth, fast=False)
-            if two:
-                u = terminal_utility(end, 0)
-                if u is None:
-                    u = evaluate(end, 0)
-                return (u, -u)
-            if is_terminal(end):
-                return tuple(returns(end))
-            return tuple(evaluate(end, q) for q in players)
-
-        def tighten(node: Node, child: Node) -> bool:
-            """Score bounds (two players): recompute the bounds of ``node`` on player 0's
-            value from its children's; True when they changed. A proven win for the mover
-            proves the node at once (Winands et al.); the node is proven when lo == hi."""
-            children = node.children
-            p = node.player
-            if p == CHANCE:
-                lo = hi = 0.0
-                for ch, prob in zip(children, node.priors, strict=True):  # type: ignore[arg-type]
-                    if ch is None:
-                        lo -= prob * top
-                        hi += prob * top
-                    else:
-                        lo += prob * disc(ch.lo)
-                        hi += prob * disc(ch.hi)
-            elif child.exact is not None and (child.lo >= threshold if p == 0
-                                              else child.lo <= -threshold):
-                lo = hi = disc(child.lo)
-            elif p == 0:  # MAX: lo = max of the children's lo, hi = max of their hi
-                lo = hi = -top
-                for ch in children:
-                    if ch is None:
-                        hi = top
-                    else:
-                        x = disc(ch.lo)
-                        if x > lo:
-                            lo = x
-                        x = disc(ch.hi)
-                        if x > hi:
-                            hi = x
-            else:  # MIN: lo = min of the children's lo, hi = min of their hi
-                lo = hi = top
-                for ch in children:
-                    if ch is None:
-                        lo = -top
-                    else:
-                        x = disc(ch.lo)
-                        if x < lo:
-                            lo = x
-                        x = disc(ch.hi)
-                        if x < hi:
-                            hi = x
-            if lo == node.lo and hi == node.hi:
-                return False
-            node.lo, node.hi = lo, hi
-            if lo >= hi:
-                node.hi = lo
-                node.exact = (lo, -lo)
-            return True
-
-        def tighten_n(node: Node, child: Node) -> bool:
-            """Score bounds on n players (the two-player rule, one bound per player): the
-            mover's pessimistic bound is the best of its children's, its optimistic one the
-            best optimistic; a child whose optimistic bound for the mover is below that
-            pessimistic bound is cut, the other players' bounds span the children not cut.
-            The node is proven when every child not cut is proven: it takes the first best
-            for the mover (max^n's tie rule). True when the bounds changed."""
-            children = node.children
-            p = node.player
-            exact: tuple[float, ...] | None = None
-            if p == CHANCE:
-                lo_c = [0.0] * n_players
-                hi_c = [0.0] * n_players
-                for ch, prob in zip(children, node.priors, strict=True):  # type: ignore[arg-type]
-                    for q in players:
-                        lo_c[q] += prob * (ch.lo[q] if ch is not None else -top)
-                        hi_c[q] += prob * (ch.hi[q] if ch is not None else top)
-                lo, hi = tuple(lo_c), tuple(hi_c)
-                if lo == hi:  # every outcome proven
-                    exact = lo
-            else:
-                best = max((ch.lo[p] for ch in children if ch is not None), default=-top)
-                live = [ch for ch in children if ch is None or ch.hi[p] >= best]
-                lo = tuple(best if q == p else min(-top if ch is None else ch.lo[q]
-                                                   for ch in live) for q in players)
-                hi = tuple(max(top if ch is None else ch.hi[q] for ch in live)
-                           for q in players)
-                proven = [ch.exact for ch in live if ch is not None and ch.exact is not None]
-                if len(proven) == len(live):
-                    exact = proven[0]
-                    for e in proven:  # the first best, in action order
-                        if e[p] > exact[p]:
-                            exact = e
-                    lo = hi = exact
-            if lo == node.lo and hi == node.hi:
-                return False
-            node.lo, node.hi = lo, hi
-            if exact is not None:
-                node.exact = exact
-            return True
-
-        climb = tighten if bounds else tighten_n
-
-        def backpropagate(path: list[Node], r: tuple[float, ...]) -> None:
-            """BACK-PROPAGATE: every node on the path counts the visit and adds the return of
-            the player who moved into it; then proofs climb as far as they reach."""
-            for node in path:
-                n = node.n + 1
-                w = node.w + r[node.owner]
-                node.n = n
-                node.w = w
-                node.q = w / n
-                node.u = 1.0 / sqrt(n)
-            if vector:
-                for node in path:
-                    wv = node.wv
-                    for q in players:
-                        wv[q] += r[q]  # type: ignore[index]
-            if solver and path[-1].exact is not None:
-                for j in range(len(path) - 2, -1, -1):
-                    if not climb(path[j], path[j + 1]):
-                        break
-
+        climb = (self._tighten if bounds else self._tighten_n) if solver else None
+        simulate = playout_returns(game, self._policies.playout, self.playout_depth, two, rng)
+        new_node, result, key = self._new_node, game.result, game.key
+        determinize = self.determinization()
+        on_backup = self.backup_hook()
         wdl = self.wdl
         win, loss, draw = (top, -top), (-top, top), (0.0, 0.0)
-        perf = now
         timed = deadline != INF or stop is not None
         done = 0
+        span_of = self._range
         lo, hi = span_of
         span = hi - lo if hi > lo else 1.0
         seldepth = self._seldepth
         while done < cap and root.exact is None:
-            if timed and (perf() >= deadline or (stop is not None and stop.is_set())):
+            if timed and (now() >= deadline or (stop is not None and stop.is_set())):
                 break
-            path, i = select(root)
+            if determinize is not None:
+                determinize(root, rng)
+            path, i = select(root, random_, c * span, puct, bounds, solver, top, table)
             leaf = path[-1]
             if i >= 0:
-                child = expand(leaf, i)
+                child = expand(leaf, i, result, new_node, table, key)
                 if table is None or child not in path:
                     path.append(child)
                     leaf = child
             r = leaf.exact if leaf.exact is not None else simulate(leaf.state)
             if wdl:
                 r = win if r[0] > 0 else loss if r[0] < 0 else draw
-            backpropagate(path, r)
+            backpropagate(path, r, vector, players, climb)
+            if on_backup is not None:
+                on_backup(path, r)
             for x in r:  # the range of returns that scales the exploration term
                 if x < lo or x > hi:
                     lo, hi = min(lo, x), max(hi, x)
@@ -697,6 +480,100 @@ class MCTS(Searcher):
         span_of[:] = [lo, hi]
         self._seldepth = seldepth - 1
         return done
+
+    def _tighten(self, node: Node, child: Node) -> bool:
+        """Score bounds (two players): recompute the bounds of ``node`` on player 0's
+        value from its children's; True when they changed. A proven win for the mover
+        proves the node at once (Winands et al.); the node is proven when lo == hi."""
+        top, disc = self.game.max_utility, self._disc
+        children = node.children
+        p = node.player
+        if p == CHANCE:
+            lo = hi = 0.0
+            for ch, prob in zip(children, node.priors, strict=True):  # type: ignore[arg-type]
+                if ch is None:
+                    lo -= prob * top
+                    hi += prob * top
+                else:
+                    lo += prob * disc(ch.lo)
+                    hi += prob * disc(ch.hi)
+        elif child.exact is not None and (child.lo >= self._threshold if p == 0
+                                          else child.lo <= -self._threshold):
+            lo = hi = disc(child.lo)
+        elif p == 0:  # MAX: lo = max of the children's lo, hi = max of their hi
+            lo = hi = -top
+            for ch in children:
+                if ch is None:
+                    hi = top
+                else:
+                    x = disc(ch.lo)
+                    if x > lo:
+                        lo = x
+                    x = disc(ch.hi)
+                    if x > hi:
+                        hi = x
+        else:  # MIN: lo = min of the children's lo, hi = min of their hi
+            lo = hi = top
+            for ch in children:
+                if ch is None:
+                    lo = -top
+                else:
+                    x = disc(ch.lo)
+                    if x < lo:
+                        lo = x
+                    x = disc(ch.hi)
+                    if x < hi:
+                        hi = x
+        if lo == node.lo and hi == node.hi:
+            return False
+        node.lo, node.hi = lo, hi
+        if lo >= hi:
+            node.hi = lo
+            node.exact = (lo, -lo)
+        return True
+
+    def _tighten_n(self, node: Node, child: Node) -> bool:
+        """Score bounds on n players (the two-player rule, one bound per player): the
+        mover's pessimistic bound is the best of its children's, its optimistic one the
+        best optimistic; a child whose optimistic bound for the mover is below that
+        pessimistic bound is cut, the other players' bounds span the children not cut.
+        The node is proven when every child not cut is proven: it takes the first best
+        for the mover (max^n's tie rule). True when the bounds changed."""
+        top = self.game.max_utility
+        players = range(self.game.num_players)
+        children = node.children
+        p = node.player
+        exact: tuple[float, ...] | None = None
+        if p == CHANCE:
+            lo_c = [0.0] * len(players)
+            hi_c = [0.0] * len(players)
+            for ch, prob in zip(children, node.priors, strict=True):  # type: ignore[arg-type]
+                for q in players:
+                    lo_c[q] += prob * (ch.lo[q] if ch is not None else -top)
+                    hi_c[q] += prob * (ch.hi[q] if ch is not None else top)
+            lo, hi = tuple(lo_c), tuple(hi_c)
+            if lo == hi:  # every outcome proven
+                exact = lo
+        else:
+            best = max((ch.lo[p] for ch in children if ch is not None), default=-top)
+            live = [ch for ch in children if ch is None or ch.hi[p] >= best]
+            lo = tuple(best if q == p else min(-top if ch is None else ch.lo[q]
+                                               for ch in live) for q in players)
+            hi = tuple(max(top if ch is None else ch.hi[q] for ch in live)
+                       for q in players)
+            proven = [ch.exact for ch in live if ch is not None and ch.exact is not None]
+            if len(proven) == len(live):
+                exact = proven[0]
+                for e in proven:  # the first best, in action order
+                    if e[p] > exact[p]:
+                        exact = e
+                lo = hi = exact
+        if lo == node.lo and hi == node.hi:
+            return False
+        node.lo, node.hi = lo, hi
+        if exact is not None:
+            node.exact = exact
+        return True
 
     # -- the answer ----------------------------------------------------------------------
     def _result(self, state: Any, it: Iteration, depth: int, per_depth: list[int],
@@ -771,3 +648,199 @@ class MCTS(Searcher):
         if self.solver and ch.exact is not None:
             return ch.exact
         return tuple(x / ch.n for x in ch.wv)  # type: ignore[union-attr]
+
+
+# -- what MCTS asks of a game beyond the rules, read in one place ----------------------------
+@dataclass(frozen=True)
+class Policies:
+    """The game's policies for MCTS: ``playout(state, rng, max_plies)`` returns the state a
+    playout reaches (SIMULATE's policy); ``compiled`` says it is the game's compiled
+    ``fast_playout``; ``priors(state)`` gives PUCT's prior of each action (``None``:
+    uniform). Pattern playouts and priors (Go) arrive here."""
+
+    playout: Callable[[Any, random.Random, int | None], Any]
+    compiled: bool
+    priors: Callable[[Any], Sequence[float]] | None
+
+
+def policies(game: Game[Any, Any], fast: bool) -> Policies:
+    """The one place MCTS reads the game's hooks for its policies: the playout (the game's
+    ``playout_action``, else its compiled ``fast_playout`` when ``fast``, else uniform
+    random moves, :func:`gamesearch.game.random_playout`) and ``action_priors``."""
+    compiled = game.fast_playout() if fast and not game.has_playout_action else None
+    priors = game.action_priors if game.has_action_priors else None
+    if compiled is not None:
+        return Policies(compiled, True, priors)
+    return Policies(partial(random_playout, game, fast=False), False, priors)
+
+
+# -- the four steps (AIMA Fig 6.11), each given what it reads --------------------------------
+def uct_child(node: Node, c_span: float, bounds: bool, solver: bool, top: float) -> Node:
+    """UCB1: the child maximising Q + c·span·sqrt(ln N / n) (``q + k·u``, ``u`` the cached
+    1/sqrt(n); ``c_span`` is c·span). Under the solver, children whose bounds cannot beat
+    the node's are cut (``bounds``: two players, else n players), and so are proven
+    children (they have nothing left to tell)."""
+    k = c_span * sqrt(log(node.n))
+    p = node.player
+    mode, cut_lo, cut_hi = 0, -INF, INF  # 0: no cut; 1: two players; 2: n players
+    if bounds:
+        if node.lo > -top or node.hi < top:  # some bound is known
+            mode = 1
+            cut_lo, cut_hi = (node.lo, INF) if p == 0 else (-INF, node.hi)
+    elif solver:
+        mode, cut_lo = 2, node.lo[p]
+    best, pick = -INF, None
+    if mode:
+        for ch in node.children:
+            if mode == 1:
+                if ch.hi <= cut_lo or ch.lo >= cut_hi:  # type: ignore[union-attr]
+                    continue
+            elif ch.exact is not None or ch.hi[p] < cut_lo:  # type: ignore[union-attr]
+                continue
+            s = ch.q + k * ch.u  # type: ignore[union-attr]
+            if s > best:
+                best, pick = s, ch
+        if pick is not None:
+            return pick
+    for ch in node.children:  # plain UCB1 (also: every child cut, by rounding)
+        s = ch.q + k * ch.u  # type: ignore[union-attr]
+        if s > best:
+            best, pick = s, ch
+    return pick  # type: ignore[return-value]
+
+
+def puct_index(node: Node, c_span: float, bounds: bool, solver: bool) -> int:
+    """PUCT: the index maximising Q + c·span·P·sqrt(N) / (1 + n); children are cut as in
+    :func:`uct_child`. An unvisited child's Q is the mean of its visited siblings
+    (first-play urgency)."""
+    p = node.player
+    k = c_span * sqrt(node.n)
+    priors = node.priors
+    cut_lo, cut_hi = (node.lo, INF) if p == 0 else (-INF, node.hi)
+    best, pick, sw, sn = -INF, -1, 0.0, 0
+    best_prior, unvisited = -1.0, -1
+    for i, ch in enumerate(node.children):
+        if ch is None or not ch.n:
+            if priors[i] > best_prior:  # type: ignore[index]
+                best_prior, unvisited = priors[i], i  # type: ignore[index]
+            continue
+        n = ch.n
+        sw += ch.w
+        sn += n
+        if bounds:
+            if ch.hi <= cut_lo or ch.lo >= cut_hi:
+                continue
+            s = ch.q
+        else:
+            if solver and (ch.exact is not None or ch.hi[p] < node.lo[p]):
+                continue
+            s = ch.q
+        s += k * priors[i] / (1 + n)  # type: ignore[index]
+        if s > best:
+            best, pick = s, i
+    if unvisited >= 0 and (pick < 0 or (sw / sn if sn else 0.0) + k * best_prior > best):
+        return unvisited
+    return pick if pick >= 0 else 0
+
+
+def select(root: Node, random_: Callable[[], float], c_span: float, puct: bool, bounds: bool,
+           solver: bool, top: float, table: dict[Hashable, Node] | None
+           ) -> tuple[list[Node], int]:
+    """SELECT: descend from the root while the node is fully expanded (chance nodes by
+    their probabilities, decision nodes by :func:`puct_index` or :func:`uct_child`; UCT
+    expands every child, in random order, before it selects among them). Returns the path
+    and the index of the child to expand below its last node (-1: the last node is
+    terminal or proven, or entering the chosen child would close a cycle: ``table``, the
+    transpositions)."""
+    node = root
+    path = [node]
+    while node.exact is None:
+        if node.player == CHANCE:  # sample an outcome by its probability
+            cum = node.cum
+            i = bisect_right(cum, random_() * cum[-1])  # type: ignore[arg-type,index]
+            i = min(i, len(node.actions) - 1)
+            below = node.children[i]
+        elif puct:
+            i = puct_index(node, c_span, bounds, solver)
+            below = node.children[i]
+        elif node.untried:  # UCT expands every child before it selects among them
+            untried = node.untried
+            j = int(random_() * len(untried))
+            i = untried[j]
+            untried[j] = untried[-1]
+            untried.pop()
+            return path, i
+        else:
+            below = uct_child(node, c_span, bounds, solver, top)
+        if below is None:
+            return path, i
+        if table is not None and below in path:
+            return path, -1
+        path.append(below)
+        node = below
+    return path, -1
+
+
+def expand(node: Node, i: int, result: Callable[[Any, Any], Any],
+           new_node: Callable[[Any, int], Node], table: dict[Hashable, Node] | None,
+           key: Callable[[Any], Hashable]) -> Node:
+    """EXPAND: the child of ``node`` by its ``i``-th action or outcome (with transpositions,
+    ``table``'s existing node of that position if there is one)."""
+    state = result(node.state, node.actions[i])
+    owner = node.owner if node.player == CHANCE else node.player
+    if table is None:
+        child = new_node(state, owner)
+    else:
+        k = key(state)
+        shared = table.get(k)
+        child = table[k] = new_node(state, owner) if shared is None else shared
+    node.children[i] = child
+    return child
+
+
+def playout_returns(game: Game[Any, Any], playout: Callable[[Any, random.Random, int | None], Any],
+                    playout_depth: int | None, two: bool, rng: random.Random
+                    ) -> Callable[[Any], tuple[float, ...]]:
+    """SIMULATE for one search: ``simulate(state)`` plays ``playout`` (a :class:`Policies`
+    playout) and returns the returns at its end, or the evaluation where ``playout_depth``
+    cuts it (``two``: a two-player zero-sum game, whose returns are ``(u, -u)``)."""
+    terminal_utility, is_terminal = game.terminal_utility, game.is_terminal
+    returns, evaluate = game.returns, game.evaluate
+    players = range(game.num_players)
+
+    def simulate(state: Any) -> tuple[float, ...]:
+        end = playout(state, rng, playout_depth)
+        if two:
+            u = terminal_utility(end, 0)
+            if u is None:
+                u = evaluate(end, 0)
+            return (u, -u)
+        if is_terminal(end):
+            return tuple(returns(end))
+        return tuple(evaluate(end, q) for q in players)
+
+    return simulate
+
+
+def backpropagate(path: list[Node], r: tuple[float, ...], vector: bool, players: range,
+                  climb: Callable[[Node, Node], bool] | None) -> None:
+    """BACK-PROPAGATE: every node on the path counts the visit and adds the return of the
+    player who moved into it (``vector``: also the whole return vector); then, under the
+    solver (``climb``: the bounds' update of one node from a child), proofs climb from a
+    proven leaf as far as they reach."""
+    for node in path:
+        n = node.n + 1
+        w = node.w + r[node.owner]
+        node.n = n
+        node.w = w
+        node.q = w / n
+        node.u = 1.0 / sqrt(n)
+    if vector:
+        for node in path:
+            wv = node.wv
+            for q in players:
+                wv[q] += r[q]  # type: ignore[index]
+    if climb is not None and path[-1].exact is not None:
+        for j in range(len(path) - 2, -1, -1):
+            if not climb(path[j], path[j + 1]):
+                break
