@@ -472,3 +472,52 @@ def test_compiled_connect4_playouts_match_the_plain_ones() -> None:
     a = mcts(c4, start, 300, seed=5, fast=False)
     b = mcts(c4, start, 300, seed=5, fast=False)
     assert a.extra["root_children"] == b.extra["root_children"]
+
+
+# ----- the steps as functions, and where the coming issues plug in (issue 20, item 8) -----
+def test_the_plug_in_points_run_once_per_iteration_and_change_nothing_unused() -> None:
+    """ISMCTS's determinisation and RAVE's back-up hook are called once per iteration when
+    a subclass gives them; the defaults (None) leave the search as it was."""
+    from gamesearch.search.mcts import Node
+
+    calls = {"sample": 0, "backup": 0}
+
+    class Hooked(MCTS):
+        def determinization(self) -> Any:
+            def sample(root: Node, rng: random.Random) -> None:
+                assert root is self._root
+                calls["sample"] += 1
+            return sample
+
+        def backup_hook(self) -> Any:
+            def backup(path: list[Node], r: tuple[float, ...]) -> None:
+                assert path[0] is self._root and len(r) == 2
+                calls["backup"] += 1
+            return backup
+
+    state = TTT.initial_state()
+    hooked = Hooked(TTT, seed=3).search(state, Limit(nodes=150))
+    assert calls == {"sample": 150, "backup": 150}
+    plain = MCTS(TTT, seed=3).search(state, Limit(nodes=150))
+    assert (hooked.action, hooked.value, hooked.extra["root_children"]) == (
+        plain.action, plain.value, plain.extra["root_children"])
+
+
+def test_the_games_playout_and_priors_are_read_in_one_place() -> None:
+    from gamesearch.search.mcts import policies
+
+    class Primed(TicTacToe):
+        has_action_priors = True
+
+        def action_priors(self, state: Any) -> list[float]:
+            n = len(self.actions(state))
+            return [1.0 if i == 0 else 0.0 for i in range(n)]
+
+    game = Primed()
+    p = policies(game, fast=True)
+    assert not p.compiled and p.priors is not None
+    assert p.priors(game.initial_state())[0] == 1.0
+    end = p.playout(game.initial_state(), random.Random(1), None)
+    assert game.is_terminal(end)
+    root = MCTS(game, puct=True, seed=1)._new_node(game.initial_state(), 0)
+    assert root.priors == tuple(p.priors(game.initial_state()))

@@ -77,7 +77,9 @@ Departures from the figure, and why:
 Hidden-information games are refused for now: the code samples chance and keeps vectors for
 ``n`` players, and determinisation (a state sampled from the root player's information set
 at the start of each iteration, then the same four steps) is left for the first
-hidden-information game, which brings the hooks it needs (game.py).
+hidden-information game, which brings the hooks it needs (game.py); the loop already calls
+:meth:`MCTS.determinization` once per iteration when it gives a sampler, and
+:meth:`MCTS.backup_hook` after each back-up (RAVE's statistics).
 """
 
 from __future__ import annotations
