@@ -66,7 +66,7 @@ def _openings(args: argparse.Namespace, games_per_pair: int) -> tuple[Opening, .
 def _config(args: argparse.Namespace, agents: list[str], games: int, fmt: str
             ) -> TournamentConfig:
     return TournamentConfig(
-        game=load_game(args.game).name,
+        game=load_game(args.game).spec,
         agents=tuple(parse_agents(agents)),
         format=fmt,
         games_per_pair=games,

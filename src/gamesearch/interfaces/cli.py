@@ -21,9 +21,10 @@ from ..argtypes import argtype, help_range
 from ..errors import GameError, InvalidLimitError, one_line
 from ..files import iter_lines
 from ..game import CHANCE, Game
-from ..games import GAMES, get_game
+from ..games import available_games, game_options, get_game
 from ..search import ALGORITHMS, Limit, SearchResult
 from ..search.trace import pruned_leaves, render_dot, render_text, trace
+from ..spec import GameOption
 from .analysis import analyze, default_algorithm, format_pv, solve_record
 from .arena_cli import add_arena_commands
 from .chess_cli import add_chess_commands
@@ -52,17 +53,31 @@ def _value_text(value: Any) -> str:
 
 
 # ----- list -----------------------------------------------------------------------------
+def _options_of(name: str) -> tuple[GameOption, ...]:
+    try:
+        return game_options(name)
+    except (ImportError, GameError):  # an extra not installed, a broken outside game
+        return ()
+
+
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
+    games = available_games()
+    options = {name: _options_of(name) for name in games}
     if args.json:
         out.write(json.dumps({
-            "games": {n: d for n, (_, d) in GAMES.items()},
+            "games": {n: d for n, (_, d) in games.items()},
+            "game_options": {n: [o.describe() for o in opts] for n, opts in options.items()},
             "algorithms": {n: a.summary for n, a in ALGORITHMS.items()},
             "agents": AGENT_KINDS,
         }) + "\n")
         return 0
-    out.write("games:\n")
-    for name, (_, desc) in GAMES.items():
+    out.write("games (a game with options: name:key=value,..., e.g. pig:goal=50; one defined "
+              "outside the library: py:MODULE:ATTR[:key=value,...]):\n")
+    for name, (_, desc) in games.items():
         out.write(f"  {name:<28} {desc}\n")
+        for o in options[name]:
+            out.write(f"  {'':<4}{o.name + '=' + o.type.__name__:<24} {o.help} ({o.range_text()}, "
+                      f"default {o.format(o.default)})\n")
     out.write("algorithms (also agents: name or name:depth=D,time=S,nodes=N,tt=1M,...):\n")
     for name, info in ALGORITHMS.items():
         out.write(f"  {name:<28} {info.summary}\n")
@@ -178,15 +193,16 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # ----- solve ----------------------------------------------------------------------------
-def _solve_lines(args: argparse.Namespace) -> Iterable[tuple[str, str]]:
+def _solve_lines(game: Game[Any, Any], args: argparse.Namespace
+                 ) -> Iterable[tuple[str, str]]:
     if args.position is not None:
         yield "position", args.position
         return
     if args.file is not None:
         for i, line in iter_lines(args.file, "positions file"):
             text = line.strip()
-            if text and not text.startswith("#"):
-                yield f"line {i}", text.split()[0]
+            if text and not text.startswith("#"):  # the game says where its position ends
+                yield f"line {i}", game.split_position_line(text)[0]
         return
     yield "position", ""
 
@@ -195,7 +211,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     game = _game(args.game)
     errors = 0
     fast = None if args.pure else game.fast_solver()  # same scores, moves and nodes
-    for where, text in _solve_lines(args):
+    for where, text in _solve_lines(game, args):
         try:
             if text == "" and args.position is None and args.file is None:
                 state = game.initial_state()
@@ -224,7 +240,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
 # ----- perft ----------------------------------------------------------------------------
 def _games_with_perft() -> list[str]:
     names = []
-    for name in GAMES:
+    for name in available_games():
         try:
             if get_game(name).perft_conventions:
                 names.append(name)
@@ -258,7 +274,7 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
     seconds = time.perf_counter() - start
     if args.json:
         data: dict[str, Any] = {
-            "game": game.name, "position": game.format_state(state), "depth": args.depth,
+            "game": game.spec, "position": game.format_state(state), "depth": args.depth,
             "nodes": nodes, "convention": convention, "seconds": round(seconds, 6)}
         if split:
             data["divide"] = dict(split)

@@ -30,6 +30,16 @@ from .status import insufficient_material, repeated
 
 STARTPOS = chess.STARTING_FEN
 
+#: The FEN fields after the board, each as it may be written (a positions-file line is
+#: split where they end: see ``split_position_line``).
+_FEN_TAIL: tuple[Callable[[str], bool], ...] = (
+    lambda w: w in ("w", "b"),
+    lambda w: w == "-" or (len(w) <= 4 and all(c in "KQkqABCDEFGHabcdefgh" for c in w)),
+    lambda w: w == "-" or (len(w) == 2 and w[0] in "abcdefgh" and w[1] in "36"),
+    lambda w: w.isascii() and w.isdigit(),
+    lambda w: w.isascii() and w.isdigit(),
+)
+
 _STATUS_PROBLEMS = (
     (chess.STATUS_EMPTY, "the board is empty"),
     (chess.STATUS_NO_WHITE_KING, "White has no king"),
@@ -301,6 +311,22 @@ class ChessGame(Game[ChessState, Move]):
     def format_state(self, state: ChessState) -> str:
         """The FEN (the history behind the position, for repetitions, is not part of it)."""
         return state.board.fen()
+
+    def split_position_line(self, line: str) -> tuple[str, str]:
+        """A FEN's fields (4 to 6: the clocks are optional, as in EPD) or ``startpos``, and
+        ``moves ...`` after it, are the position; what follows (a score, a comment) is not."""
+        words = line.split()
+        n = 1 if words and words[0].lower() in ("startpos", "start") else 0
+        if not n and words:
+            n = 1
+            for check in _FEN_TAIL:
+                if n < len(words) and check(words[n]):
+                    n += 1
+                else:
+                    break
+        if n < len(words) and words[n] == "moves":
+            n = len(words)
+        return " ".join(words[:n]), " ".join(words[n:])
 
     def parse_state(self, text: str) -> ChessState:
         """A FEN or ``startpos``, optionally followed by ``moves`` and UCI/SAN moves."""
