@@ -11,6 +11,7 @@ shared object per (from, to, promotion) (:func:`.board.intern_move`), written in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from itertools import pairwise
@@ -39,6 +40,10 @@ _FEN_TAIL: tuple[Callable[[str], bool], ...] = (
     lambda w: w.isascii() and w.isdigit(),
     lambda w: w.isascii() and w.isdigit(),
 )
+
+#: A move word after ``moves``: UCI or SAN (a score such as ``1`` or ``1/2`` is neither).
+_MOVE_WORD = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?|(?:[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]"
+                        r"(?:=?[QRBN])?|O-O(?:-O)?|0-0(?:-0)?)[+#]?", re.ASCII)
 
 _STATUS_PROBLEMS = (
     (chess.STATUS_EMPTY, "the board is empty"),
@@ -314,7 +319,8 @@ class ChessGame(Game[ChessState, Move]):
 
     def split_position_line(self, line: str) -> tuple[str, str]:
         """A FEN's fields (4 to 6: the clocks are optional, as in EPD) or ``startpos``, and
-        ``moves ...`` after it, are the position; what follows (a score, a comment) is not."""
+        ``moves`` with the UCI/SAN moves after it, are the position; what follows (a score,
+        a comment) is not."""
         words = line.split()
         n = 1 if words and words[0].lower() in ("startpos", "start") else 0
         if not n and words:
@@ -325,7 +331,9 @@ class ChessGame(Game[ChessState, Move]):
                 else:
                     break
         if n < len(words) and words[n] == "moves":
-            n = len(words)
+            n += 1
+            while n < len(words) and _MOVE_WORD.fullmatch(words[n]):
+                n += 1
         return " ".join(words[:n]), " ".join(words[n:])
 
     def parse_state(self, text: str) -> ChessState:
