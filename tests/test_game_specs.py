@@ -113,12 +113,12 @@ def test_bad_game_specs_are_clear_errors(spec: str, fragments: list[str]) -> Non
     assert "\n" not in message
     for fragment in fragments:
         assert fragment in message, message
-    code, out = run_inline("analyze", spec, "--depth", "1")  # the CLI: one line, status 2
+    code, _out = run_inline("analyze", spec, "--depth", "1")  # the CLI: one line, status 2
     assert code == 2
 
 
 def test_list_shows_each_games_options() -> None:
-    code, out = run_inline("list", "--json")
+    _code, out = run_inline("list", "--json")
     data = json.loads(out)
     assert data["game_options"]["pig"] == [
         {"name": "goal", "type": "int", "default": "20", "range": "1 to 1000",
@@ -127,7 +127,7 @@ def test_list_shows_each_games_options() -> None:
          "help": "the faces of the die"}]
     assert data["game_options"]["chess"] == []
     assert [o["name"] for o in data["game_options"]["nim"]] == ["heaps"]
-    code, out = run_inline("list")
+    _code, out = run_inline("list")
     assert "goal=int" in out and "1 to 1000, default 20" in out
     assert [o.name for o in game_options(OUTSIDE)] == ["pile", "take", "misere", "prize",
                                                        "first"]

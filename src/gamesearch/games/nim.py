@@ -25,7 +25,13 @@ an opening book and its builder, a compiled solver, arena openings, PGN notation
 second list of hooks in :mod:`gamesearch.game`) Nim does not need; Connect Four
 (:mod:`gamesearch.games.connect4`) supplies most of them.
 
-Copy it, rename it, change the rules, and register it in :data:`gamesearch.games.GAMES`.
+Its parameter, the start's heaps, is an option of its spec (``nim:heaps=1-3-5-7``): the
+``options`` tuple declares it, typed and ranged, and the game keeps its value in the attribute
+of the same name so that ``game.spec`` writes the spec back. Its positions hold spaces
+(``3 4 5``), so it says that a positions-file line is one position (``split_position_line``).
+
+Copy it, rename it, change the rules, and register it in :data:`gamesearch.games.GAMES` (or,
+outside the library, name it ``py:MODULE:Nim`` or give it a ``gamesearch.games`` entry point).
 """
 
 from __future__ import annotations
