@@ -84,7 +84,10 @@ def test_every_option_set_round_trips_and_takes_effect() -> None:
 
 def test_python_options_still_pass_through() -> None:
     assert get_game("pig", goal=30).spec == "pig:goal=30"
+    assert get_game("pig:goal=50", goal=30).spec == "pig:goal=30"  # Python's value wins
     assert get_game("nim", heaps=(2, 2)).spec == "nim:heaps=2-2"
+    with pytest.raises(GameError, match=r"could not be built.*colour"):
+        get_game("pig", colour="red")
 
 
 @pytest.mark.parametrize(("spec", "fragments"), [
@@ -104,7 +107,9 @@ def test_python_options_still_pass_through() -> None:
     ("py:outside_game", ["expected py:MODULE:ATTR"]),
     ("py:outside_game:Nothing", ["Nothing", "never from the current directory"]),
     ("py:no_such_module_here:Game", ["no_such_module_here"]),
-    ("py:outside_game:State", ["not a gamesearch Game"]),
+    ("py:outside_game:State", ["made a tuple, not a gamesearch Game"]),
+    ("py:outside_game:GameOption", ["could not be built", "TypeError"]),
+    ("py:outside_game:Subtraction:pile=0", ["pile", "from 1 to 60"]),
 ])
 def test_bad_game_specs_are_clear_errors(spec: str, fragments: list[str]) -> None:
     with pytest.raises(GameError) as info:
@@ -289,3 +294,27 @@ def test_the_store_keeps_the_full_spec(tmp_path: Path) -> None:
     with Store(old) as store:
         [t] = store.list_tournaments()
     assert t["game"] == "tictactoe" and t["games"] == 2
+
+
+# ----- the web app: the spec passes through ------------------------------------------------
+def test_the_web_app_takes_game_specs() -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from gamesearch.interfaces.web import create_app
+
+    client = TestClient(create_app())
+    games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
+    assert [o["name"] for o in games["pig"]["options"]] == ["goal", "sides"]
+    assert games["connect4"]["options"] == []
+    r = client.get("/api/position", params={"game": "nim:heaps=1-2", "moves": "1-1"})
+    assert r.status_code == 200 and r.json()["game"] == "nim:heaps=1-2"
+    assert r.json()["position"].startswith("0 2")
+    r = client.get("/api/analyze", params={"game": "pig:goal=3", "algorithm":
+                                           "expectiminimax:depth=2"})
+    assert r.status_code == 200 and r.json()["game"] == "pig:goal=3"
+    r = client.get("/api/position", params={"game": "pig:goal=0"})
+    assert r.status_code == 400 and "goal" in r.text
+    # a request never chooses a module to import
+    r = client.get("/api/position", params={"game": f"{OUTSIDE}:pile=5"})
+    assert r.status_code == 400 and "py:MODULE:ATTR" in r.text

@@ -23,7 +23,7 @@ from importlib.metadata import entry_points
 from types import ModuleType
 from typing import Any
 
-from ..errors import InvalidLimitError, UnknownNameError, echo
+from ..errors import GameError, InvalidLimitError, UnknownNameError, echo
 from ..game import Game
 from ..spec import GameOption, Spec, read_game_options, split_game_spec
 
@@ -143,6 +143,11 @@ def _factory(name: str, target: str, spec: str) -> Callable[..., Game[Any, Any]]
         raise InvalidLimitError(
             f"game {echo(spec)}: {exc} (games named py:MODULE:ATTR are imported from "
             "installed packages or PYTHONPATH, never from the current directory)") from None
+    except Exception as exc:  # outside code that fails as it is imported
+        if not outside:
+            raise
+        raise InvalidLimitError(f"game {echo(spec)}: importing {module_name} failed: "
+                                f"{type(exc).__name__}: {exc}") from None
     if not callable(factory):
         raise InvalidLimitError(f"game {echo(spec)}: {echo(attr)} is not a game class or "
                                 "factory")
@@ -178,7 +183,15 @@ def get_game(spec: str, **options: Any) -> Game[Any, Any]:
     factory = _factory(name, target, spec)
     declared: tuple[GameOption, ...] = tuple(getattr(factory, "options", ()))
     values = read_game_options(name, declared, parsed.options)
-    game = factory(**values, **options)
+    try:
+        game = factory(**{**values, **options})
+    except GameError:
+        raise
+    except Exception as exc:  # a keyword the factory does not take; outside code failing
+        if not isinstance(exc, TypeError) and not target.startswith(_OUTSIDE):
+            raise
+        raise InvalidLimitError(f"game {echo(spec)} could not be built: "
+                                f"{type(exc).__name__}: {exc}") from None
     if not isinstance(game, Game):
         raise InvalidLimitError(f"game {echo(spec)}: {target} made a "
                                 f"{type(game).__name__}, not a gamesearch Game")
