@@ -117,6 +117,9 @@ def read_bool(key: str, text: str) -> bool:
 # ----- game specs ---------------------------------------------------------------------------
 #: The prefix of a game (or agent) named by its Python module: ``py:MODULE:ATTR``.
 PY_PREFIX = "py:"
+#: What a command that takes a game says of it (``--help``).
+GAME_SPEC_HELP = ("a game spec: a name (gamesearch list), options after a colon "
+                  "(pig:goal=50), or a game of your own, py:MODULE:ATTR[:key=value,...]")
 
 
 def split_game_spec(text: str) -> Spec:

@@ -24,7 +24,7 @@ from ..game import CHANCE, Game
 from ..games import available_games, game_options, get_game
 from ..search import ALGORITHMS, Limit, SearchResult
 from ..search.trace import pruned_leaves, render_dot, render_text, trace
-from ..spec import GameOption
+from ..spec import GAME_SPEC_HELP, GameOption
 from .analysis import analyze, default_algorithm, format_pv, solve_record
 from .arena_cli import add_arena_commands
 from .chess_cli import add_chess_commands
@@ -383,7 +383,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_list)
 
     s = sub.add_parser("play", help="play a game in the terminal")
-    s.add_argument("game")
+    s.add_argument("game", help=GAME_SPEC_HELP)
     s.add_argument("--first", default="human", help="agent of player 1 (default human)")
     s.add_argument("--second", default=None,
                    help="agent of player 2 (default: the game's strongest agent, e.g. solver "
@@ -397,7 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_play)
 
     s = sub.add_parser("analyze", help="search one position and report the best move")
-    s.add_argument("game")
+    s.add_argument("game", help=GAME_SPEC_HELP)
     s.add_argument("--position")
     s.add_argument("--algorithm", help="algorithm spec, e.g. alphabeta or id:tt=4M")
     s.add_argument("--depth", type=argtype("depth"), help=help_range("depth"))
@@ -413,10 +413,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("solve", help="exact game-theoretic value of positions "
                        "(the initial position unless --position or --file is given)")
-    s.add_argument("game")
+    s.add_argument("game", help=GAME_SPEC_HELP)
     g = s.add_mutually_exclusive_group()
     g.add_argument("--position")
-    g.add_argument("--file", help="one position per line (- for standard input)")
+    g.add_argument("--file", help="one position per line (- for standard input); the "
+                   "game reads the position from the line's start (a whole FEN) and skips "
+                   "what follows it (an expected score, a comment)")
     s.add_argument("--weak", action="store_true", help="only win/draw/loss")
     s.add_argument("--pure", action="store_true",
                    help="use the plain Python solver even if the compiled one is installed")
@@ -468,7 +470,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_book)
 
     s = sub.add_parser("trace", help="show the tree a search visited (explicit trees)")
-    s.add_argument("game")
+    s.add_argument("game", help=GAME_SPEC_HELP)
     s.add_argument("--algorithm", help="minimax, alphabeta, negamax, maxn, expectiminimax, ...")
     s.add_argument("--position")
     s.add_argument("--dot", action="store_true", help="Graphviz DOT instead of text")
