@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ import pytest
 from gamesearch.arena import RunOptions, TournamentConfig, parse_agents, run_tournament
 from gamesearch.arena.runner import start_local_ray
 
+TESTS = str(Path(__file__).resolve().parent)
 ray: Any = pytest.importorskip(
     "ray", reason="RAY NOT INSTALLED: the Ray backend is untested (pip install 'gamesearch[ray]')"
 )
@@ -24,7 +26,17 @@ ray: Any = pytest.importorskip(
 @pytest.fixture(scope="module")
 def ray_instance() -> Iterator[None]:
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    start_local_ray(ray, num_cpus=2)  # as --backend ray does: on 127.0.0.1 only
+    # tests/ on PYTHONPATH, as a user names the folder of their own game or agent module:
+    # the local instance's workers inherit it
+    saved = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [TESTS, saved]))
+    try:
+        start_local_ray(ray, num_cpus=2)  # as --backend ray does: on 127.0.0.1 only
+    finally:
+        if saved is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = saved
     try:
         yield
     finally:
@@ -87,3 +99,15 @@ def test_ray_backend_equals_local_backend(ray_instance: None) -> None:
     assert sorted(r.outcome_key() for r in run_tournament(
         dice, RunOptions(backend="ray")).records) == sorted(
         r.outcome_key() for r in run_tournament(dice).records)
+
+
+def test_a_ray_worker_imports_an_outside_game(ray_instance: None) -> None:
+    # tests/outside_game.py, named by module: each Ray task imports it (Ray's workers see
+    # the driver's PYTHONPATH, as a cluster's nodes see an installed package)
+    cfg = TournamentConfig("py:outside_game:Subtraction:pile=9",
+                           tuple(parse_agents(["alphabeta", "random:seed=2"])), games_per_pair=2)
+    remote = run_tournament(cfg, RunOptions(backend="ray", workers=2))
+    assert [r.termination for r in remote.records] == ["normal", "normal"]
+    assert all(sum(int(m) for m in r.moves) == 9 for r in remote.records)
+    assert sorted(r.outcome_key() for r in remote.records) == sorted(
+        r.outcome_key() for r in run_tournament(cfg).records)

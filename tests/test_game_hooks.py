@@ -9,8 +9,6 @@ opponent): nothing in the generic code may know the game by name.
 from __future__ import annotations
 
 import io
-import sys
-import types
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -136,15 +134,12 @@ class HookedTicTacToe(TicTacToe):
 
 @pytest.fixture
 def hooked() -> Iterator[None]:
-    module = types.ModuleType("gamesearch.games._hooks_test")
-    module.HookedTicTacToe = HookedTicTacToe  # type: ignore[attr-defined]
-    sys.modules[module.__name__] = module
-    register(NAME, "_hooks_test:HookedTicTacToe", "test only")
+    # registered from outside the library, as a user's program would (tests/ is on the path)
+    register(NAME, f"{__name__}:HookedTicTacToe", "test only")
     try:
         yield
     finally:
         GAMES.pop(NAME, None)
-        del sys.modules[module.__name__]
 
 
 @pytest.mark.usefixtures("hooked")

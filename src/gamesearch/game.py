@@ -54,6 +54,7 @@ from types import MappingProxyType
 from typing import Any, Generic, Protocol, TypeVar
 
 from .errors import IllegalMoveError, InvalidPositionError, SearchTimeout, UnsupportedGameError
+from .spec import GameOption, format_game_spec
 
 #: ``to_move`` returns this at a chance node.
 CHANCE = -1
@@ -184,6 +185,26 @@ class Game(Generic[S, A]):
     max_utility: float = 1.0
     #: What ``parse_state`` accepts, for error messages ("columns 1-7 as a digit string").
     state_notation: str = ""
+    #: The options the game takes in a spec (``pig:goal=50``); each value is kept in the
+    #: attribute of the same name (see :class:`gamesearch.spec.GameOption`).
+    options: tuple[GameOption, ...] = ()
+    #: The name a spec of this game starts with (set by :func:`gamesearch.games.get_game`;
+    #: ``None``: :attr:`name`).
+    spec_name: str | None = None
+
+    @property
+    def spec(self) -> str:
+        """The canonical spec: :func:`gamesearch.games.get_game` builds this game again
+        from it (``pig:goal=50``; options at their defaults are left out)."""
+        values = {o.name: getattr(self, o.name, o.default) for o in self.options}
+        return format_game_spec(self.spec_name or self.name, self.options, values)
+
+    def split_position_line(self, line: str) -> tuple[str, str]:
+        """A line of a positions file (``solve --file``, arena openings) split into the
+        position and what follows it (an expected score, moves, a comment). The default:
+        the first word; a game whose positions hold spaces (FEN) overrides it."""
+        words = line.split(None, 1)
+        return (words[0], words[1].strip() if len(words) > 1 else "") if words else ("", "")
 
     # ----- the textbook's six functions -----------------------------------------------
     def initial_state(self) -> S:

@@ -12,10 +12,7 @@ job's slot, never from process state, so a game is the same on any worker.
 from __future__ import annotations
 
 import contextlib
-import importlib
-import os
 import random
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -26,6 +23,7 @@ from typing import Any
 from ..agents import Agent, RandomAgent, make_agent, play_game
 from ..errors import GameError, echo
 from ..game import Game
+from ..games import import_outside_module
 from ..search import Limit
 from .errors import ArenaError
 from .schedule import Job, Slotted, derive_seed, load_game
@@ -88,34 +86,10 @@ def scores_from_returns(returns: Any) -> list[float]:
     return [0.5, 0.5]
 
 
-def _is_cwd(entry: str, explicit: set[str]) -> bool:
-    """A ``sys.path`` entry that means the current directory, unless the user put it in
-    ``PYTHONPATH`` on purpose."""
-    if entry in explicit:
-        return False
-    if entry in ("", "."):
-        return True
-    try:
-        return os.path.realpath(entry) == os.path.realpath(os.getcwd())
-    except OSError:
-        return False
-
-
 def import_agent_module(name: str) -> ModuleType:
-    """Import ``name`` for a ``py:`` agent. This runs the module's code: a ``py:`` spec is a
-    program, not data. The current directory is *not* searched (``python -m`` and the
-    interactive interpreter put it on ``sys.path``), so a file that happens to lie where the
-    command is run cannot take over an agent's name; ``PYTHONPATH`` or an installed package
-    names the code explicitly."""
-    if name in sys.modules:
-        return sys.modules[name]
-    explicit = {p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p}
-    saved = list(sys.path)
-    sys.path[:] = [p for p in saved if not _is_cwd(p, explicit)]
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path[:] = saved
+    """Import ``name`` for a ``py:`` agent, by the rule of every ``py:`` spec (games too):
+    never from the current directory (see :func:`gamesearch.games.import_outside_module`)."""
+    return import_outside_module(name)
 
 
 def _load_factory(target: str) -> Callable[..., Agent]:

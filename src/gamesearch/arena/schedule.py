@@ -22,7 +22,7 @@ from ..argtypes import RANGES
 from ..errors import GameError, echo
 from ..files import InputFileError, iter_lines
 from ..game import CHANCE, Game, sample_outcome
-from ..games import get_game
+from ..games import get_game, portable_spec
 from .errors import ArenaError
 from .timecontrol import TimeControl
 
@@ -65,7 +65,9 @@ def _check_opening(game: Game[Any, Any], opening: Opening, where: str) -> Openin
 
 
 def parse_opening(game: Game[Any, Any], line: str, where: str = "opening") -> Opening:
-    """A line of an openings file: moves separated by spaces, or a position string."""
+    """A line of an openings file: moves separated by spaces, or a position string (the game
+    says where it ends: :meth:`~gamesearch.game.Game.split_position_line`), optionally
+    followed by moves played from it."""
     text = line.strip()
     try:
         state = game.initial_state()
@@ -81,11 +83,24 @@ def parse_opening(game: Game[Any, Any], line: str, where: str = "opening") -> Op
         try:
             game.parse_state(text)
         except GameError:
+            pass
+        else:
+            return _check_opening(game, Opening(text, ()), where)
+        position, rest = game.split_position_line(text)
+        try:
+            state = game.parse_state(position)
+            moves = []
+            for m in rest.split():
+                action = game.parse_action(state, m)
+                moves.append(game.format_action(state, action))
+                state = game.result(state, action)
+        except GameError:
             raise ArenaError(
                 f"{where}: {echo(text)} is neither a move sequence ({move_error}) nor a "
-                f"{game.name} position ({game.state_notation or 'no position notation'})"
+                f"{game.name} position ({game.state_notation or 'no position notation'}), "
+                "optionally followed by moves"
             ) from None
-        return _check_opening(game, Opening(text, ()), where)
+        return _check_opening(game, Opening(position, tuple(moves)), where)
 
 
 def parse_openings(game: Game[Any, Any], lines: Sequence[str], where: str) -> list[Opening]:
@@ -174,7 +189,7 @@ def parse_agents(args: Sequence[str]) -> list[AgentEntry]:
 class TournamentConfig:
     """Everything that decides which games are played and how: the tournament's identity."""
 
-    game: str
+    game: str  # the game's spec (pig, pig:goal=50, py:MODULE:ATTR)
     agents: tuple[AgentEntry, ...]
     format: str = "round-robin"
     games_per_pair: int = 2
@@ -210,6 +225,12 @@ class TournamentConfig:
         return data
 
     @cached_property
+    def _portable_game(self) -> str:
+        """The game's spec as a worker in another process loads it (a game registered in
+        this process only is named by its module: :func:`gamesearch.games.portable_spec`)."""
+        return portable_spec(self.game)
+
+    @cached_property
     def key(self) -> str:
         """A digest of the configuration: the same command finds the same tournament."""
         text = json.dumps(self.as_json(), sort_keys=True, separators=(",", ":"))
@@ -239,7 +260,7 @@ class TournamentConfig:
         seats = (a, b) if game_no % 2 == 0 else (b, a)
         opening_index = (game_no // 2) % len(self.openings) if self.openings else None
         return Job(
-            game=self.game,
+            game=self._portable_game,
             pair=pair,
             game_no=game_no,
             seats=seats,
@@ -277,7 +298,7 @@ class Slotted:
 class Job(Slotted):
     """One scheduled game: everything a worker anywhere needs to play it (picklable)."""
 
-    game: str
+    game: str  # the game's spec (pig, pig:goal=50, py:MODULE:ATTR)
     pair: int
     game_no: int
     seats: tuple[int, ...]
@@ -290,9 +311,10 @@ class Job(Slotted):
     max_plies: int
 
 
-def load_game(name: str) -> Game[Any, Any]:
-    """The named game, refused with a clear message unless it is two-player and zero-sum."""
-    game = get_game(name)
+def load_game(spec: str) -> Game[Any, Any]:
+    """The game of ``spec`` (``pig``, ``pig:goal=50``, ``py:MODULE:ATTR``), refused with a
+    clear message unless it is two-player and zero-sum."""
+    game = get_game(spec)
     gt = game.game_type
     if gt.num_players != 2:
         raise ArenaError(f"the arena plays two-player games; {game.name} has "

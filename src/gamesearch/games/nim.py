@@ -25,7 +25,13 @@ an opening book and its builder, a compiled solver, arena openings, PGN notation
 second list of hooks in :mod:`gamesearch.game`) Nim does not need; Connect Four
 (:mod:`gamesearch.games.connect4`) supplies most of them.
 
-Copy it, rename it, change the rules, and register it in :data:`gamesearch.games.GAMES`.
+Its parameter, the start's heaps, is an option of its spec (``nim:heaps=1-3-5-7``): the
+``options`` tuple declares it, typed and ranged, and the game keeps its value in the attribute
+of the same name so that ``game.spec`` writes the spec back. Its positions hold spaces
+(``3 4 5``), so it says that a positions-file line is one position (``split_position_line``).
+
+Copy it, rename it, change the rules, and register it in :data:`gamesearch.games.GAMES` (or,
+outside the library, name it ``py:MODULE:Nim`` or give it a ``gamesearch.games`` entry point).
 """
 
 from __future__ import annotations
@@ -36,12 +42,23 @@ from functools import reduce
 from operator import xor
 from typing import Any
 
-from ..errors import IllegalMoveError, InvalidPositionError
+from ..errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
 from ..game import Game, GameType
+from ..spec import GameOption
 
 #: Largest heap and number of heaps a position string may have (keeps searches finite).
 MAX_HEAP = 99
 MAX_HEAPS = 8
+
+
+def _read_heaps(key: str, text: str) -> tuple[int, ...]:
+    """Heap sizes of a spec option: ``3-4-5`` (or ``3 4 5``)."""
+    words = text.replace("-", " ").split()
+    if not 1 <= len(words) <= MAX_HEAPS or not all(
+            w.isascii() and w.isdigit() and int(w) <= MAX_HEAP for w in words):
+        raise InvalidLimitError(f"option {key}={text[:60]!r}: expected 1 to {MAX_HEAPS} heap "
+                                f"sizes of 0 to {MAX_HEAP}, like 3-4-5")
+    return tuple(int(w) for w in words)
 
 
 @dataclass(frozen=True)
@@ -68,8 +85,21 @@ class Nim(Game[NimState, NimAction]):
     max_utility = 1.0
     state_notation = "heap sizes separated by spaces or commas, e.g. '3 4 5' (player 1 to move)"
 
+    # The options a spec may give (``nim:heaps=1-3-5-7``); each is kept in the attribute of
+    # its name, which is how ``game.spec`` writes the game back.
+    options = (GameOption("heaps", tuple, (3, 4, 5),
+                          f"1 to {MAX_HEAPS} sizes of 0 to {MAX_HEAP}, like 1-3-5-7",
+                          "the heap sizes at the start",
+                          read=lambda key, text: _read_heaps(key, text),
+                          write=lambda heaps: "-".join(map(str, heaps))),)
+
     def __init__(self, heaps: Sequence[int] = (3, 4, 5)) -> None:
         self.start = self._checked_heaps(tuple(heaps), str(tuple(heaps)))
+        self.heaps = self.start
+
+    def split_position_line(self, line: str) -> tuple[str, str]:
+        # Heap sizes are separated by spaces: a positions-file line is one position.
+        return line.strip(), ""
 
     # ----- the textbook's six functions ---------------------------------------------
     def initial_state(self) -> NimState:

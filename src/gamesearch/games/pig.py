@@ -33,6 +33,7 @@ from typing import Any
 
 from ..errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
 from ..game import CHANCE, Game, GameType
+from ..spec import GameOption
 
 #: ``(score0, score1, turn_total, player, rolling)``
 PigState = tuple[int, int, int, int, int]
@@ -54,6 +55,8 @@ class Pig(Game[PigState, PigAction]):
         "score0-score1-turntotal-player, with a trailing r while the die is rolling "
         "(e.g. 0-0-0-0, 12-7-5-1, 12-7-5-1r)"
     )
+    options = (GameOption("goal", int, 20, (1, 1000), "the score that wins"),
+               GameOption("sides", int, 6, (2, 100), "the faces of the die"))
 
     def __init__(self, goal: int = 20, sides: int = 6) -> None:
         if not isinstance(goal, int) or isinstance(goal, bool) or goal < 1:

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import InvalidLimitError, InvalidPositionError
 from ..game import Game, GameType
+from ..spec import GameOption
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 TURN = 1 << 18
@@ -66,6 +67,8 @@ class TicTacToe(Game[int, int]):
     game_type = GameType(num_players=2, alternating=True)
     max_utility = 1.0
     state_notation = "nine characters x, o or . in reading order, e.g. x...o...."
+    options = (GameOption("order", str, "natural", tuple(ORDERS),
+                          "the order actions are listed in (searches try them in it)"),)
 
     def __init__(self, order: str = "natural") -> None:
         if order not in ORDERS:

@@ -76,7 +76,7 @@ def analyze(
     entry = book_entry(game, state, book) if not algorithm and limit is None else None
     if entry is not None:  # the opening book's answer: 0 nodes
         move = game.format_action(state, entry.move)
-        return {"game": game.name, "position": game.format_state(state), "algorithm": "book",
+        return {"game": game.spec, "position": game.format_state(state), "algorithm": "book",
                 "move": move, "value": entry.score, "exact": entry.exact, "nodes": 0,
                 "pv": [move]}
     spec = algorithm or default_algorithm(game)
@@ -90,7 +90,7 @@ def analyze(
 
     result = searcher.search(state, limit, callback)
     data = {
-        "game": game.name,
+        "game": game.spec,
         "position": position if position is not None else game.format_state(state),
         "algorithm": spec,
         **result.as_dict(fmt),
@@ -154,7 +154,7 @@ def solve_record(game: Game[Any, Any], state: Any, text: str, **options: Any
     """The whole ``solve --json`` object of ``state`` written as ``text`` (options: those
     of :func:`solve_position`)."""
     data = solve_position(game, state, **options)
-    return {"game": game.name, "position": text, "algorithm": data.pop("algorithm", "solve"),
+    return {"game": game.spec, "position": text, "algorithm": data.pop("algorithm", "solve"),
             **data}
 
 

@@ -34,6 +34,7 @@ from ..arena.timecontrol import TimeControl
 from ..arena.tournament import BACKENDS, RunOptions, TournamentResult, run_tournament
 from ..argtypes import RANGES, argtype, help_range
 from ..errors import echo
+from ..spec import GAME_SPEC_HELP
 
 
 def parse_sprt(text: str, alpha: float, beta: float) -> SPRT:
@@ -66,7 +67,7 @@ def _openings(args: argparse.Namespace, games_per_pair: int) -> tuple[Opening, .
 def _config(args: argparse.Namespace, agents: list[str], games: int, fmt: str
             ) -> TournamentConfig:
     return TournamentConfig(
-        game=load_game(args.game).name,
+        game=load_game(args.game).spec,
         agents=tuple(parse_agents(agents)),
         format=fmt,
         games_per_pair=games,
@@ -221,7 +222,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 def add_arena_commands(sub: Any) -> None:
     """Add ``match`` and ``tournament`` to the ``gamesearch`` sub-command parsers."""
     s = sub.add_parser("match", help="play agent A against agent B (with SPRT if asked)")
-    s.add_argument("game")
+    s.add_argument("game", help=GAME_SPEC_HELP)
     s.add_argument("first", metavar="A", help="agent spec (e.g. alphabeta:depth=4)")
     s.add_argument("second", metavar="B", help="agent spec")
     s.add_argument("--games", type=argtype("games"), default=10, metavar="N",
@@ -236,7 +237,7 @@ def add_arena_commands(sub: Any) -> None:
     s.set_defaults(func=cmd_match)
 
     s = sub.add_parser("tournament", help="round-robin or gauntlet between several agents")
-    s.add_argument("game")
+    s.add_argument("game", help=GAME_SPEC_HELP)
     s.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
                    help="agent specs (NAME=SPEC to name one); the first is the gauntlet's")
     s.add_argument("--format", choices=FORMATS, default="round-robin")

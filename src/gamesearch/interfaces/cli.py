@@ -21,9 +21,10 @@ from ..argtypes import argtype, help_range
 from ..errors import GameError, InvalidLimitError, one_line
 from ..files import iter_lines
 from ..game import CHANCE, Game
-from ..games import GAMES, get_game
+from ..games import available_games, game_options, get_game
 from ..search import ALGORITHMS, Limit, SearchResult
 from ..search.trace import pruned_leaves, render_dot, render_text, trace
+from ..spec import GAME_SPEC_HELP, GameOption
 from .analysis import analyze, default_algorithm, format_pv, solve_record
 from .arena_cli import add_arena_commands
 from .chess_cli import add_chess_commands
@@ -52,17 +53,31 @@ def _value_text(value: Any) -> str:
 
 
 # ----- list -----------------------------------------------------------------------------
+def _options_of(name: str) -> tuple[GameOption, ...]:
+    try:
+        return game_options(name)
+    except (ImportError, GameError):  # an extra not installed, a broken outside game
+        return ()
+
+
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
+    games = available_games()
+    options = {name: _options_of(name) for name in games}
     if args.json:
         out.write(json.dumps({
-            "games": {n: d for n, (_, d) in GAMES.items()},
+            "games": {n: d for n, (_, d) in games.items()},
+            "game_options": {n: [o.describe() for o in opts] for n, opts in options.items()},
             "algorithms": {n: a.summary for n, a in ALGORITHMS.items()},
             "agents": AGENT_KINDS,
         }) + "\n")
         return 0
-    out.write("games:\n")
-    for name, (_, desc) in GAMES.items():
+    out.write("games (a game with options: name:key=value,..., e.g. pig:goal=50; one defined "
+              "outside the library: py:MODULE:ATTR[:key=value,...]):\n")
+    for name, (_, desc) in games.items():
         out.write(f"  {name:<28} {desc}\n")
+        for o in options[name]:
+            out.write(f"  {'':<4}{o.name + '=' + o.type.__name__:<24} {o.help} ({o.range_text()}, "
+                      f"default {o.format(o.default)})\n")
     out.write("algorithms (also agents: name or name:depth=D,time=S,nodes=N,tt=1M,...):\n")
     for name, info in ALGORITHMS.items():
         out.write(f"  {name:<28} {info.summary}\n")
@@ -181,15 +196,16 @@ def cmd_analyze(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # ----- solve ----------------------------------------------------------------------------
-def _solve_lines(args: argparse.Namespace) -> Iterable[tuple[str, str]]:
+def _solve_lines(game: Game[Any, Any], args: argparse.Namespace
+                 ) -> Iterable[tuple[str, str]]:
     if args.position is not None:
         yield "position", args.position
         return
     if args.file is not None:
         for i, line in iter_lines(args.file, "positions file"):
             text = line.strip()
-            if text and not text.startswith("#"):
-                yield f"line {i}", text.split()[0]
+            if text and not text.startswith("#"):  # the game says where its position ends
+                yield f"line {i}", game.split_position_line(text)[0]
         return
     yield "position", ""
 
@@ -198,7 +214,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     game = _game(args.game)
     errors = 0
     fast = None if args.pure else game.fast_solver()  # same scores, moves and nodes
-    for where, text in _solve_lines(args):
+    for where, text in _solve_lines(game, args):
         try:
             if text == "" and args.position is None and args.file is None:
                 state = game.initial_state()
@@ -227,7 +243,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
 # ----- perft ----------------------------------------------------------------------------
 def _games_with_perft() -> list[str]:
     names = []
-    for name in GAMES:
+    for name in available_games():
         try:
             if get_game(name).perft_conventions:
                 names.append(name)
@@ -261,7 +277,7 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
     seconds = time.perf_counter() - start
     if args.json:
         data: dict[str, Any] = {
-            "game": game.name, "position": game.format_state(state), "depth": args.depth,
+            "game": game.spec, "position": game.format_state(state), "depth": args.depth,
             "nodes": nodes, "convention": convention, "seconds": round(seconds, 6)}
         if split:
             data["divide"] = dict(split)
@@ -370,7 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_list)
 
     s = sub.add_parser("play", help="play a game in the terminal")
-    s.add_argument("game")
+    s.add_argument("game", help=GAME_SPEC_HELP)
     s.add_argument("--first", default="human", help="agent of player 1 (default human)")
     s.add_argument("--second", default=None,
                    help="agent of player 2 (default: the game's strongest agent, e.g. solver "
@@ -384,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_play)
 
     s = sub.add_parser("analyze", help="search one position and report the best move")
-    s.add_argument("game")
+    s.add_argument("game", help=GAME_SPEC_HELP)
     s.add_argument("--position")
     s.add_argument("--algorithm", help="algorithm spec, e.g. alphabeta or id:tt=4M")
     s.add_argument("--depth", type=argtype("depth"), help=help_range("depth"))
@@ -400,10 +416,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("solve", help="exact game-theoretic value of positions "
                        "(the initial position unless --position or --file is given)")
-    s.add_argument("game")
+    s.add_argument("game", help=GAME_SPEC_HELP)
     g = s.add_mutually_exclusive_group()
     g.add_argument("--position")
-    g.add_argument("--file", help="one position per line (- for standard input)")
+    g.add_argument("--file", help="one position per line (- for standard input); the "
+                   "game reads the position from the line's start (a whole FEN) and skips "
+                   "what follows it (an expected score, a comment)")
     s.add_argument("--weak", action="store_true", help="only win/draw/loss")
     s.add_argument("--pure", action="store_true",
                    help="use the plain Python solver even if the compiled one is installed")
@@ -455,7 +473,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_book)
 
     s = sub.add_parser("trace", help="show the tree a search visited (explicit trees)")
-    s.add_argument("game")
+    s.add_argument("game", help=GAME_SPEC_HELP)
     s.add_argument("--algorithm", help="minimax, alphabeta, negamax, maxn, expectiminimax, ...")
     s.add_argument("--position")
     s.add_argument("--dot", action="store_true", help="Graphviz DOT instead of text")

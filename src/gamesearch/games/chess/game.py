@@ -11,6 +11,7 @@ shared object per (from, to, promotion) (:func:`.board.intern_move`), written in
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from itertools import pairwise
@@ -29,6 +30,20 @@ from .movegen import generate_moves
 from .status import insufficient_material, repeated
 
 STARTPOS = chess.STARTING_FEN
+
+#: The FEN fields after the board, each as it may be written (a positions-file line is
+#: split where they end: see ``split_position_line``).
+_FEN_TAIL: tuple[Callable[[str], bool], ...] = (
+    lambda w: w in ("w", "b"),
+    lambda w: w == "-" or (len(w) <= 4 and all(c in "KQkqABCDEFGHabcdefgh" for c in w)),
+    lambda w: w == "-" or (len(w) == 2 and w[0] in "abcdefgh" and w[1] in "36"),
+    lambda w: w.isascii() and w.isdigit(),
+    lambda w: w.isascii() and w.isdigit(),
+)
+
+#: A move word after ``moves``: UCI or SAN (a score such as ``1`` or ``1/2`` is neither).
+_MOVE_WORD = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?|(?:[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]"
+                        r"(?:=?[QRBN])?|O-O(?:-O)?|0-0(?:-0)?)[+#]?", re.ASCII)
 
 _STATUS_PROBLEMS = (
     (chess.STATUS_EMPTY, "the board is empty"),
@@ -301,6 +316,25 @@ class ChessGame(Game[ChessState, Move]):
     def format_state(self, state: ChessState) -> str:
         """The FEN (the history behind the position, for repetitions, is not part of it)."""
         return state.board.fen()
+
+    def split_position_line(self, line: str) -> tuple[str, str]:
+        """A FEN's fields (4 to 6: the clocks are optional, as in EPD) or ``startpos``, and
+        ``moves`` with the UCI/SAN moves after it, are the position; what follows (a score,
+        a comment) is not."""
+        words = line.split()
+        n = 1 if words and words[0].lower() in ("startpos", "start") else 0
+        if not n and words:
+            n = 1
+            for check in _FEN_TAIL:
+                if n < len(words) and check(words[n]):
+                    n += 1
+                else:
+                    break
+        if n < len(words) and words[n] == "moves":
+            n += 1
+            while n < len(words) and _MOVE_WORD.fullmatch(words[n]):
+                n += 1
+        return " ".join(words[:n]), " ".join(words[n:])
 
     def parse_state(self, text: str) -> ChessState:
         """A FEN or ``startpos``, optionally followed by ``moves`` and UCI/SAN moves."""

@@ -447,6 +447,11 @@ class Othello(Game[OState, int]):
                         for i in range(64))
         return f"{board} {'XO'[side]}"
 
+    def split_position_line(self, line: str) -> tuple[str, str]:
+        # The board and the side to move are two words.
+        words = line.split(None, 2)
+        return " ".join(words[:2]), (words[2].strip() if len(words) > 2 else "")
+
     def parse_state(self, text: str) -> OState:
         words = text.split()
         shown = text.strip()[:80]

@@ -30,7 +30,7 @@ from ...agents import AGENT_KINDS
 from ...argtypes import RANGES, Range
 from ...errors import GameError, SearchTimeout, echo
 from ...game import CHANCE, Game
-from ...games import GAMES
+from ...games import available_games
 from ...games.trees import EXAMPLES
 from ...search import ALGORITHMS, Limit, SearchResult
 from ..analysis import analyze, default_algorithm, format_pv, move_scores, solve_record
@@ -167,13 +167,14 @@ def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Librar
         """Every game of the library (with what a page needs to play it), the algorithms
         and the other agents, as ``gamesearch list --json`` names them."""
         out = []
-        for name, (_target, desc) in GAMES.items():
+        for name, (_target, desc) in available_games().items():
             try:
                 g = validation.game(name, caps)
             except GameError:  # an optional dependency is missing (chess)
                 continue
             gt = g.game_type
             out.append({"name": name, "description": desc, "players": g.num_players,
+                        "options": [o.describe() for o in g.options],
                         "chance": gt.chance, "zero_sum": gt.zero_sum,
                         "notation": g.state_notation, "start": _safe_format(g),
                         "default_algorithm": default_algorithm(g),
@@ -214,7 +215,7 @@ def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Librar
         svg = g.render_svg(s, pv=pv_actions, labels=_labels(labels), last=last,
                            flip=validation.flag("flip", flip))
         return {
-            "game": g.name, "start": position or "", "moves": [g.format_action(b, a)
+            "game": g.spec, "start": position or "", "moves": [g.format_action(b, a)
                                                              for b, a in history],
             "position": g.format_state(s), "players": g.num_players, "to_move": to_move,
             "chance": chance, "terminal": terminal,
@@ -390,7 +391,7 @@ def _add_analysis_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
         book = "on" if g.opening_book(None) is not None else None  # its exact entries
         items = await gate.run(partial(move_scores, g, s, fast=g.fast_solver(), limit=lim,
                                        book=book))
-        return {"game": g.name, "position": g.format_state(s), "scores": items}
+        return {"game": g.spec, "position": g.format_state(s), "scores": items}
 
 
 def _add_learn_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:

@@ -16,7 +16,7 @@ from ...game import CHANCE, Game
 from ...games import get_game
 from ...search import Limit, parse_spec
 from ...search.tt import parse_size
-from ...spec import read_bool
+from ...spec import PY_PREFIX, read_bool
 
 #: deepest depth limit a request may give
 MAX_DEPTH = 100
@@ -60,11 +60,17 @@ def text(name: str, value: str | None, caps: Caps, default: str | None = None) -
 
 
 def game(name: str | None, caps: Caps) -> Game[Any, Any]:
+    """The game of a spec (``tictactoe``, ``pig:goal=50``). A ``py:MODULE:ATTR`` spec is
+    refused: importing a module a request names would run code on the server's say-so of a
+    client; a server offers the library's games and the installed ones (entry points)."""
     if not name:
         raise WebInputError("game: missing; e.g. game=tictactoe (see /api/games)")
     text("game", name, caps)
-    if len(name) > 100:
-        raise WebInputError("game: name too long")
+    if len(name) > 300:
+        raise WebInputError("game: spec too long")
+    if name.strip()[:len(PY_PREFIX)].lower() == PY_PREFIX:
+        raise WebInputError("game: py:MODULE:ATTR games are for the command line and the "
+                            "arena; the web app plays the games of /api/games")
     return get_game(name)
 
 
