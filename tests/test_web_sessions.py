@@ -104,6 +104,8 @@ def test_bad_settings_are_refused_when_the_game_starts(client: TestClient, body:
     r = client.post("/api/play", json=body)
     assert r.status_code == 400, r.text
     assert fragment in r.json()["error"]
+    if "agents" in body and len(body["agents"]) == 2:
+        assert r.json()["error"].startswith("player 2's agent")
 
 
 def test_unknown_and_forgotten_games_are_404(client: TestClient) -> None:

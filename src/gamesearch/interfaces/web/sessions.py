@@ -290,14 +290,14 @@ def create(store: SessionStore, body: NewGame, caps: Caps, rng: random.Random) -
     for seat in range(g.num_players):
         name = f"player {seat + 1}'s agent"
         text = given[seat] if seat < len(given) else ("human" if seat == 0 else default)
-        checked = validation.spec(name, text, caps) or ("human" if seat == 0 else default)
-        if checked.partition(":")[0].strip().lower() != "human":
-            try:
+        try:  # the agent is built once now, so that its spec is checked whole
+            checked = validation.spec(name, text, caps) or ("human" if seat == 0 else default)
+            if checked.partition(":")[0].strip().lower() != "human":
                 validation.agent(g, checked, 1.0, None, caps)
-            except WebInputError:
-                raise
-            except GameError as exc:
-                raise WebInputError(f"{name} {checked!r}: {exc}") from None
+        except GameError as exc:
+            message = str(exc)
+            raise WebInputError(message if message.startswith(name) else
+                                f"{name} {echo(text)}: {message}") from None
         agents.append(checked)
     seconds = validation.number("time", body.time)
     validation.capped_time(float(seconds) if seconds is not None else None, caps)
@@ -315,12 +315,13 @@ def add_routes(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionStore) 
     rng = random.Random()
 
     @app.post("/api/play", summary="start a game the server holds", status_code=201)
-    def new_game(body: NewGame) -> JSONResponse:
+    def new_game(body: NewGame, flip: str | None = None) -> JSONResponse:
         """Checks everything (the game spec, the start position, every seat's agent spec,
         the time) and answers the game as seen at ply 0, with its ``id``. A bad input is a
         400 with the library's message, before any move."""
         session = create(store, body, caps, rng)
-        return JSONResponse(view(session, None), status_code=201)
+        return JSONResponse(view(session, None, None, validation.flag("flip", flip)),
+                            status_code=201)
 
     @app.get("/api/play/{game_id}", summary="a game as a seat sees it")
     def get_game(game_id: str, seat: int | None = None, ply: int | None = None,
