@@ -54,10 +54,18 @@ def page(browser: Any) -> Iterator[Any]:
     assert not errors, errors
 
 
-def shot(page: Any, name: str) -> None:
-    if SHOTS is not None:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+#: ``GAMESEARCH_README_SHOTS=1``: the README's pictures (docs/web_desktop.png,
+#: docs/web_phone.png) are written by the tests that make them
+README_SHOTS = (Path(__file__).resolve().parents[1] / "docs"
+                if os.environ.get("GAMESEARCH_README_SHOTS") else None)
+
+
+def shot(page: Any, name: str, *, full_page: bool = True, readme: bool = False) -> None:
+    """A screenshot into ``$GAMESEARCH_SHOTS`` (and, for the README's, into docs/)."""
+    for folder in (SHOTS, README_SHOTS if readme else None):
+        if folder is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(folder / f"{name}.png"), full_page=full_page)
 
 
 def wait_turn(page: Any) -> str:
@@ -152,7 +160,7 @@ def test_chess_by_two_clicks(server: str, page: Any) -> None:
     assert str(page.text_content("#movelist [data-ply='3']")) == "Nf3"
     assert page.locator("#iterations tbody tr").count() >= 1
     shot(page, "play_chess")
-    shot(page, "web_desktop")  # the README's desktop picture
+    shot(page, "web_desktop", readme=True)  # the README's desktop picture
 
 
 def test_chess_promotion_queen_by_default_or_chosen(server: str, page: Any) -> None:
@@ -373,7 +381,7 @@ def test_a_phone_sees_the_board_first_without_sideways_scrolling(
         page.tap('#board [data-square="e4"]')
         wait_moves(page, "^e2e4 \\S+")
         wait_turn(page)
-        shot(page, "web_phone")
+        shot(page, "web_phone", full_page=False, readme=True)  # what the phone's screen shows
     finally:
         context.close()
     assert not errors, errors

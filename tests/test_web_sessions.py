@@ -169,3 +169,17 @@ def test_the_position_keeps_the_moves_in_the_order_played(client: TestClient) ->
     for ply, move in enumerate("33512"):
         v = client.post(f"/api/play/{g['id']}/move", json={"move": move, "ply": ply}).json()
     assert v["line"] == "44444433512"
+
+
+def test_undo_without_people_goes_back_to_a_choice(client: TestClient) -> None:
+    g = new(client, game="pig", agents=["random", "random"])
+    ply, last = 0, 0
+    for _ in range(50):  # engine moves until the last is the server's die (after a roll)
+        status, events = think(client, g["id"], ply)
+        assert status == 200 and events[-1][0] == "move", events[-1]
+        ply, last = events[-1][1]["view"]["ply"], events[-1][1]["view"]["moves"][-1]["player"]
+        if last == -1:
+            break
+    assert last == -1
+    r = client.post(f"/api/play/{g['id']}/undo", json={"ply": ply}).json()
+    assert r["to_move"] in (0, 1) and r["ply"] == ply - 2  # the roll and its die

@@ -373,7 +373,8 @@ def add_routes(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionStore) 
             anyone = any(session.is_human(p) for p in range(session.game.num_players))
             while session.moves:
                 m = session.moves.pop()
-                if not anyone or (m.mover != CHANCE and session.is_human(m.mover)):
+                # back to a choice, never to a die in the air
+                if m.mover != CHANCE and (not anyone or session.is_human(m.mover)):
                     break
             return view(session, seat, None, validation.flag("flip", flip))
 
