@@ -134,6 +134,13 @@ def test_chess_moves_in_san_and_a_draw_with_its_reason(client: TestClient) -> No
         r = client.post(f"/api/play/{g['id']}/move", json={"move": move, "ply": ply})
     assert [m["text"] for m in r.json()["moves"]] == ["e4", "e5", "Nf3"]
     assert [m["move"] for m in r.json()["moves"]] == ["e2e4", "e7e5", "g1f3"]
+    assert r.json()["time"] is None
+    engine = new(client, game="chess", agents=["id", "human"], time=0.3)  # a number, too
+    status, events = think(client, engine["id"], 0)
+    move = events[-1][1]
+    assert status == 200 and move["text"] == move["view"]["moves"][0]["text"]
+    assert move["pv_text"][0] == move["text"] and len(move["pv_text"]) == len(move["pv"])
+    assert all(e[1]["pv_text"] for e in events if e[0] == "info")
     stalemate = new(client, game="chess", agents=["human", "human"],
                     position="7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
     assert stalemate["terminal"] and stalemate["result"] == "draw by stalemate"

@@ -193,6 +193,18 @@ def move_entry(game: Game[Any, Any], move: Move, ply: int, seat: int | None) -> 
             "player": move.mover}
 
 
+def describe_pv(game: Game[Any, Any], state: Any, pv: Any) -> list[str]:
+    """A principal variation as people write it (chess: SAN), each move read in its own
+    position; it stops where the game ends or the dice decide."""
+    words = []
+    for a in pv:
+        if game.is_terminal(state) or game.to_move(state) == CHANCE:
+            break
+        words.append(game.describe_action(state, a))
+        state = game.result(state, a)
+    return words
+
+
 def result_text(game: Game[Any, Any], state: Any) -> str:
     """``player 1 wins``, ``draw``, with the game's reason (``draw by stalemate``)."""
     returns = list(game.returns(state))
@@ -241,7 +253,7 @@ class NewGame(BaseModel):
     game: str
     agents: list[str] | None = None
     position: str | None = None
-    time: str | None = None
+    time: str | float | None = None
     clock: str | None = None
 
 
@@ -299,7 +311,7 @@ def create(store: SessionStore, body: NewGame, caps: Caps, rng: random.Random) -
             raise WebInputError(message if message.startswith(name) else
                                 f"{name} {echo(text)}: {message}") from None
         agents.append(checked)
-    seconds = validation.number("time", body.time)
+    seconds = validation.number("time", None if body.time is None else str(body.time))
     validation.capped_time(float(seconds) if seconds is not None else None, caps)
     _clock(body.clock)
     session = Session(secrets.token_urlsafe(9), spec, g, start_text.strip(), s, agents,
@@ -417,7 +429,8 @@ def add_routes(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionStore) 
 
         def info(r: SearchResult) -> None:
             data = {"depth": r.depth, "value": _value(r.value), "pv": format_pv(g, s, r.pv),
-                    "nodes": r.nodes, "nps": round(r.nps), "seconds": round(r.seconds, 4),
+                    "pv_text": describe_pv(g, s, r.pv), "nodes": r.nodes, "nps": round(r.nps),
+                    "seconds": round(r.seconds, 4),
                     "svg": g.render_svg(s, pv=r.pv, last=last, interactive=False)}
             loop.call_soon_threadsafe(events.put_nowait, ("info", data))
 
@@ -435,7 +448,8 @@ def add_routes(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionStore) 
             solved = getattr(agent, "solved", None) if isinstance(agent, SolverAgent) else None
             if isinstance(result, SearchResult):
                 out.update(value=_value(result.value), depth=result.depth,
-                           nodes=result.nodes, pv=format_pv(g, s, result.pv), source="search")
+                           nodes=result.nodes, pv=format_pv(g, s, result.pv),
+                           pv_text=describe_pv(g, s, result.pv), source="search")
             elif isinstance(solved, dict):
                 out.update(value=solved["value"], nodes=solved["nodes"], pv=[out["move"]],
                            source="book" if solved.get("book") else "solver")
@@ -483,6 +497,8 @@ def add_routes(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionStore) 
                         stop.set()
                         with anyio.CancelScope(shield=True):
                             await asyncio.wait({task})
+                        if not task.cancelled():
+                            task.exception()  # retrieved: "nothing was played" is expected
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache"})

@@ -364,7 +364,7 @@ async function think(player, gen) {
         `${d.agent} (player ${player + 1}) thinking, ${d.budget} s`;
       if (event === "info") {
         body.insertAdjacentHTML("beforeend", `<tr><td>${d.depth}</td><td>${esc(fmtValue(d.value))}</td>` +
-          `<td>${d.nodes}</td><td>${d.nps}</td><td>${d.seconds}</td><td class="l">${esc(d.pv.join(" "))}</td></tr>`);
+          `<td>${d.nodes}</td><td>${d.nps}</td><td>${d.seconds}</td><td class="l">${esc((d.pv_text || d.pv).join(" "))}</td></tr>`);
         if (d.svg && S.shown === null) $("#board").innerHTML = d.svg;
       }
       if (event === "move") move = d;
