@@ -324,8 +324,14 @@ def create(store: SessionStore, body: NewGame, caps: Caps, rng: random.Random) -
 
 def add_routes(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionStore) -> None:
     """The routes of the games the server holds (``/api/play``)."""
-    rng = random.Random()
+    rng = random.Random()  # the server's dice
+    _add_move_routes(app, caps, store, rng)
+    _add_think_route(app, caps, gate, store, rng)
 
+
+def _add_move_routes(app: FastAPI, caps: Caps, store: SessionStore, rng: random.Random
+                     ) -> None:
+    """Start a game, see it, play a person's move, take back."""
     @app.post("/api/play", summary="start a game the server holds", status_code=201)
     def new_game(body: NewGame, flip: str | None = None) -> JSONResponse:
         """Checks everything (the game spec, the start position, every seat's agent spec,
@@ -390,6 +396,10 @@ def add_routes(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionStore) 
                     break
             return view(session, seat, None, validation.flag("flip", flip))
 
+
+def _add_think_route(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionStore,
+                     rng: random.Random) -> None:
+    """The engine's move, its thinking streamed, played by the server."""
     @app.get("/api/play/{game_id}/think", summary="the engine's move, its thinking streamed")
     async def think(game_id: str, ply: int | None = None,
                     clock: str | None = Query(None, max_length=40),
