@@ -265,11 +265,14 @@ def test_a_double_click_and_clicks_while_the_engine_thinks_play_one_move(
     # issue 20 item 10: the double click used to play column 4 for both players, and the
     # engine never moved. Mutation check: without the page's guard (play() while busy)
     # and the server's ply check (Session.expect) this test fails.
-    page.goto(f"{server}/play?game=connect4&agent=human&agent=alphabeta:depth=9&time=1")
+    page.goto(f"{server}/play?game=connect4&agent=human&agent=id&time=2")
     wait_turn(page)
     page.dblclick('#board [data-move="4"]')
+    page.wait_for_function("() => /thinking/.test(document.querySelector('#status')"
+                           ".textContent)")
     for col in (3, 5, 3):  # during the engine's turn: all ignored
         click_column(page, col)
+    assert "thinking" in str(page.text_content("#engine"))  # the clicks came in its turn
     wait_reply(page, 0)
     wait_turn(page)
     g = game_now(server, page)
@@ -391,8 +394,8 @@ def test_the_analysis_board_plays_the_moves_clicked(server: str, page: Any) -> N
     page.goto(f"{server}/analyse?game=connect4&position=4455")
     page.wait_for_selector('#board [data-move="3"]')
     page.click('#board [data-move="3"]')
-    page.wait_for_function("() => document.querySelector('#position').value === '44553'")
-    assert "position=44553" in page.url
+    page.wait_for_function("() => document.querySelector('#position').value === '44553' "
+                           "&& location.search.includes('position=44553')")
     page.click("#analyse")
     page.wait_for_selector("#bestmove", timeout=30_000)
     page.goto(page.url)  # a reload keeps the game and the position
