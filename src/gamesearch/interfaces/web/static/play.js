@@ -63,7 +63,7 @@ function restoreSettings(v) {
     $("#game").insertAdjacentHTML("afterbegin", `<option value="${esc(v.game)}">${esc(v.game)}</option>`);
   }
   $("#game").value = v.game;
-  makeAgentInputs(v.agents);
+  makeAgentInputs(v.agents, v.players);
   $("#start").value = v.start || "";
   if (v.time) $("#time").value = v.time;
   $("#clock").value = v.clock || "";
@@ -83,11 +83,13 @@ function remember() {
   history.replaceState(null, "", url);
 }
 
-function makeAgentInputs(given) {
+// One input per seat; ``players``: the seats of the game as started (a spec's options may
+// change them: rolit:players=3), else the game's default.
+function makeAgentInputs(given, players) {
   const g = gameInfo(S.games, $("#game").value);
   const box = $("#agents");
   box.innerHTML = "";
-  for (let p = 0; p < g.players; p++) {
+  for (let p = 0; p < (players || g.players); p++) {
     const value = (given && given[p]) || (p === 0 ? "human" : g.default_agent);
     box.insertAdjacentHTML("beforeend",
       `<label for="agent${p}">Player ${p + 1}</label><input id="agent${p}" class="agent" ` +
@@ -134,6 +136,7 @@ async function newGame(keepError) {
   if (gen !== S.gen) return;
   S.busy = false;
   S.view = v; S.shown = null;
+  if ($$(".agent").length !== v.players) makeAgentInputs(v.agents, v.players);
   startClocks();
   remember();
   advance();
