@@ -162,9 +162,9 @@ def test_notation_examples() -> None:
         ("12-x-5-0", "four whole numbers"),
         ("12--5-0", "four whole numbers"),
         ("-3-7-5-0", "four whole numbers"),
-        ("12-7-5-2", "player must be 0 or 1"),
+        ("12-7-5-2", "player field must be 0 or 1"),
         ("12-7-1-0", "turn total of 1"),
-        ("1-7-0-0", "player 0 cannot have banked 1"),
+        ("1-7-0-0", "player 1 cannot have banked 1"),
         ("20-25-0-0", "both players"),
         ("20-7-4-1", "game is over"),
         ("20-7-0-0", "write 20-7-0-1"),
@@ -203,5 +203,5 @@ def test_evaluate_prefers_the_leader() -> None:
 def test_render() -> None:
     picture = game.render(game.parse_state("12-7-5-1r"))
     assert "Pig to 20" in picture
-    assert "player 1:   7  to move, turn total 5 (rolling...)" in picture
+    assert "player 2:   7  to move, turn total 5 (rolling...)" in picture
     assert "wins" in game.render(game.parse_state("20-7-0-1"))

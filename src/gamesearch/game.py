@@ -443,6 +443,26 @@ class Game(Generic[S, A]):
     def parse_state(self, text: str) -> S:
         raise InvalidPositionError(f"{self.name}: positions cannot be parsed from text")
 
+    # The three hooks below are what a person reads (the web app's move list, status and
+    # position box); the search never calls them.
+    def describe_action(self, state: S, action: A) -> str:
+        """A move as people write it (chess: SAN); default: :meth:`format_action`."""
+        return self.format_action(state, action)
+
+    def termination(self, state: S) -> str | None:
+        """Why a finished game ended, in a few words (chess: ``"stalemate"``,
+        ``"repetition"``...), or ``None`` when there is nothing to add to the result."""
+        return None
+
+    def format_line(self, start: S, actions: Sequence[A]) -> str:
+        """The position reached by playing ``actions`` from ``start``, in the notation of
+        :meth:`format_state`. A game whose positions are written as a move list (Connect
+        Four) keeps the moves in the order played; default: the state's own text."""
+        s = start
+        for a in actions:
+            s = self.result(s, a)
+        return self.format_state(s)
+
     def render(self, state: S) -> str:
         """A human picture of the position for the terminal."""
         return self.format_state(state)

@@ -19,7 +19,8 @@ Actions: ``"roll"`` and ``"hold"`` at a decision node; at a chance node ``action
 die faces 1-6 (ints), the outcomes of :meth:`Pig.chance_outcomes`, each of probability 1/6.
 
 Notation: ``score0-score1-turntotal-player``, with a trailing ``r`` at a chance node (the die
-is rolling): ``0-0-0-0`` is the start, ``12-7-5-1`` player 1 to choose with 5 on the turn,
+is rolling): ``0-0-0-0`` is the start, ``12-7-5-1`` seat 1 (the second player, "player 2"
+in every picture and message: people count players from 1) to choose with 5 on the turn,
 ``12-7-5-1r`` the same player's die in the air.
 
 Utilities are +1 for the winner and -1 for the loser; :meth:`Pig.evaluate` compares the
@@ -144,6 +145,13 @@ class Pig(Game[PigState, PigAction]):
         return (need_opp - need_own) / (need_opp + need_own + 1)
 
     # ----- notation ------------------------------------------------------------------
+    def describe_action(self, state: PigState, action: PigAction) -> str:
+        """``roll``, ``hold``, and the die: ``rolled 4``, or ``rolled 1: turn over`` (a 1
+        loses the turn total and passes the turn)."""
+        if not state[4]:
+            return str(action)
+        return "rolled 1: turn over" if action == 1 else f"rolled {action}"
+
     def parse_action(self, state: PigState, text: str) -> PigAction:
         """``roll``/``r`` or ``hold``/``h`` at a decision node, a face ``1``-``6`` when rolling."""
         word = text.strip().lower()
@@ -176,7 +184,8 @@ class Pig(Game[PigState, PigAction]):
             )
         s0, s1, total, player = (int(f) for f in fields)
         if player not in (0, 1):
-            raise InvalidPositionError(f"{where}: the player must be 0 or 1, not {player}")
+            raise InvalidPositionError(f"{where}: the player field must be 0 or 1 (seat 0 is "
+                                       f"player 1, seat 1 player 2), not {player}")
         if total == 1:
             raise InvalidPositionError(
                 f"{where}: a turn total of 1 cannot happen (rolling a 1 ends the turn)"
@@ -184,7 +193,8 @@ class Pig(Game[PigState, PigAction]):
         for p, score in enumerate((s0, s1)):
             if score == 1:
                 raise InvalidPositionError(
-                    f"{where}: player {p} cannot have banked 1 point (turn totals are 0 or >= 2)"
+                    f"{where}: player {p + 1} cannot have banked 1 point (turn totals are 0 "
+                    "or >= 2)"
                 )
         goal = self.goal
         if s0 >= goal and s1 >= goal:
@@ -193,7 +203,8 @@ class Pig(Game[PigState, PigAction]):
             winner = 0 if s0 >= goal else 1
             if total or rolling or player == winner:
                 raise InvalidPositionError(
-                    f"{where}: player {winner} has reached the goal {goal}, so the game is over "
+                    f"{where}: player {winner + 1} has reached the goal {goal}, so the game is "
+                    "over "
                     f"and the turn has passed: write {s0}-{s1}-0-{1 - winner}"
                 )
         return (s0, s1, total, player, int(rolling))
@@ -209,7 +220,7 @@ class Pig(Game[PigState, PigAction]):
         lines = [f"Pig to {self.goal}"]
         over = self.is_terminal(state)
         for p, score in enumerate((s0, s1)):
-            line = f"  player {p}: {score:>3}"
+            line = f"  player {p + 1}: {score:>3}"
             if over and score >= self.goal:
                 line += "  wins"
             elif not over and p == player:

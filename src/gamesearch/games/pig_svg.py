@@ -50,7 +50,7 @@ def render(game: Any, state: Any, *, pv: Sequence[Any] = (),
     for p, score in enumerate((s0, s1)):
         y = 48 + 52 * p
         w = bar_w * min(score, goal) / goal
-        parts.append(f'<text x="20" y="{y + 20}" font-size="15">player {p}</text>')
+        parts.append(f'<text x="20" y="{y + 20}" font-size="15">player {p + 1}</text>')
         parts.append(f'<rect x="100" y="{y}" width="{bar_w}" height="28" fill="#eee" '
                      'stroke="#999"/>')
         parts.append(f'<rect class="banked" x="100" y="{y}" width="{w:g}" height="28" '

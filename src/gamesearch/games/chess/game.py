@@ -273,6 +273,9 @@ class ChessGame(Game[ChessState, Move]):
     def format_san(self, state: ChessState, action: Move) -> str:
         return state.board.san(action)
 
+    def describe_action(self, state: ChessState, action: Move) -> str:
+        return state.board.san(action)
+
     def parse_action(self, state: ChessState, text: str) -> Move:
         """A move in UCI (``e2e4``, ``e7e8q``) or SAN (``e4``, ``Nf3``, ``O-O``, ``exd5``)."""
         text = text.strip()

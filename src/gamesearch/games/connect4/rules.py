@@ -395,6 +395,11 @@ class ConnectFour(Game[C4State, int]):
             )
         return "".join(str(c + 1) for c in moves)
 
+    def format_line(self, start: C4State, actions: Sequence[int]) -> str:
+        """The start's move string, then the moves in the order played (``format_state``
+        of the end would give one sequence reaching it, not necessarily this one)."""
+        return self.format_state(start) + "".join(str(c + 1) for c in actions)
+
     def parse_state(self, text: str) -> C4State:
         text = text.strip()
         state = self.initial_state()

@@ -34,7 +34,7 @@ from ...games import available_games
 from ...games.trees import EXAMPLES
 from ...search import ALGORITHMS, Limit, SearchResult
 from ..analysis import analyze, default_algorithm, format_pv, move_scores, solve_record
-from . import learn, validation
+from . import learn, sessions, validation
 from .gate import Busy, SearchGate
 from .tournaments import Library
 from .validation import Caps, WebInputError
@@ -58,12 +58,7 @@ def _rss_mb() -> float | None:
 
 
 def _result_text(game: Game[Any, Any], state: Any) -> str:
-    returns = list(game.returns(state))
-    best = max(returns)
-    winners = [i for i, r in enumerate(returns) if r == best]
-    if len(winners) == len(returns):
-        return "draw"
-    return " and ".join(f"player {w + 1}" for w in winners) + " wins"
+    return sessions.result_text(game, state)  # with the game's reason (draw by stalemate)
 
 
 def _labels(text: str | None) -> dict[str, str]:
@@ -114,6 +109,8 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
         _add_status_routes,
     ):
         add(app, caps, gate, library)
+    app.state.sessions = sessions.SessionStore()
+    sessions.add_routes(app, caps, gate, app.state.sessions)
     return app
 
 
@@ -217,7 +214,9 @@ def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Librar
         return {
             "game": g.spec, "start": position or "", "moves": [g.format_action(b, a)
                                                              for b, a in history],
-            "position": g.format_state(s), "players": g.num_players, "to_move": to_move,
+            "position": g.format_line(history[0][0] if history else s,  # in the order played
+                                      [a for _b, a in history]),
+            "players": g.num_players, "to_move": to_move,
             "chance": chance, "terminal": terminal,
             "returns": list(g.returns(s)) if terminal else None,
             "result": _result_text(g, s) if terminal else None,

@@ -11,11 +11,19 @@ function apiUrl(path, params) {
   return url;
 }
 
-async function api(path, params) {
-  const response = await fetch(apiUrl(path, params));
+// A failed call throws an Error carrying the server's message and the HTTP status
+// (409: the game moved on since the page asked; 404: no such game).
+async function api(path, params, body) {
+  const init = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const response = await fetch(apiUrl(path, params), init);
   let data;
   try { data = await response.json(); } catch (e) { data = { error: response.statusText }; }
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  if (!response.ok) {
+    const error = new Error(data.error || response.statusText);
+    error.status = response.status;
+    throw error;
+  }
   return data;
 }
 
@@ -38,12 +46,48 @@ function fmtValue(v) {
   return String(v);
 }
 
+// The games in a select; ``wanted`` may be a spec with options (``rolit:players=3``): it is
+// kept as an option of its own, and ``gameInfo`` finds its game by the name before the colon.
 async function fillGames(select, wanted) {
   const data = await api("/api/games");
   select.innerHTML = data.games.map((g) =>
     `<option value="${esc(g.name)}">${esc(g.name)} — ${esc(g.description)}</option>`).join("");
+  if (wanted && !data.games.some((g) => g.name === wanted)) {
+    const base = data.games.find((g) => g.name === wanted.split(":")[0].trim());
+    if (base) select.insertAdjacentHTML("afterbegin",
+      `<option value="${esc(wanted)}">${esc(wanted)} — ${esc(base.description)}</option>`);
+  }
   if (wanted) select.value = wanted;
   return data;
+}
+
+function gameInfo(games, spec) { return games[spec] || games[String(spec).split(":")[0].trim()]; }
+
+// Chess-like boards mark squares (data-square): a move is two clicks, from and to.
+// ``pick`` gets the move (a promotion: the queen unless ``choose`` asks for the piece).
+function squareClick(state, legal, sq, pick, choose) {
+  if (state.selected) {
+    const from = state.selected;
+    const candidates = legal.filter((m) => m.slice(0, 2) === from && m.slice(2, 4) === sq);
+    if (candidates.length === 1) { state.selected = null; pick(candidates[0]); return; }
+    if (candidates.length > 1) {
+      state.selected = null;
+      const queen = candidates.find((m) => m.endsWith("q")) || candidates[0];
+      if (!choose) pick(queen); else choose(candidates);
+      return;
+    }
+  }
+  state.selected = legal.some((m) => m.slice(0, 2) === sq) ? sq : null;
+  markSquares(state.selected, legal);
+}
+
+function markSquares(selected, legal) {
+  $$("#board rect.sq").forEach((r) => r.classList.remove("selected", "dest"));
+  if (!selected) return;
+  $(`#board rect.sq[data-square="${selected}"]`)?.classList.add("selected");
+  for (const m of legal) {
+    if (m.slice(0, 2) === selected) $(`#board rect.sq[data-square="${m.slice(2, 4)}"]`)?.classList.add("dest");
+  }
 }
 
 // A game without a drawing (no render_svg hook): its text picture and a button a legal move.

@@ -1,35 +1,95 @@
-// Play: a game against agents; the engine's thinking streamed from /api/think (SSE).
+// Play: a game the server holds (/api/play), against agents; the engine's thinking streamed.
+// The page keeps only the game's id (in the address bar, with the settings) and the view the
+// server last sent. Every move names the ply it is made at, and the board is inert while a
+// request is out or the engine thinks, so a double click cannot play for the engine (the
+// server would refuse it anyway: 409).
 "use strict";
-const S = { games: {}, game: null, start: "", moves: [], movers: [], agents: [], pos: null,
-            gen: 0, abort: null, flip: false, selected: null, clocks: null, tick: null };
+const S = { games: {}, view: null, shown: null, busy: false, abort: null, flip: false,
+            selected: null, clocks: null, tick: null, gen: 0 };
 
 async function init() {
   const params = new URLSearchParams(location.search);
   const data = await fillGames($("#game"), params.get("game") || "tictactoe");
   for (const g of data.games) S.games[g.name] = g;
   if (params.get("position")) $("#start").value = params.get("position");
+  if (params.get("time")) $("#time").value = params.get("time");
+  if (params.get("clock")) $("#clock").value = params.get("clock");
   $("#game").addEventListener("change", () => { makeAgentInputs(); newGame(); });
   $("#new").addEventListener("click", newGame);
   $("#undo").addEventListener("click", undo);
-  $("#flip").addEventListener("click", () => { S.flip = !S.flip; refresh(false); });
+  $("#flip").addEventListener("click", () => { S.flip = !S.flip; show(S.shown); });
   $("#copy").addEventListener("click", () => {
     $("#position").select(); navigator.clipboard?.writeText($("#position").value).catch(() => {});
   });
   $("#scores").addEventListener("change", () => {
     $("#scoresline").textContent = "";
     if ($("#scores").checked && humanToMove()) showScores(S.gen);
-    else if (S.pos) drawPosition(S.pos, S.pos.svg);
+    else if (S.view) draw(S.view);
   });
   $("#board").addEventListener("click", onBoardClick);
+  $("#movelist").addEventListener("click", (e) => {
+    const m = e.target.closest("[data-ply]");
+    if (m) show(Number(m.dataset.ply));
+  });
+  $("#first").addEventListener("click", () => show(0));
+  $("#prev").addEventListener("click", () => step(-1));
+  $("#next").addEventListener("click", () => step(1));
+  $("#live").addEventListener("click", () => show(null));
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, select, textarea") || !S.view) return;
+    const keys = { ArrowLeft: () => step(-1), ArrowRight: () => step(1),
+                   Home: () => show(0), End: () => show(null) };
+    if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
+  });
   makeAgentInputs(params.getAll("agent"));
-  newGame();
+  const id = params.get("id");
+  if (id) {
+    try {
+      S.view = await api(`/api/play/${encodeURIComponent(id)}`);
+      restoreSettings(S.view);
+      startClocks();
+      remember();
+      advance();
+      return;
+    } catch (e) {
+      showError(`${e.message} (a new game was started with the same settings)`);
+    }
+  }
+  newGame(!!id);
 }
 
-function makeAgentInputs(given) {
-  const g = S.games[$("#game").value];
+function restoreSettings(v) {
+  if (![...$("#game").options].some((o) => o.value === v.game)) {
+    $("#game").insertAdjacentHTML("afterbegin", `<option value="${esc(v.game)}">${esc(v.game)}</option>`);
+  }
+  $("#game").value = v.game;
+  makeAgentInputs(v.agents, v.players);
+  $("#start").value = v.start || "";
+  if (v.time) $("#time").value = v.time;
+  $("#clock").value = v.clock || "";
+}
+
+// The address bar: the game's id and its settings, so that a reload or a shared link comes
+// back to this game (or, once the server has forgotten it, starts it again).
+function remember() {
+  const v = S.view;
+  const url = new URL(location.pathname, location.origin);
+  url.searchParams.set("game", v.game);
+  for (const a of v.agents) url.searchParams.append("agent", a);
+  if (v.start) url.searchParams.set("position", v.start);
+  if (v.time) url.searchParams.set("time", v.time);
+  if (v.clock) url.searchParams.set("clock", v.clock);
+  url.searchParams.set("id", v.id);
+  history.replaceState(null, "", url);
+}
+
+// One input per seat; ``players``: the seats of the game as started (a spec's options may
+// change them: rolit:players=3), else the game's default.
+function makeAgentInputs(given, players) {
+  const g = gameInfo(S.games, $("#game").value);
   const box = $("#agents");
   box.innerHTML = "";
-  for (let p = 0; p < g.players; p++) {
+  for (let p = 0; p < (players || g.players); p++) {
     const value = (given && given[p]) || (p === 0 ? "human" : g.default_agent);
     box.insertAdjacentHTML("beforeend",
       `<label for="agent${p}">Player ${p + 1}</label><input id="agent${p}" class="agent" ` +
@@ -44,43 +104,80 @@ function stopThinking() {
   if (S.abort) { S.abort.abort(); S.abort = null; }
 }
 
-function newGame() {
-  stopThinking();
-  showError("");
-  S.game = $("#game").value;
-  S.start = $("#start").value.trim();
-  S.moves = []; S.movers = []; S.selected = null;
-  S.agents = $$(".agent").map((i) => i.value.trim() || "human");
-  const clock = $("#clock").value.trim();
-  S.clocks = null;
-  if (clock) {
-    const [base, inc] = clock.split("+").map(Number);
-    if (!(base > 0) || (inc !== undefined && !(inc >= 0))) {
-      showError(`clock ${JSON.stringify(clock)}: expected BASE+INC in seconds, e.g. 60+1`);
-      return;
-    }
-    S.clocks = { inc: inc || 0, left: S.agents.map(() => base), running: null, since: 0 };
-  }
-  $("#iterations tbody").innerHTML = "";
-  $("#engine").textContent = "—";
-  refresh(true);
+function clearBoard(message) {
+  S.view = null; S.shown = null;
+  $("#board").innerHTML = "";
+  $("#movelist").innerHTML = "";
+  $("#position").value = "";
+  $("#status").textContent = message;
 }
 
-function isHuman(player) { return (S.agents[player] || "").toLowerCase() === "human"; }
+async function newGame(keepError) {
+  stopThinking();
+  if (keepError !== true) showError("");
+  const gen = ++S.gen;
+  S.selected = null; S.busy = true;
+  $("#iterations tbody").innerHTML = "";
+  $("#engine").textContent = "—";
+  $("#scoresline").textContent = "";
+  const body = { game: $("#game").value, agents: $$(".agent").map((i) => i.value.trim() || "human"),
+                 position: $("#start").value.trim(), time: $("#time").value.trim(),
+                 clock: $("#clock").value.trim() };
+  let v;
+  try {
+    v = await api("/api/play", { flip: S.flip ? 1 : "" }, body);
+  } catch (e) {  // a bad start, agent or time: no board, and what is wrong with it
+    if (gen !== S.gen) return;
+    S.busy = false;
+    clearBoard("no game: correct the settings and press New game");
+    showError(e.message);
+    return;
+  }
+  if (gen !== S.gen) return;
+  S.busy = false;
+  S.view = v; S.shown = null;
+  if ($$(".agent").length !== v.players) makeAgentInputs(v.agents, v.players);
+  startClocks();
+  remember();
+  advance();
+}
 
-function undo() {
+function startClocks() {
+  clearInterval(S.tick);
+  S.clocks = null;
+  const clock = S.view.clock;
+  if (!clock) { drawClocks(); return; }
+  const [base, inc] = clock.split("+").map(Number);
+  S.clocks = { inc: inc || 0, left: S.view.agents.map(() => base), running: null, since: 0 };
+  drawClocks();
+}
+
+function isHuman(player) {
+  return ((S.view && S.view.agents[player]) || "").split(":")[0].trim().toLowerCase() === "human";
+}
+
+function who(p) { return `player ${p + 1} (${S.view.agents[p]})`; }
+
+async function undo() {
+  if (!S.view || !S.view.ply) return;
   stopThinking();
   showError("");
-  S.gen++;
-  if (!S.moves.length) return;
-  const anyHuman = S.agents.some((a, i) => isHuman(i));
-  do {
-    S.moves.pop();
-    const who = S.movers.pop();
-    if (!anyHuman || (who !== undefined && who >= 0 && isHuman(who))) break;
-  } while (S.moves.length);
-  S.selected = null;
-  refresh(false);
+  const gen = ++S.gen;
+  S.busy = true;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const v = await api(`/api/play/${S.view.id}/undo`, { flip: S.flip ? 1 : "" }, { ply: S.view.ply });
+      if (gen !== S.gen) return;
+      S.view = v; S.shown = null; S.selected = null; S.busy = false;
+      $("#scoresline").textContent = "";
+      advance();
+      return;
+    } catch (e) {
+      if (e.status !== 409) { S.busy = false; showError(e.message); return; }
+      S.view = await api(`/api/play/${S.view.id}`);  // the engine's move came in: again
+    }
+  }
+  S.busy = false;
 }
 
 function clockStart(player) {
@@ -112,7 +209,7 @@ function clockLeft(p) {
 
 function drawClocks() {
   if (!S.clocks) { $("#clocks").innerHTML = ""; return; }
-  $("#clocks").innerHTML = S.agents.map((a, p) => {
+  $("#clocks").innerHTML = S.view.agents.map((a, p) => {
     const left = Math.max(0, clockLeft(p));
     const m = Math.floor(left / 60), s = (left % 60).toFixed(1).padStart(4, "0");
     return `<span class="clock${S.clocks.running === p ? " running" : ""}">P${p + 1} ${m}:${s}</span>`;
@@ -122,77 +219,110 @@ function drawClocks() {
     clockStop(false);
     stopThinking();
     S.gen++;
-    $("#status").textContent = `player ${p + 1} (${S.agents[p]}) lost on time`;
+    S.busy = true;  // the game is over on the clock: nothing more is played
+    $("#status").textContent = `${who(p)} lost on time`;
   }
 }
 
-function params(extra) {
-  return Object.assign({ game: S.game, position: S.start, moves: S.moves.join(" ") }, extra);
+// What happened since the last choice, when the dice ended someone's turn (Pig's 1).
+function turnNote(v) {
+  const moves = v.moves;
+  const last = moves[moves.length - 1];
+  if (!last || last.player !== -1) return "";
+  let i = moves.length - 1;
+  while (i >= 0 && moves[i].player === -1) i--;
+  if (i < 0 || moves[i].player === v.to_move) return "";
+  return `${who(moves[i].player)}: ${last.text}. `;
 }
 
-async function refresh(fresh) {
-  const gen = ++S.gen;
-  let pos;
-  try {
-    pos = await api("/api/position", params({ flip: S.flip ? 1 : "" }));
-  } catch (e) {
-    showError(e.message);
-    if (S.moves.length && !fresh) { S.moves.pop(); S.movers.pop(); }
-    return;
-  }
-  if (gen !== S.gen) return;
-  S.pos = pos;
-  drawPosition(pos, pos.svg);
-  if (pos.terminal) {
+// The game as it now stands: drawn, then whoever is to move is asked (or the engine thinks).
+function advance() {
+  const v = S.view;
+  draw(v);
+  if (v.terminal) {
     clockStop(false);
-    $("#status").textContent = `game over: ${pos.result}`;
+    $("#status").textContent = `game over: ${v.result}`;
     return;
   }
-  if (pos.chance.length) {
-    const r = await api("/api/roll", params());
-    if (gen !== S.gen) return;
-    S.moves.push(r.move); S.movers.push(-1);
-    return refresh(false);
-  }
-  const p = pos.to_move;
+  const p = v.to_move;
   if (isHuman(p)) {
-    $("#status").textContent = `player ${p + 1} (human) to move: click on the board`;
+    $("#status").textContent = `${turnNote(v)}player ${p + 1} (human) to move: click on the board`;
     clockStart(p);
     $("#scoresline").textContent = "";
-    if ($("#scores").checked) showScores(gen);
+    if ($("#scores").checked) showScores(S.gen);
   } else {
-    $("#status").textContent = `player ${p + 1} (${S.agents[p]}) is thinking…`;
-    think(p, gen);
+    $("#status").textContent = `${turnNote(v)}${who(p)} is thinking…`;
+    think(p, ++S.gen);
   }
 }
 
-function drawPosition(pos, svg) {
-  $("#board").innerHTML = boardHtml(pos, svg);
-  $("#position").value = pos.position;
-  $("#movelist").textContent = pos.moves.length ? "moves: " + pos.moves.join(" ") : "";
-  if (S.selected) markChess();
+function draw(v) {
+  $("#board").innerHTML = boardHtml(v, v.svg);
+  $("#position").value = v.line;
+  drawMoveList();
+  if (S.selected) markSquares(S.selected, v.legal);
+}
+
+function drawMoveList() {
+  const v = S.view;
+  if (!v) return;
+  const shown = S.shown === null ? v.ply : S.shown;
+  $("#movelist").innerHTML = v.moves.length ? '<span class="muted">moves:</span> ' + v.moves.map((m) =>
+    `<span class="mv${m.player === -1 ? " chance" : ""}${m.ply === shown ? " current" : ""}" ` +
+    `data-ply="${m.ply}" data-notation="${esc(m.move)}" title="ply ${m.ply}: ${esc(m.move)}">${esc(m.text)}</span>`
+  ).join(" ") : "";
+  $("#movelist .mv.current")?.scrollIntoView({ block: "nearest" });
+}
+
+// An earlier position of the game, to look at (the board is inert there); null: the game now.
+async function show(ply) {
+  if (!S.view) return;
+  if (ply === null || ply >= S.view.ply) {
+    S.shown = null;
+    draw(S.view);
+    if (S.abort) return;  // the engine's thinking draws its own board
+    return;
+  }
+  ply = Math.max(0, ply);
+  S.shown = ply;
+  S.selected = null;
+  drawMoveList();
+  const v = await api(`/api/play/${S.view.id}`, { ply, flip: S.flip ? 1 : "" });
+  if (S.shown !== ply) return;
+  $("#board").innerHTML = boardHtml(v, v.svg);
+  $("#position").value = v.line;
+}
+
+function step(delta) {
+  if (!S.view) return;
+  const now = S.shown === null ? S.view.ply : S.shown;
+  show(now + delta);
 }
 
 async function showScores(gen) {
+  const v = S.view;
+  const base = { game: v.game, position: v.start, moves: v.moves.map((m) => m.move).join(" ") };
   try {
-    const data = await api("/api/scores", params());
+    const data = await api("/api/scores", base);
     if (gen !== S.gen) return;
     const labels = data.scores.map((s) => `${s.move}=${s.score === null ? "?" : s.score}`);
-    const pos = await api("/api/position", params({ labels: labels.join(","), flip: S.flip ? 1 : "" }));
-    if (gen !== S.gen) return;
-    drawPosition(pos, pos.svg);
+    const pos = await api("/api/position", Object.assign(base, { labels: labels.join(","), flip: S.flip ? 1 : "" }));
+    if (gen !== S.gen || S.shown !== null) return;
+    $("#board").innerHTML = boardHtml(pos, pos.svg);
     $("#scoresline").textContent = "solver's scores: " + data.scores.map((s) =>
       `${s.move}: ${s.score === null ? "?" : s.score}`).join(", ");
   } catch (e) { if (gen === S.gen) $("#scoresline").textContent = "scores: " + e.message; }
 }
 
-// Server-sent events over fetch, so that a 400 or 429 shows its message.
+// Server-sent events over fetch, so that a 400, 404 or 409 shows its message.
 async function streamEvents(url, onEvent, signal) {
   const response = await fetch(url, { signal });
   if (!response.ok) {
     let data = {};
     try { data = await response.json(); } catch (e) { /* not JSON */ }
-    throw new Error(data.error || response.statusText);
+    const error = new Error(data.error || response.statusText);
+    error.status = response.status;
+    throw error;
   }
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -217,33 +347,40 @@ async function streamEvents(url, onEvent, signal) {
 
 async function think(player, gen) {
   stopThinking();
-  const extra = { agent: S.agents[player] };
+  const extra = { ply: S.view.ply };
   if (S.clocks) {
     extra.clock = Math.max(0.01, S.clocks.left[player]).toFixed(3);
     extra.increment = S.clocks.inc;
-  } else extra.time = $("#time").value.trim();
+  }
   const controller = new AbortController();
   S.abort = controller;
+  S.busy = true;
   const body = $("#iterations tbody");
   body.innerHTML = "";
-  $("#engine").textContent = `${S.agents[player]} (player ${player + 1}) thinking…`;
+  $("#engine").textContent = `${who(player)} thinking…`;
   clockStart(player);
   let move = null;
   try {
-    await streamEvents(apiUrl("/api/think", params(extra)), (event, d) => {
+    await streamEvents(apiUrl(`/api/play/${S.view.id}/think`, extra), (event, d) => {
       if (gen !== S.gen) return;
       if (event === "start") $("#engine").textContent =
         `${d.agent} (player ${player + 1}) thinking, ${d.budget} s`;
       if (event === "info") {
         body.insertAdjacentHTML("beforeend", `<tr><td>${d.depth}</td><td>${esc(fmtValue(d.value))}</td>` +
-          `<td>${d.nodes}</td><td>${d.nps}</td><td>${d.seconds}</td><td class="l">${esc(d.pv.join(" "))}</td></tr>`);
-        if (d.svg) $("#board").innerHTML = d.svg;
+          `<td>${d.nodes}</td><td>${d.nps}</td><td>${d.seconds}</td><td class="l">${esc((d.pv_text || d.pv).join(" "))}</td></tr>`);
+        if (d.svg && S.shown === null) $("#board").innerHTML = d.svg;
       }
       if (event === "move") move = d;
-      if (event === "error") throw new Error(d.error);
+      if (event === "error") {
+        const error = new Error(d.error);
+        error.status = d.status;
+        throw error;
+      }
     }, controller.signal);
   } catch (e) {
     if (e.name === "AbortError" || gen !== S.gen) return;
+    S.abort = null;
+    if (e.status === 409) { S.busy = false; return resync(); }  // the game moved on: catch up
     clockStop(false);
     showError(e.message);
     $("#status").textContent = "the engine could not move";
@@ -255,60 +392,66 @@ async function think(player, gen) {
   const how = move.source === "search" ? `value ${fmtValue(move.value)}, depth ${move.depth}, ${move.nodes} nodes`
     : move.source === "book" ? `opening book, score ${move.value}`
     : move.source === "solver" ? `solved, score ${move.value}, ${move.nodes} nodes` : move.source;
-  $("#engine").textContent = `${move.agent} played ${move.move} in ${move.seconds} s (${how})`;
-  S.moves.push(move.move); S.movers.push(player);
-  refresh(false);
+  $("#engine").textContent = `${move.agent} played ${move.text} in ${move.seconds} s (${how})`;
+  S.view = move.view;
+  if (S.flip) S.view = await api(`/api/play/${S.view.id}`, { flip: 1 });
+  S.busy = false;
+  advance();
+}
+
+async function resync() {
+  S.view = await api(`/api/play/${S.view.id}`, { flip: S.flip ? 1 : "" });
+  advance();
 }
 
 function humanToMove() {
-  return S.pos && !S.pos.terminal && !S.pos.chance.length && isHuman(S.pos.to_move) && !S.abort;
+  const v = S.view;
+  return v && !S.busy && S.shown === null && !v.terminal && v.to_move !== null &&
+    isHuman(v.to_move) && v.legal.length > 0;
 }
 
-function play(move) {
-  if (!S.pos.legal.includes(move)) { showError(`illegal move ${move}`); return; }
+async function play(move) {
+  if (!humanToMove()) return;
+  if (!S.view.legal.includes(move)) { showError(`illegal move ${move}`); return; }
+  S.busy = true;  // inert from this click on: a second click is ignored
   showError("");
-  clockStop(true);
   S.selected = null;
   $("#promotion").classList.remove("show");
-  S.moves.push(move); S.movers.push(S.pos.to_move);
-  refresh(false);
+  const gen = ++S.gen;
+  try {
+    const v = await api(`/api/play/${S.view.id}/move`, { flip: S.flip ? 1 : "" },
+                        { move, ply: S.view.ply });
+    if (gen !== S.gen) return;
+    clockStop(true);
+    S.view = v;
+  } catch (e) {
+    S.busy = false;
+    if (e.status === 409) return resync();
+    showError(e.message);
+    return;
+  }
+  S.busy = false;
+  advance();
 }
 
 function onBoardClick(e) {
   if (!humanToMove()) return;
   const square = e.target.closest("[data-square]");
-  if (square) { chessClick(square.dataset.square); return; }
+  if (square) {
+    squareClick(S, S.view.legal, square.dataset.square, play,
+                $("#choosepromo").checked ? choosePromotion : null);
+    return;
+  }
   const target = e.target.closest("[data-move]");
   if (target) play(target.dataset.move);
 }
 
-function chessClick(sq) {
-  const legal = S.pos.legal;
-  if (S.selected) {
-    const candidates = legal.filter((m) => m.slice(0, 2) === S.selected && m.slice(2, 4) === sq);
-    if (candidates.length === 1) { play(candidates[0]); return; }
-    if (candidates.length > 1) {  // a promotion: queen unless asked to choose
-      const queen = candidates.find((m) => m.endsWith("q")) || candidates[0];
-      if (!$("#choosepromo").checked) { play(queen); return; }
-      const box = $("#promotion");
-      box.innerHTML = "promote to: " + candidates.map((m) =>
-        `<button data-promo="${m}">${{ q: "queen", r: "rook", b: "bishop", n: "knight" }[m[4]]}</button>`).join("");
-      box.classList.add("show");
-      $$("[data-promo]", box).forEach((b) => b.addEventListener("click", () => play(b.dataset.promo)));
-      return;
-    }
-  }
-  S.selected = legal.some((m) => m.slice(0, 2) === sq) ? sq : null;
-  markChess();
-}
-
-function markChess() {
-  $$("#board rect.sq").forEach((r) => r.classList.remove("selected", "dest"));
-  if (!S.selected || !S.pos) return;
-  $(`#board rect.sq[data-square="${S.selected}"]`)?.classList.add("selected");
-  for (const m of S.pos.legal) {
-    if (m.slice(0, 2) === S.selected) $(`#board rect.sq[data-square="${m.slice(2, 4)}"]`)?.classList.add("dest");
-  }
+function choosePromotion(candidates) {
+  const box = $("#promotion");
+  box.innerHTML = "promote to: " + candidates.map((m) =>
+    `<button data-promo="${m}">${{ q: "queen", r: "rook", b: "bishop", n: "knight" }[m[4]]}</button>`).join("");
+  box.classList.add("show");
+  $$("[data-promo]", box).forEach((b) => b.addEventListener("click", () => play(b.dataset.promo)));
 }
 
 init().catch((e) => showError(e.message));

@@ -1,0 +1,536 @@
+"""Games the server holds: a game id in the URL, the server keeping the moves, each seat
+shown its own view.
+
+The browser used to hold the game and send every move with every request; for a game with
+hidden information that would hand a player the other hands. Here the server keeps each
+game (:class:`Session`: the game spec, the start, the agents of the seats, the moves) in a
+bounded in-memory store (:class:`SessionStore`: the most recently used ``limit`` games,
+each forgotten ``ttl`` seconds after its last use), and answers a request with what one seat
+may see, through the single function :func:`seat_view`. Every game of the library today has
+perfect information, so every seat sees the whole position; a game with hidden information
+only has to be added there.
+
+A move names the ply it expects (the number of moves played so far): a stale one (a double
+click, a second tab, a click while the engine thinks) is refused with 409 and changes
+nothing, so a person can never play the engine's move. Chance nodes are resolved by the
+server (the die of Pig is rolled here, not in the browser). The routes and their JSON are in
+``docs/web.md`` and ``docs/json.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio.to_thread
+from fastapi import FastAPI, Query
+from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import BaseModel
+
+from ...errors import GameError, echo
+from ...game import CHANCE, Game
+from ...search import Limit, SearchResult
+from ..analysis import default_algorithm, format_pv
+from . import validation
+from .gate import SearchGate
+from .validation import Caps, WebInputError
+
+#: the games a server keeps at most (the least recently used goes first)
+MAX_GAMES = 1000
+#: seconds a game is kept after its last use
+TTL = 24 * 3600.0
+
+
+class StaleMove(WebInputError):
+    """A request made for a ply that is no longer the game's (HTTP 409)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, status=409)
+
+
+class UnknownGame(WebInputError):
+    """No game with that id (never made, or forgotten by the store): HTTP 404."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"game {echo(game_id)}: no such game on this server (games are "
+                         f"kept {TTL / 3600:g} h after their last move, the {MAX_GAMES} most "
+                         "recent): start a new one", status=404)
+
+
+@dataclass
+class Move:
+    """One ply: the state before it, the action, who made it (:data:`CHANCE` for chance)."""
+
+    before: Any
+    action: Any
+    mover: int
+
+
+@dataclass
+class Session:
+    """A game the server holds: its settings and its moves."""
+
+    id: str
+    spec: str
+    game: Game[Any, Any]
+    start_text: str
+    start: Any
+    agents: list[str]
+    time: float | None
+    clock: str | None
+    moves: list[Move] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    @property
+    def state(self) -> Any:
+        return self.state_at(self.ply)
+
+    def state_at(self, ply: int) -> Any:
+        if ply < len(self.moves):
+            return self.moves[ply].before
+        if not self.moves:
+            return self.start
+        last = self.moves[-1]
+        return self.game.result(last.before, last.action)
+
+    def is_human(self, seat: int) -> bool:
+        return self.agents[seat].partition(":")[0].strip().lower() == "human"
+
+    def expect(self, ply: int | None) -> None:
+        """Refuse a request made for another ply than the game's (409)."""
+        if ply is None:
+            raise WebInputError("ply: missing; a request names the ply it expects (the "
+                                "number of moves played so far)")
+        if ply != self.ply:
+            raise StaleMove(f"stale request: it was made at ply {ply}, the game is at ply "
+                            f"{self.ply}; nothing was played")
+
+    def push(self, action: Any, mover: int) -> None:
+        self.moves.append(Move(self.state, action, mover))
+
+    def roll(self, rng: random.Random) -> None:
+        """Resolve chance nodes (the server throws the dice) until someone must choose."""
+        g = self.game
+        s = self.state
+        while not g.is_terminal(s) and g.to_move(s) == CHANCE:
+            outcomes = list(g.chance_outcomes(s))
+            a = rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            self.push(a, CHANCE)
+            s = self.state
+
+
+class SessionStore:
+    """The games the server holds, in memory: at most ``limit``, least recently used first
+    out, each forgotten ``ttl`` seconds after its last use."""
+
+    def __init__(self, limit: int = MAX_GAMES, ttl: float = TTL) -> None:
+        self.limit = limit
+        self.ttl = ttl
+        self._games: OrderedDict[str, tuple[Session, float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def add(self, session: Session) -> None:
+        with self._lock:
+            self._games[session.id] = (session, time.monotonic())
+            self._evict()
+
+    def get(self, game_id: str) -> Session:
+        with self._lock:
+            self._evict()
+            entry = self._games.get(game_id)
+            if entry is None:
+                raise UnknownGame(game_id)
+            self._games[game_id] = (entry[0], time.monotonic())
+            self._games.move_to_end(game_id)
+            return entry[0]
+
+    def _evict(self) -> None:
+        now = time.monotonic()
+        while self._games:
+            oldest_id, (_s, used) = next(iter(self._games.items()))
+            if len(self._games) > self.limit or now - used > self.ttl:
+                del self._games[oldest_id]
+            else:
+                break
+
+
+def seat_view(game: Game[Any, Any], state: Any, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` may see of ``state`` (``None``: a spectator). Every game of the library
+    has perfect information today, so every seat sees the whole position; a game with
+    hidden information answers here with its observation (the player's own hand) instead,
+    and nothing else of the server changes. The drawing is added by the caller from the
+    same observation."""
+    terminal = game.is_terminal(state)
+    to_move = None if terminal else game.to_move(state)
+    return {
+        "position": game.format_state(state),
+        "to_move": to_move,
+        "terminal": terminal,
+        "legal": [] if terminal or to_move == CHANCE else game.legal_action_strings(state),
+        "text": game.render(state),
+    }
+
+
+def move_entry(game: Game[Any, Any], move: Move, ply: int, seat: int | None) -> dict[str, Any]:
+    """One ply of the move list as ``seat`` may see it (perfect information: all of it)."""
+    return {"ply": ply, "move": game.format_action(move.before, move.action),
+            "text": game.describe_action(move.before, move.action),
+            "player": move.mover}
+
+
+def describe_pv(game: Game[Any, Any], state: Any, pv: Any) -> list[str]:
+    """A principal variation as people write it (chess: SAN), each move read in its own
+    position; it stops where the game ends or the dice decide."""
+    words = []
+    for a in pv:
+        if game.is_terminal(state) or game.to_move(state) == CHANCE:
+            break
+        words.append(game.describe_action(state, a))
+        state = game.result(state, a)
+    return words
+
+
+def result_text(game: Game[Any, Any], state: Any) -> str:
+    """``player 1 wins``, ``draw``, with the game's reason (``draw by stalemate``)."""
+    returns = list(game.returns(state))
+    best = max(returns)
+    winners = [i for i, r in enumerate(returns) if r == best]
+    text = ("draw" if len(winners) == len(returns) else
+            " and ".join(f"player {w + 1}" for w in winners) + " wins")
+    why = game.termination(state)
+    if why:
+        text += " by " + why
+    return text
+
+
+def view(session: Session, seat: int | None, ply: int | None = None,
+         flip: bool = False) -> dict[str, Any]:
+    """The game as ``seat`` sees it at ``ply`` (``None``: now): the settings, the move list,
+    the position (:func:`seat_view`) and its drawing, and the result once it is over."""
+    g = session.game
+    shown = session.ply if ply is None else ply
+    if not 0 <= shown <= session.ply:
+        raise WebInputError(f"ply {shown}: the game has {session.ply} moves (0 to "
+                            f"{session.ply} can be shown)")
+    s = session.state_at(shown)
+    out: dict[str, Any] = {
+        "id": session.id, "game": session.spec, "start": session.start_text,
+        "agents": list(session.agents), "time": session.time, "clock": session.clock,
+        "players": g.num_players, "seat": seat, "ply": session.ply, "shown": shown,
+        "moves": [move_entry(g, m, i + 1, seat) for i, m in enumerate(session.moves)],
+        "line": g.format_line(session.start, [m.action for m in session.moves[:shown]]),
+    }
+    out.update(seat_view(g, s, seat))
+    if shown < session.ply:  # an earlier position is shown, not played on
+        out["legal"] = []
+    last = session.moves[shown - 1] if shown else None
+    last_text = g.format_action(last.before, last.action) if last else None
+    out["last"] = last_text
+    out["svg"] = g.render_svg(s, last=last_text, flip=flip, interactive=bool(out["legal"]))
+    out["returns"] = list(g.returns(s)) if out["terminal"] else None
+    out["result"] = result_text(g, s) if out["terminal"] else None
+    return out
+
+
+class NewGame(BaseModel):
+    """``POST /api/play``: a game spec, the agents of the seats, a start and the time."""
+
+    game: str
+    agents: list[str] | None = None
+    position: str | None = None
+    time: str | float | None = None
+    clock: str | None = None
+
+
+class PlayMove(BaseModel):
+    """``POST /api/play/{id}/move``: the move and the ply it is made at."""
+
+    move: str
+    ply: int | None = None
+
+
+class Undo(BaseModel):
+    """``POST /api/play/{id}/undo``: take back to the last person's move."""
+
+    ply: int | None = None
+
+
+def _clock(text: str | None) -> tuple[float, float] | None:
+    """``BASE+INC`` seconds (``60+1``, ``300``), or ``None``."""
+    if text is None or not text.strip():
+        return None
+    base, _, inc = text.strip().partition("+")
+    try:
+        b = validation.number("clock", base)
+        i = validation.number("clock", inc) if inc.strip() not in ("", "0") else 0
+    except GameError:
+        b = None
+        i = 0
+    if b is None:
+        raise WebInputError(f"clock {echo(text)}: expected BASE+INC in seconds, e.g. 60+1")
+    return float(b), float(i or 0)
+
+
+def create(store: SessionStore, body: NewGame, caps: Caps, rng: random.Random) -> Session:
+    """A new game: everything checked now (the game spec, the start, each seat's agent,
+    the time), so that a bad input is refused before the first move."""
+    spec = (validation.text("game", body.game, caps) or "").strip()
+    g = validation.game(spec, caps)  # the spec is passed whole: get_game reads its options
+    start_text = validation.text("position", body.position, caps) or ""
+    s, _ = validation.state(g, start_text, None, caps)
+    given = list(body.agents or [])
+    if len(given) > g.num_players:
+        raise WebInputError(f"agents: {len(given)} given, {g.name} has {g.num_players} "
+                            "players")
+    default = g.default_opponent or default_algorithm(g)
+    agents: list[str] = []
+    for seat in range(g.num_players):
+        name = f"player {seat + 1}'s agent"
+        text = given[seat] if seat < len(given) else ("human" if seat == 0 else default)
+        try:  # the agent is built once now, so that its spec is checked whole
+            checked = validation.spec(name, text, caps) or ("human" if seat == 0 else default)
+            if checked.partition(":")[0].strip().lower() != "human":
+                validation.agent(g, checked, 1.0, None, caps)
+        except GameError as exc:
+            message = str(exc)
+            raise WebInputError(message if message.startswith(name) else
+                                f"{name} {echo(text)}: {message}") from None
+        agents.append(checked)
+    seconds = validation.number("time", None if body.time is None else str(body.time))
+    validation.capped_time(float(seconds) if seconds is not None else None, caps)
+    _clock(body.clock)
+    session = Session(secrets.token_urlsafe(9), spec, g, start_text.strip(), s, agents,
+                      float(seconds) if seconds is not None else None,
+                      (body.clock or "").strip() or None)
+    session.roll(rng)
+    store.add(session)
+    return session
+
+
+def add_routes(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionStore) -> None:
+    """The routes of the games the server holds (``/api/play``)."""
+    rng = random.Random()  # the server's dice
+    _add_move_routes(app, caps, store, rng)
+    _add_think_route(app, caps, gate, store, rng)
+
+
+def _add_move_routes(app: FastAPI, caps: Caps, store: SessionStore, rng: random.Random
+                     ) -> None:
+    """Start a game, see it, play a person's move, take back."""
+    @app.post("/api/play", summary="start a game the server holds", status_code=201)
+    def new_game(body: NewGame, flip: str | None = None) -> JSONResponse:
+        """Checks everything (the game spec, the start position, every seat's agent spec,
+        the time) and answers the game as seen at ply 0, with its ``id``. A bad input is a
+        400 with the library's message, before any move."""
+        session = create(store, body, caps, rng)
+        return JSONResponse(view(session, None, None, validation.flag("flip", flip)),
+                            status_code=201)
+
+    @app.get("/api/play/{game_id}", summary="a game as a seat sees it")
+    def get_game(game_id: str, seat: int | None = None, ply: int | None = None,
+                 flip: str | None = None) -> dict[str, Any]:
+        """The game ``game_id`` as ``seat`` sees it (missing: a spectator), at ``ply``
+        (missing: now; an earlier ply shows that position, with no legal moves)."""
+        session = store.get(game_id)
+        _check_seat(session, seat)
+        with session.lock:
+            return view(session, seat, ply, validation.flag("flip", flip))
+
+    @app.post("/api/play/{game_id}/move", summary="a person's move, at the ply expected")
+    def play(game_id: str, body: PlayMove, seat: int | None = None,
+             flip: str | None = None) -> dict[str, Any]:
+        """Plays ``move`` (the game's notation) if the game is still at ``ply`` (else 409:
+        nothing played) and the player to move is a person (else 409); then the server
+        throws any dice. Answers the new view."""
+        session = store.get(game_id)
+        _check_seat(session, seat)
+        with session.lock:
+            session.expect(body.ply)
+            g = session.game
+            s = session.state
+            if g.is_terminal(s):
+                raise StaleMove("the game is over: no move to play")
+            mover = g.to_move(s)
+            if not session.is_human(mover):
+                raise StaleMove(f"player {mover + 1} is {session.agents[mover]!r}: the engine "
+                                "moves, not a person")
+            if seat is not None and seat != mover:
+                raise StaleMove(f"seat {seat}: it is player {mover + 1}'s move")
+            move = validation.text("move", body.move, caps) or ""
+            try:
+                action = g.parse_action(s, move)
+            except GameError as exc:
+                raise WebInputError(str(exc)) from None
+            session.push(action, mover)
+            session.roll(rng)
+            return view(session, seat, None, validation.flag("flip", flip))
+
+    @app.post("/api/play/{game_id}/undo", summary="take back to the last person's move")
+    def undo(game_id: str, body: Undo, seat: int | None = None,
+             flip: str | None = None) -> dict[str, Any]:
+        """Takes back moves until a person's move has been taken back (with no person at
+        the board: one move), if the game is still at ``ply`` (else 409)."""
+        session = store.get(game_id)
+        with session.lock:
+            session.expect(body.ply)
+            anyone = any(session.is_human(p) for p in range(session.game.num_players))
+            while session.moves:
+                m = session.moves.pop()
+                # back to a choice, never to a die in the air
+                if m.mover != CHANCE and (not anyone or session.is_human(m.mover)):
+                    break
+            return view(session, seat, None, validation.flag("flip", flip))
+
+
+def _add_think_route(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionStore,
+                     rng: random.Random) -> None:
+    """The engine's move, its thinking streamed, played by the server."""
+    @app.get("/api/play/{game_id}/think", summary="the engine's move, its thinking streamed")
+    async def think(game_id: str, ply: int | None = None,
+                    clock: str | None = Query(None, max_length=40),
+                    increment: str | None = Query(None, max_length=40)) -> StreamingResponse:
+        """Server-sent events, as ``/api/think``: ``start``, ``info`` per iteration, then
+        ``move`` (the move played, and the new ``view``) or ``error``. Refused with 409 when
+        the game is not at ``ply`` or a person is to move. The engine's move is played by
+        the server only if the game is still at ``ply`` when the search ends. ``clock``:
+        the engine's remaining seconds (the page keeps the clocks)."""
+        session = store.get(game_id)
+        with session.lock:
+            session.expect(ply)
+            g = session.game
+            s = session.state
+            history_last = session.moves[-1] if session.moves else None
+        if g.is_terminal(s):
+            raise StaleMove("the game is over: no move to think about")
+        player = g.to_move(s)
+        if session.is_human(player):
+            raise StaleMove(f"player {player + 1} is a person: the engine does not move")
+        spec = session.agents[player]
+        stop = threading.Event()
+        remaining = validation.number("clock", clock)
+        if remaining is not None:
+            inc = validation.number("increment", increment) if increment not in (
+                None, "", "0") else 0
+            clocks = tuple(float(remaining) for _ in range(g.num_players))
+            limit = Limit(time=caps.time, clocks=clocks,
+                          increments=tuple(float(inc or 0) for _ in clocks), stop=stop)
+        else:
+            limit = Limit(time=session.time or 1.0, stop=stop)
+        seconds = limit.budget(player)[0]
+        last = (g.format_action(history_last.before, history_last.action)
+                if history_last else None)
+        loop = asyncio.get_running_loop()
+        events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+
+        def info(r: SearchResult) -> None:
+            data = {"depth": r.depth, "value": _value(r.value), "pv": format_pv(g, s, r.pv),
+                    "pv_text": describe_pv(g, s, r.pv), "nodes": r.nodes, "nps": round(r.nps),
+                    "seconds": round(r.seconds, 4),
+                    "svg": g.render_svg(s, pv=r.pv, last=last, interactive=False)}
+            loop.call_soon_threadsafe(events.put_nowait, ("info", data))
+
+        agent = await anyio.to_thread.run_sync(validation.agent, g, spec, seconds, info, caps)
+
+        def work() -> dict[str, Any]:
+            start = time.perf_counter()
+            with agent:  # one move, then the agent is closed (Agent's life cycle)
+                action = agent.choose(g, s, limit)
+            out: dict[str, Any] = {"move": g.format_action(s, action),
+                                   "text": g.describe_action(s, action), "agent": spec,
+                                   "player": player,
+                                   "seconds": round(time.perf_counter() - start, 4),
+                                   "budget": round(seconds, 4)}
+            report = agent.report
+            if report is not None and report.source == "search":
+                pv = list(report.pv)
+                out.update(value=_value(report.value), depth=report.depth,
+                           nodes=report.nodes, pv=format_pv(g, s, pv),
+                           pv_text=describe_pv(g, s, pv), source="search")
+            elif report is not None and report.source in ("book", "solver"):
+                out.update(value=report.value, nodes=report.nodes, pv=[out["move"]],
+                           source=report.source)
+            else:
+                out.update(source="agent")
+            if stop.is_set():  # the page left (a reload): it asks again, at this ply
+                raise StaleMove("the search was stopped: nothing was played")
+            with session.lock:  # played only if nobody moved meanwhile
+                session.expect(ply)
+                session.push(action, player)
+                session.roll(rng)
+                out["view"] = view(session, None)
+            return out
+
+        gate.reserve()
+
+        async def stream() -> AsyncIterator[str]:
+            async with gate.turn():
+                task = asyncio.ensure_future(anyio.to_thread.run_sync(work))
+                try:
+                    yield _sse("start", {"agent": spec, "player": player,
+                                         "budget": round(seconds, 4)})
+                    while True:
+                        getter = asyncio.ensure_future(events.get())
+                        done, _ = await asyncio.wait({task, getter},
+                                                     return_when=asyncio.FIRST_COMPLETED)
+                        if getter in done:
+                            kind, data = getter.result()
+                            yield _sse(kind, data)
+                            continue
+                        getter.cancel()
+                        while not events.empty():
+                            kind, data = events.get_nowait()
+                            yield _sse(kind, data)
+                        try:
+                            yield _sse("move", task.result())
+                        except GameError as exc:
+                            yield _sse("error", {"error": str(exc),
+                                                 "status": getattr(exc, "status", 400)})
+                        except Exception as exc:  # an agent's own failure, not a traceback
+                            yield _sse("error", {"error": f"{type(exc).__name__}: {exc}"})
+                        break
+                finally:
+                    if not task.done():  # the client left: stop the search, then free the slot
+                        stop.set()
+                        with anyio.CancelScope(shield=True):
+                            await asyncio.wait({task})
+                        if not task.cancelled():
+                            task.exception()  # retrieved: "nothing was played" is expected
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache"})
+
+
+def _check_seat(session: Session, seat: int | None) -> None:
+    if seat is not None and not 0 <= seat < session.game.num_players:
+        raise WebInputError(f"seat {seat}: {session.game.name} has seats 0 to "
+                            f"{session.game.num_players - 1}")
+
+
+def _sse(event: str, data: Any) -> str:
+    import json
+
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n"
+
+
+def _value(v: Any) -> Any:
+    if isinstance(v, tuple | list):
+        return [_value(x) for x in v]
+    if isinstance(v, float):
+        if v.is_integer():
+            return int(v)
+        return round(v, 4)
+    return v
