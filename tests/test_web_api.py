@@ -194,6 +194,8 @@ def test_think_with_a_clock_and_the_solver(client: TestClient) -> None:
     ("/api/analyze", {"game": "tictactoe", "time": "nan"}, "positive number"),
     ("/api/analyze", {"game": "tictactoe", "time": "inf"}, "positive number"),
     ("/api/analyze", {"game": "tictactoe", "time": "1e9"}, "at most 10 s"),
+    ("/api/analyze", {"game": "tictactoe", "time": "1e20"}, "at most 10 s"),  # not "positive"
+    ("/api/think", {"game": "tictactoe", "agent": "minimax", "time": "1e20"}, "at most 10 s"),
     ("/api/analyze", {"game": "tictactoe", "time": "soon"}, "positive number"),
     ("/api/analyze", {"game": "tictactoe", "nodes": "0"}, "whole number"),
     ("/api/analyze", {"game": "tictactoe", "nodes": "999999999999"}, "at most"),
@@ -337,3 +339,70 @@ def test_a_running_tournament_updates_live(tmp_path: Path) -> None:
     counts = [json.loads(block.split("\n")[1].removeprefix("data: "))["games"]
               for block in text.strip().split("\n\n") if block.startswith("event: update")]
     assert counts[0] == 1 and counts[-1] == 4 and counts == sorted(counts) and len(counts) >= 3
+
+
+def test_docs_and_redoc_use_the_servers_own_scripts(client: TestClient) -> None:
+    """Item 12: the pages load Swagger UI and ReDoc from this server, not from a CDN."""
+    for path, script in (("/docs", "swagger-ui-bundle.js"), ("/redoc", "redoc.standalone.js")):
+        html = client.get(path).text
+        assert f"/static-docs/{script}" in html and "cdn" not in html.lower(), path
+        r = client.get(f"/static-docs/{script}")
+        assert r.status_code == 200 and len(r.content) > 100_000
+
+
+@pytest.mark.parametrize(("method", "path", "status"), [
+    ("GET", "/api/nosuch", 404), ("GET", "/nosuch/page", 404), ("POST", "/api/games", 405),
+    ("DELETE", "/api/position", 405), ("GET", "/api/tournaments/t.sqlite/x", 400),
+])
+def test_unknown_routes_answer_in_the_one_error_shape(client: TestClient, method: str,
+                                                      path: str, status: int) -> None:
+    r = client.request(method, path)
+    assert r.status_code == status
+    data = r.json()
+    assert set(data) == {"error"} and data["error"] and "\n" not in data["error"]
+
+
+def test_unsolvable_games_are_refused_before_any_search() -> None:
+    """Item 14: /api/solve refuses at once what /api/games marks as not solvable (Pig used
+    to search for the whole time cap first); the gate never admits the request."""
+    c = TestClient(create_app(caps=Caps(time=0.5)))
+    games = c.get("/api/games").json()["games"]
+    marked = {g["name"]: g["solvable"] for g in games}
+    assert marked["pig"] is False and marked["connect4"] is True
+    assert marked["coinflip"] is True  # a textbook tree: its whole tree is searched
+    for name, ok in marked.items():
+        if ok:
+            continue
+        for path in ("/api/solve", "/api/scores"):
+            r = c.get(path, params={"game": name})
+            assert r.status_code == 400 and "solvable" in r.json()["error"], (name, r.text)
+    status = c.get("/api/status").json()
+    assert status["served"] == 0 and status["running"] == 0
+
+
+@pytest.mark.parametrize(("params", "needles"), [
+    ({"game": "connect4", "position": "4455443x"}, ["start position", "is not a column"]),
+    ({"game": "chess", "position": "not a fen"}, ["start position", "chess position"]),
+    ({"game": "tictactoe", "agent": ["human", "alphabeta:bogus=1"]},
+     ["agent 2", "alphabeta:bogus=1", "unknown option"]),
+    ({"game": "tictactoe", "agent": ["nosuch", "human"]}, ["agent 1", "nosuch", "unknown"]),
+    ({"game": "tictactoe", "agent": ["human", "solver:time=60"]}, ["agent 2", "at most 10 s"]),
+    ({"game": "tictactoe", "agent": ["human", "random:seed=x"]}, ["agent 2", "random"]),
+    ({"game": "tictactoe", "agent": ["human", "human", "human"]}, ["3 agents", "2 players"]),
+])
+def test_a_new_game_is_checked_before_its_first_move(client: TestClient,
+                                                     params: dict[str, object],
+                                                     needles: list[str]) -> None:
+    """Item 14: a bad start position says what is wrong with it, a bad agent spec is refused
+    when the game starts (naming its seat and spec), not after the first move."""
+    r = client.get("/api/start", params=params)  # type: ignore[arg-type]
+    assert r.status_code == 400, r.text
+    error = r.json()["error"]
+    assert all(n in error for n in needles), error
+
+
+def test_a_good_new_game_is_answered_with_its_seats(client: TestClient) -> None:
+    data = client.get("/api/start", params={"game": "connect4", "position": "44",
+                                            "agent": ["human"]}).json()
+    assert data == {"game": "connect4", "position": "44", "agents": ["human", "solver"],
+                    "to_move": 0}
