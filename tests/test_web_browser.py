@@ -209,3 +209,37 @@ def test_a_bad_position_shows_the_error(server: str, page: Any) -> None:
                            timeout=30_000)
     assert not page.is_visible("#error")
     shot(page, "analyse_connect4")
+
+
+def test_docs_and_redoc_offline(server: str, browser: Any) -> None:
+    """Item 12: with every request outside this server aborted (no internet), /docs lists
+    the operations (Swagger UI) and so does /redoc (ReDoc): their scripts come from the
+    installed package, not from a CDN."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    outside: list[tuple[str, str]] = []
+
+    def route(r: Any) -> None:
+        if r.request.url.startswith(server):
+            r.continue_()
+        else:
+            outside.append((r.request.resource_type, r.request.url))
+            r.abort()
+
+    try:
+        page.route("**/*", route)
+        page.goto(f"{server}/docs")
+        page.wait_for_selector(".opblock-summary-path", timeout=30_000)
+        paths = page.locator(".opblock-summary-path").all_text_contents()
+        assert {"/api/analyze", "/api/solve", "/api/games"} <= {p.strip() for p in paths}
+        shot(page, "docs")
+        page.goto(f"{server}/redoc")
+        page.wait_for_selector("text=search a position", timeout=30_000)
+        page.wait_for_function("() => document.body.innerText.includes('/api/solve')",
+                               timeout=30_000)
+        assert "solve a position exactly" in page.inner_text("body")
+        shot(page, "redoc")
+    finally:
+        page.close()
+    # nothing the pages need came from outside (ReDoc's footer asks for its logo image:
+    # aborted, and nothing is missing but that picture)
+    assert all(kind == "image" for kind, _url in outside), outside
