@@ -102,6 +102,7 @@ def test_analyze_is_the_cli_object(client: TestClient) -> None:
     for key in ("seconds", "nps", "algorithm", "nodes_per_depth", "nodes", "cutoffs"):
         web.pop(key), cli.pop(key)
     assert web["depth"] == cli["depth"] == 4
+    assert web.pop("score_text") == str(web["value"])  # the web's words for the value
     assert web == cli
 
 
@@ -110,7 +111,7 @@ def test_analyze_with_time_matches_cli_keys(client: TestClient) -> None:
                                              "expectiminimax", "time": "0.5"}).json()
     cli = cli_json("analyze", "coinflip", "--algorithm", "expectiminimax", "--time", "0.5",
                    "--json")
-    assert set(web) == set(cli)
+    assert set(web) == set(cli) | {"score_text"}
     assert web["value"] == cli["value"] == 3 and web["root_values"] == {"a1": 3, "a2": -1}
 
 
@@ -406,3 +407,54 @@ def test_a_good_new_game_is_answered_with_its_seats(client: TestClient) -> None:
                                             "agent": ["human"]}).json()
     assert data == {"game": "connect4", "position": "44", "agents": ["human", "solver"],
                     "to_move": 0}
+
+
+@pytest.mark.parametrize(("fen", "value", "text"), [
+    ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 99900, "mate in 1 (White to move)"),
+    ("1k6/ppp5/8/8/8/8/8/6K1 w - - 0 1", None, "(White to move)"),
+    ("r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1", 99900, "mate in 1 (Black to move)"),
+])
+def test_chess_values_in_words(client: TestClient, fen: str, value: int | None,
+                               text: str) -> None:
+    """Item 13: a mate is "mate in N" and other values pawns, for the side to move, in
+    ``score_text``; ``value`` stays the search's number."""
+    data = client.get("/api/analyze", params={"game": "chess", "position": fen,
+                                              "depth": "3"}).json()
+    if value is not None:
+        assert data["value"] == value
+    else:  # three pawns down: the number over 100, with its sign
+        assert data["score_text"] == f"{data['value'] / 100:+.2f} (White to move)"
+        assert data["value"] < -200
+    assert data["score_text"].endswith(text)
+
+
+def test_format_score_reads_the_search_mate_convention() -> None:
+    from gamesearch.games import get_game
+    from gamesearch.search.common import win_step
+
+    chess = get_game("chess")
+    step = win_step(chess.max_utility)
+    white = chess.parse_state("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    black = chess.parse_state("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1")
+    m = chess.max_utility
+    assert chess.format_score(white, m - 3 * step) == "mate in 2 (White to move)"
+    assert chess.format_score(black, -(m - 2 * step)) == "mated in 1 (Black to move)"
+    assert chess.format_score(black, -(m - 4 * step)) == "mated in 2 (Black to move)"
+    assert chess.format_score(white, 35) == "+0.35 (White to move)"
+    assert chess.format_score(white, -120.0) == "-1.20 (White to move)"
+    ttt = get_game("tictactoe")  # the default: the plain number
+    assert ttt.format_score(ttt.initial_state(), 0.0) == "0"
+    assert ttt.format_score(ttt.initial_state(), 0.991) == "0.991"
+
+
+def test_think_reports_values_in_words(client: TestClient) -> None:
+    with client.stream("GET", "/api/think", params={
+            "game": "chess", "position": "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            "agent": "id:depth=3"}) as r:
+        text = "".join(r.iter_text())
+    events = [block.split("\n") for block in text.strip().split("\n\n")]
+    infos = [json.loads(e[1].removeprefix("data: ")) for e in events if e[0] == "event: info"]
+    move = json.loads(events[-1][1].removeprefix("data: "))
+    assert move["move"] == "a1a8" and move["value"] == 99900
+    assert move["score_text"] == "mate in 1 (White to move)"
+    assert infos and all("score_text" in i for i in infos)

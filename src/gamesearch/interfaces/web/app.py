@@ -332,7 +332,8 @@ def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
         game: Text = None, position: Text = None, moves: Text = None,
         agent: Text = None, time: Text = None, clock: Text = None, increment: Text = None,
     ) -> StreamingResponse:
-        """Server-sent events: ``info`` after every completed iteration (depth, value, PV,
+        """Server-sent events: ``info`` after every completed iteration (depth, value and
+        ``score_text``, its words (chess: pawns or "mate in N", for the side to move), PV,
         nodes, nodes/s, and the board with the PV drawn), then ``move`` (or ``error``).
         ``time``: seconds for this move (default 1); or ``clock`` (the engine's remaining
         seconds) and ``increment``: the library's time-allocation rule picks the budget
@@ -363,7 +364,8 @@ def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
         events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
 
         def info(r: SearchResult) -> None:
-            data = {"depth": r.depth, "value": _value(r.value), "pv": format_pv(g, s, r.pv),
+            data = {"depth": r.depth, "value": _value(r.value),
+                    "score_text": g.format_score(s, r.value), "pv": format_pv(g, s, r.pv),
                     "nodes": r.nodes, "nps": round(r.nps), "seconds": round(r.seconds, 4),
                     "svg": g.render_svg(s, pv=r.pv, last=last, interactive=False)}
             loop.call_soon_threadsafe(events.put_nowait, ("info", data))
@@ -382,7 +384,9 @@ def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
             last_result = getattr(a, "last", None)
             solved = getattr(a, "solved", None) if isinstance(a, SolverAgent) else None
             if isinstance(last_result, SearchResult):
-                out.update(value=_value(last_result.value), depth=last_result.depth,
+                out.update(value=_value(last_result.value),
+                           score_text=g.format_score(s, last_result.value),
+                           depth=last_result.depth,
                            nodes=last_result.nodes, pv=format_pv(g, s, last_result.pv),
                            source="search")
             elif isinstance(solved, dict):
@@ -436,8 +440,10 @@ def _add_analysis_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
         depth: Text = None, nodes: Text = None, book: Text = None,
     ) -> dict[str, Any]:
         """The object ``gamesearch analyze GAME --position P --algorithm A --time S --json``
-        prints (``depth``/``nodes`` instead of ``time`` as there; at most one). Without a
-        time, the server's cap bounds the search. ``book=off``: Connect Four without its
+        prints (``depth``/``nodes`` instead of ``time`` as there; at most one), with
+        ``score_text``: the value in words (the game's ``format_score``: chess in pawns or
+        "mate in N", for the side to move). Without a time, the server's cap bounds the
+        search. ``book=off``: Connect Four without its
         opening book."""
         g = validation.game(game, caps)
         position = validation.text("position", position, caps)
@@ -448,8 +454,11 @@ def _add_analysis_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
                                validation.number("nodes", nodes, whole=True),  # type: ignore[arg-type]
                                spec, caps)
         book_spec = _book(book)
-        return await gate.run(partial(analyze, g, s, position=position, algorithm=spec,
+        data = await gate.run(partial(analyze, g, s, position=position, algorithm=spec,
                                       limit=lim, book=book_spec))
+        if data["algorithm"] != "book":  # a search's value (a book's is an exact score)
+            data["score_text"] = g.format_score(s, data["value"])
+        return data
 
     @app.get("/api/solve", summary="solve a position exactly (= gamesearch solve --json)")
     async def solve_endpoint(game: Text = None, position: Text = None,
