@@ -479,13 +479,16 @@ def _add_analysis_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
     async def scores(game: Text = None, position: Text = None,
                      moves: Text = None) -> dict[str, Any]:
         """Each legal move's score for the player to move, in the game's convention
-        (Connect Four: Pons's scores, shown above the seven columns); ``null`` where the
-        server's per-move time ran out."""
+        (Connect Four: Pons's scores, shown above the seven columns): from the opening
+        book where it is exact (or one ply on top of it), else from the solver (compiled
+        when the game has one) in a budget of the server's per-move time for each move,
+        within its time cap. ``null`` where the time ran out (``result``: win, draw or loss
+        when the book knows that much); ``source``: ``end``, ``book`` or ``solver``."""
         g = validation.game(game, caps)
         validation.require_solvable(g, "move scores")
         s, _ = validation.state(g, position, moves, caps)
         n = max(1, len(g.actions(s))) if not g.is_terminal(s) else 1
-        lim = Limit(time=min(caps.score_time, caps.time / n),
+        lim = Limit(time=min(caps.time, caps.score_time * n),
                     nodes=max(10_000, min(caps.nodes, 2 * caps.nodes // n)))
         book = "on" if g.opening_book(None) is not None else None  # its exact entries
         items = await gate.run(partial(move_scores, g, s, fast=g.fast_solver(), limit=lim,
