@@ -16,6 +16,7 @@ from gamesearch.interfaces.cli import main
 from gamesearch.interfaces.web import create_app
 from gamesearch.interfaces.web.gate import Busy, SearchGate
 from gamesearch.interfaces.web.validation import Caps
+from gamesearch.search import Limit
 from gamesearch.search.control import allocate_time
 
 
@@ -458,3 +459,76 @@ def test_think_reports_values_in_words(client: TestClient) -> None:
     assert move["move"] == "a1a8" and move["value"] == 99900
     assert move["score_text"] == "mate in 1 (White to move)"
     assert infos and all("score_text" in i for i in infos)
+
+
+def _reference_scores(game_name: str, position: str) -> dict[str, int | None]:
+    """Each move's score as minus the compiled solver's cold solve of the position after
+    it (``None`` for a move that ends the game)."""
+    from gamesearch.games import get_game
+
+    g = get_game(game_name)
+    fast = g.fast_solver()
+    assert fast is not None
+    s = g.parse_state(position)
+    out: dict[str, int | None] = {}
+    for a in g.actions(s):
+        child = g.result(s, a)
+        out[g.format_action(s, a)] = None if g.is_terminal(child) else -int(
+            fast.solve(child)["value"])
+    return out
+
+
+def test_scores_use_the_solve_time_not_a_node_cap(client: TestClient) -> None:
+    """Item 13: at ply 12 off the book's lines every column gets its exact score (the old
+    1.4 M-node cap per move left most of them "?"), equal to a cold solve of each child."""
+    pytest.importorskip("numba")
+    position = "367251311165"
+    data = client.get("/api/scores", params={"game": "connect4", "position": position}).json()
+    got = {s["move"]: s["score"] for s in data["scores"]}
+    assert None not in got.values(), data
+    assert got == _reference_scores("connect4", position)
+    assert {s["source"] for s in data["scores"]} == {"solver"}
+
+
+def test_scores_one_ply_over_the_book() -> None:
+    """A move off the book's stored positions whose every reply the book holds exactly is
+    scored from the book (0 nodes), and the score is the solver's."""
+    pytest.importorskip("numba")
+    from gamesearch.games import get_game
+    from gamesearch.interfaces.analysis import move_scores
+
+    g = get_game("connect4")
+    position = "444667454462"
+    s = g.parse_state(position)
+    book = g.opening_book(None)
+    assert book is not None
+    child = g.result(s, g.parse_action(s, "5"))
+    entry = book.lookup(child)
+    assert entry is None or not entry.exact  # not in the book itself
+    items = {i["move"]: i for i in move_scores(g, s, fast=g.fast_solver(), book="on",
+                                               limit=Limit(time=20.0))}
+    assert items["5"]["source"] == "book" and items["5"]["nodes"] == 0
+    ref = _reference_scores("connect4", position)
+    assert {m: i["score"] for m, i in items.items()} == ref
+
+
+def test_scores_agree_with_the_python_solver_and_the_book_sign() -> None:
+    from gamesearch.games import get_game
+    from gamesearch.interfaces.analysis import move_scores
+    from gamesearch.search.solve import solve
+
+    g = get_game("connect4")
+    s = g.parse_state("42674462356776314661")  # ply 20: column 5 wins at once
+    items = move_scores(g, s, fast=g.fast_solver(), book="on", limit=Limit(time=10.0))
+    for a, item in zip(g.actions(s), items, strict=True):
+        child = g.result(s, a)
+        if g.is_terminal(child):
+            assert item["source"] == "end" and item["score"] == g.exact_score(
+                s, g.max_utility - g.max_utility / 1000)
+        else:
+            assert item["score"] == -solve(g, child).value
+    # the empty board in a tiny budget: no exact score, but the book's win/draw/loss
+    empty = move_scores(g, g.initial_state(), fast=g.fast_solver(), book="on",
+                        limit=Limit(time=0.05))
+    assert [i["result"] for i in empty] == ["loss", "loss", "draw", "win", "draw", "loss",
+                                            "loss"]  # Allis (1988): only the centre wins
