@@ -285,7 +285,7 @@ def _solve_pending(game: Game[Any, Any], pending: list[tuple[dict[str, Any], Any
             first = False
             if data is not None:
                 _solved(item, data)
-                left.remove((item, child))
+                left = [p for p in left if p[0] is not item]
         if not left or time.perf_counter() >= end:
             return
 

@@ -222,8 +222,6 @@ def new_game(g: Game[Any, Any], position: str | None, agents: list[str | None],
     try:
         s = g.initial_state() if position is None or position.strip() == "" else (
             g.parse_state(position))
-    except WebInputError:
-        raise
     except GameError as exc:
         raise WebInputError(f"start position: {exc}") from None
     if len(agents) > g.num_players:
