@@ -243,3 +243,16 @@ def test_docs_and_redoc_offline(server: str, browser: Any) -> None:
     # nothing the pages need came from outside (ReDoc's footer asks for its logo image:
     # aborted, and nothing is missing but that picture)
     assert all(kind == "image" for kind, _url in outside), outside
+
+
+def test_chess_engine_mate_in_words(server: str, page: Any) -> None:
+    """Item 13: the engine's line says "mate in 1 (White to move)", not "value 99900"."""
+    from urllib.parse import quote
+
+    fen = quote("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    page.goto(f"{server}/play?game=chess&agent=id:depth%3D3&agent=human&position={fen}")
+    page.wait_for_function(
+        "() => /played/.test(document.querySelector('#engine').textContent)", timeout=30_000)
+    engine = str(page.text_content("#engine"))
+    assert "a1a8" in engine and "value mate in 1 (White to move)" in engine, engine
+    assert "99900" not in engine
