@@ -16,6 +16,7 @@ from gamesearch.interfaces.cli import main
 from gamesearch.interfaces.web import create_app
 from gamesearch.interfaces.web.gate import Busy, SearchGate
 from gamesearch.interfaces.web.validation import Caps
+from gamesearch.search import Limit
 from gamesearch.search.control import allocate_time
 
 
@@ -102,6 +103,7 @@ def test_analyze_is_the_cli_object(client: TestClient) -> None:
     for key in ("seconds", "nps", "algorithm", "nodes_per_depth", "nodes", "cutoffs"):
         web.pop(key), cli.pop(key)
     assert web["depth"] == cli["depth"] == 4
+    assert web.pop("score_text") == str(web["value"])  # the web's words for the value
     assert web == cli
 
 
@@ -110,7 +112,7 @@ def test_analyze_with_time_matches_cli_keys(client: TestClient) -> None:
                                              "expectiminimax", "time": "0.5"}).json()
     cli = cli_json("analyze", "coinflip", "--algorithm", "expectiminimax", "--time", "0.5",
                    "--json")
-    assert set(web) == set(cli)
+    assert set(web) == set(cli) | {"score_text"}
     assert web["value"] == cli["value"] == 3 and web["root_values"] == {"a1": 3, "a2": -1}
 
 
@@ -194,6 +196,8 @@ def test_think_with_a_clock_and_the_solver(client: TestClient) -> None:
     ("/api/analyze", {"game": "tictactoe", "time": "nan"}, "positive number"),
     ("/api/analyze", {"game": "tictactoe", "time": "inf"}, "positive number"),
     ("/api/analyze", {"game": "tictactoe", "time": "1e9"}, "at most 10 s"),
+    ("/api/analyze", {"game": "tictactoe", "time": "1e20"}, "at most 10 s"),  # not "positive"
+    ("/api/think", {"game": "tictactoe", "agent": "minimax", "time": "1e20"}, "at most 10 s"),
     ("/api/analyze", {"game": "tictactoe", "time": "soon"}, "positive number"),
     ("/api/analyze", {"game": "tictactoe", "nodes": "0"}, "whole number"),
     ("/api/analyze", {"game": "tictactoe", "nodes": "999999999999"}, "at most"),
@@ -337,3 +341,194 @@ def test_a_running_tournament_updates_live(tmp_path: Path) -> None:
     counts = [json.loads(block.split("\n")[1].removeprefix("data: "))["games"]
               for block in text.strip().split("\n\n") if block.startswith("event: update")]
     assert counts[0] == 1 and counts[-1] == 4 and counts == sorted(counts) and len(counts) >= 3
+
+
+def test_docs_and_redoc_use_the_servers_own_scripts(client: TestClient) -> None:
+    """Item 12: the pages load Swagger UI and ReDoc from this server, not from a CDN."""
+    for path, script in (("/docs", "swagger-ui-bundle.js"), ("/redoc", "redoc.standalone.js")):
+        html = client.get(path).text
+        assert f"/static-docs/{script}" in html and "cdn" not in html.lower(), path
+        r = client.get(f"/static-docs/{script}")
+        assert r.status_code == 200 and len(r.content) > 100_000
+
+
+@pytest.mark.parametrize(("method", "path", "status"), [
+    ("GET", "/api/nosuch", 404), ("GET", "/nosuch/page", 404), ("POST", "/api/games", 405),
+    ("DELETE", "/api/position", 405), ("GET", "/api/tournaments/t.sqlite/x", 400),
+])
+def test_unknown_routes_answer_in_the_one_error_shape(client: TestClient, method: str,
+                                                      path: str, status: int) -> None:
+    r = client.request(method, path)
+    assert r.status_code == status
+    data = r.json()
+    assert set(data) == {"error"} and data["error"] and "\n" not in data["error"]
+
+
+def test_unsolvable_games_are_refused_before_any_search() -> None:
+    """Item 14: /api/solve refuses at once what /api/games marks as not solvable (Pig used
+    to search for the whole time cap first); the gate never admits the request."""
+    c = TestClient(create_app(caps=Caps(time=0.5)))
+    games = c.get("/api/games").json()["games"]
+    marked = {g["name"]: g["solvable"] for g in games}
+    assert marked["pig"] is False and marked["connect4"] is True
+    assert marked["coinflip"] is True  # a textbook tree: its whole tree is searched
+    for name, ok in marked.items():
+        if ok:
+            continue
+        for path in ("/api/solve", "/api/scores"):
+            r = c.get(path, params={"game": name})
+            assert r.status_code == 400 and "solvable" in r.json()["error"], (name, r.text)
+    status = c.get("/api/status").json()
+    assert status["served"] == 0 and status["running"] == 0
+
+
+@pytest.mark.parametrize(("params", "needles"), [
+    ({"game": "connect4", "position": "4455443x"}, ["start position", "is not a column"]),
+    ({"game": "chess", "position": "not a fen"}, ["start position", "chess position"]),
+    ({"game": "tictactoe", "agent": ["human", "alphabeta:bogus=1"]},
+     ["agent 2", "alphabeta:bogus=1", "unknown option"]),
+    ({"game": "tictactoe", "agent": ["nosuch", "human"]}, ["agent 1", "nosuch", "unknown"]),
+    ({"game": "tictactoe", "agent": ["human", "solver:time=60"]}, ["agent 2", "at most 10 s"]),
+    ({"game": "tictactoe", "agent": ["human", "random:seed=x"]}, ["agent 2", "random"]),
+    ({"game": "tictactoe", "agent": ["human", "human", "human"]}, ["3 agents", "2 players"]),
+])
+def test_a_new_game_is_checked_before_its_first_move(client: TestClient,
+                                                     params: dict[str, object],
+                                                     needles: list[str]) -> None:
+    """Item 14: a bad start position says what is wrong with it, a bad agent spec is refused
+    when the game starts (naming its seat and spec), not after the first move."""
+    r = client.get("/api/start", params=params)  # type: ignore[arg-type]
+    assert r.status_code == 400, r.text
+    error = r.json()["error"]
+    assert all(n in error for n in needles), error
+
+
+def test_a_good_new_game_is_answered_with_its_seats(client: TestClient) -> None:
+    data = client.get("/api/start", params={"game": "connect4", "position": "44",
+                                            "agent": ["human"]}).json()
+    assert data == {"game": "connect4", "position": "44", "agents": ["human", "solver"],
+                    "to_move": 0}
+
+
+@pytest.mark.parametrize(("fen", "value", "text"), [
+    ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 99900, "mate in 1 (White to move)"),
+    ("1k6/ppp5/8/8/8/8/8/6K1 w - - 0 1", None, "(White to move)"),
+    ("r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1", 99900, "mate in 1 (Black to move)"),
+])
+def test_chess_values_in_words(client: TestClient, fen: str, value: int | None,
+                               text: str) -> None:
+    """Item 13: a mate is "mate in N" and other values pawns, for the side to move, in
+    ``score_text``; ``value`` stays the search's number."""
+    data = client.get("/api/analyze", params={"game": "chess", "position": fen,
+                                              "depth": "3"}).json()
+    if value is not None:
+        assert data["value"] == value
+    else:  # three pawns down: the number over 100, with its sign
+        assert data["score_text"] == f"{data['value'] / 100:+.2f} (White to move)"
+        assert data["value"] < -200
+    assert data["score_text"].endswith(text)
+
+
+def test_format_score_reads_the_search_mate_convention() -> None:
+    from gamesearch.games import get_game
+    from gamesearch.search.common import win_step
+
+    chess = get_game("chess")
+    step = win_step(chess.max_utility)
+    white = chess.parse_state("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    black = chess.parse_state("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1")
+    m = chess.max_utility
+    assert chess.format_score(white, m - 3 * step) == "mate in 2 (White to move)"
+    assert chess.format_score(black, -(m - 2 * step)) == "mated in 1 (Black to move)"
+    assert chess.format_score(black, -(m - 4 * step)) == "mated in 2 (Black to move)"
+    assert chess.format_score(white, 35) == "+0.35 (White to move)"
+    assert chess.format_score(white, -120.0) == "-1.20 (White to move)"
+    ttt = get_game("tictactoe")  # the default: the plain number
+    assert ttt.format_score(ttt.initial_state(), 0.0) == "0"
+    assert ttt.format_score(ttt.initial_state(), 0.991) == "0.991"
+
+
+def test_think_reports_values_in_words(client: TestClient) -> None:
+    with client.stream("GET", "/api/think", params={
+            "game": "chess", "position": "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            "agent": "id:depth=3"}) as r:
+        text = "".join(r.iter_text())
+    events = [block.split("\n") for block in text.strip().split("\n\n")]
+    infos = [json.loads(e[1].removeprefix("data: ")) for e in events if e[0] == "event: info"]
+    move = json.loads(events[-1][1].removeprefix("data: "))
+    assert move["move"] == "a1a8" and move["value"] == 99900
+    assert move["score_text"] == "mate in 1 (White to move)"
+    assert infos and all("score_text" in i for i in infos)
+
+
+def _reference_scores(game_name: str, position: str) -> dict[str, int | None]:
+    """Each move's score as minus the compiled solver's cold solve of the position after
+    it (``None`` for a move that ends the game)."""
+    from gamesearch.games import get_game
+
+    g = get_game(game_name)
+    fast = g.fast_solver()
+    assert fast is not None
+    s = g.parse_state(position)
+    out: dict[str, int | None] = {}
+    for a in g.actions(s):
+        child = g.result(s, a)
+        out[g.format_action(s, a)] = None if g.is_terminal(child) else -int(
+            fast.solve(child)["value"])
+    return out
+
+
+def test_scores_use_the_solve_time_not_a_node_cap(client: TestClient) -> None:
+    """Item 13: at ply 12 off the book's lines every column gets its exact score (the old
+    1.4 M-node cap per move left most of them "?"), equal to a cold solve of each child."""
+    pytest.importorskip("numba")
+    position = "367251311165"
+    data = client.get("/api/scores", params={"game": "connect4", "position": position}).json()
+    got = {s["move"]: s["score"] for s in data["scores"]}
+    assert None not in got.values(), data
+    assert got == _reference_scores("connect4", position)
+    assert {s["source"] for s in data["scores"]} == {"solver"}
+
+
+def test_scores_one_ply_over_the_book() -> None:
+    """A move off the book's stored positions whose every reply the book holds exactly is
+    scored from the book (0 nodes), and the score is the solver's."""
+    pytest.importorskip("numba")
+    from gamesearch.games import get_game
+    from gamesearch.interfaces.analysis import move_scores
+
+    g = get_game("connect4")
+    position = "444667454462"
+    s = g.parse_state(position)
+    book = g.opening_book(None)
+    assert book is not None
+    child = g.result(s, g.parse_action(s, "5"))
+    entry = book.lookup(child)
+    assert entry is None or not entry.exact  # not in the book itself
+    items = {i["move"]: i for i in move_scores(g, s, fast=g.fast_solver(), book="on",
+                                               limit=Limit(time=20.0))}
+    assert items["5"]["source"] == "book" and items["5"]["nodes"] == 0
+    ref = _reference_scores("connect4", position)
+    assert {m: i["score"] for m, i in items.items()} == ref
+
+
+def test_scores_agree_with_the_python_solver_and_the_book_sign() -> None:
+    from gamesearch.games import get_game
+    from gamesearch.interfaces.analysis import move_scores
+    from gamesearch.search.solve import solve
+
+    g = get_game("connect4")
+    s = g.parse_state("42674462356776314661")  # ply 20: column 5 wins at once
+    items = move_scores(g, s, fast=g.fast_solver(), book="on", limit=Limit(time=10.0))
+    for a, item in zip(g.actions(s), items, strict=True):
+        child = g.result(s, a)
+        if g.is_terminal(child):
+            assert item["source"] == "end" and item["score"] == g.exact_score(
+                s, g.max_utility - g.max_utility / 1000)
+        else:
+            assert item["score"] == -solve(g, child).value
+    # the empty board in a tiny budget: no exact score, but the book's win/draw/loss
+    empty = move_scores(g, g.initial_state(), fast=g.fast_solver(), book="on",
+                        limit=Limit(time=0.05))
+    assert [i["result"] for i in empty] == ["loss", "loss", "draw", "win", "draw", "loss",
+                                            "loss"]  # Allis (1988): only the centre wins

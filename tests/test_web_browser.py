@@ -411,3 +411,50 @@ def test_the_analysis_board_plays_the_moves_clicked(server: str, page: Any) -> N
     page.click("#takeback")
     page.wait_for_function("(s) => document.querySelector('#position').value === s",
                            arg=start)
+
+
+def test_docs_and_redoc_offline(server: str, browser: Any) -> None:
+    """Item 12: with every request outside this server aborted (no internet), /docs lists
+    the operations (Swagger UI) and so does /redoc (ReDoc): their scripts come from the
+    installed package, not from a CDN."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    outside: list[tuple[str, str]] = []
+
+    def route(r: Any) -> None:
+        if r.request.url.startswith(server):
+            r.continue_()
+        else:
+            outside.append((r.request.resource_type, r.request.url))
+            r.abort()
+
+    try:
+        page.route("**/*", route)
+        page.goto(f"{server}/docs")
+        page.wait_for_selector(".opblock-summary-path", timeout=30_000)
+        paths = page.locator(".opblock-summary-path").all_text_contents()
+        assert {"/api/analyze", "/api/solve", "/api/games"} <= {p.strip() for p in paths}
+        shot(page, "docs")
+        page.goto(f"{server}/redoc")
+        page.wait_for_selector("text=search a position", timeout=30_000)
+        page.wait_for_function("() => document.body.innerText.includes('/api/solve')",
+                               timeout=30_000)
+        assert "solve a position exactly" in page.inner_text("body")
+        shot(page, "redoc")
+    finally:
+        page.close()
+    # nothing the pages need came from outside (ReDoc's footer asks for its logo image:
+    # aborted, and nothing is missing but that picture)
+    assert all(kind == "image" for kind, _url in outside), outside
+
+
+def test_chess_engine_mate_in_words(server: str, page: Any) -> None:
+    """Item 13: the engine's line says "mate in 1 (White to move)", not "value 99900"."""
+    from urllib.parse import quote
+
+    fen = quote("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    page.goto(f"{server}/play?game=chess&agent=id:depth%3D3&agent=human&position={fen}")
+    page.wait_for_function(
+        "() => /played/.test(document.querySelector('#engine').textContent)", timeout=30_000)
+    engine = str(page.text_content("#engine"))
+    assert "Ra8#" in engine and "value mate in 1 (White to move)" in engine, engine
+    assert "99900" not in engine

@@ -59,6 +59,24 @@ from .spec import GameOption, format_game_spec
 #: ``to_move`` returns this at a chance node.
 CHANCE = -1
 
+#: The searches' win discount (written down in :mod:`gamesearch.search.common`, which uses
+#: these): a full-size win ``d`` plies away is worth ``max_utility - d * max_utility /
+#: DISCOUNT_FRACTION``, and reads as a win up to ``MAX_PLY`` plies away.
+MAX_PLY = 500
+DISCOUNT_FRACTION = 1000.0
+
+
+def win_distance(value: Any, max_utility: float) -> int | None:
+    """The plies to the end of a discounted win (``value > 0``) or loss (``value < 0``),
+    read back from a search's value by the convention above; ``None`` for any other value
+    (a heuristic, a draw, a vector)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    step = max_utility / DISCOUNT_FRACTION
+    if abs(value) <= max_utility - MAX_PLY * step:
+        return None
+    return round((max_utility - abs(value)) / step)
+
 S = TypeVar("S")
 A = TypeVar("A")
 
@@ -346,6 +364,17 @@ class Game(Generic[S, A]):
     def score_threshold(self, state: S, score: float) -> float:
         """The value ``b`` with ``exact_score(v) > score`` exactly when ``v > b``."""
         return score
+
+    def format_score(self, state: S, value: Any) -> str:
+        """A search's ``value`` of ``state`` (for the player to move there, on the utility
+        scale with wins discounted by distance: :mod:`gamesearch.search.common`) in words
+        for people; front ends show this next to the number. This default writes the
+        number; chess writes pawns or "mate in N", with the side to move."""
+        if isinstance(value, tuple | list):
+            return "(" + ", ".join(self.format_score(state, v) for v in value) + ")"
+        if isinstance(value, float):
+            return str(int(value)) if value.is_integer() else f"{value:.4g}"
+        return str(value)
 
     # Monte Carlo tree search hooks (search/mcts.py).
     has_playout_action: bool = False

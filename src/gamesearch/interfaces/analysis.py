@@ -9,11 +9,12 @@ GameError` with a one-line message).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import GameError, SearchTimeout
-from ..game import BookEntry, FastSolver, Game
+from ..game import BookEntry, FastSolver, Game, solve_until
 from ..search import Limit, SearchResult, make_searcher, parse_spec
 from ..search.solve import solve
 
@@ -169,10 +170,23 @@ def move_scores(
     """Every legal move's exact score for the player to move, in the game's score convention
     (Connect Four: Pons's scores, as his site shows above the seven columns).
 
-    A move that ends the game is scored from its utility; any other by solving the position
-    it leads to and negating (``book``: from the opening book where it is exact, see
-    :func:`solve_position`). A move whose solve runs past ``limit`` gets ``None``.
-    Two-player zero-sum games without chance only.
+    Each move's score is minus the score of the position it leads to (Pons's solver page
+    does the same), found by the cheapest way that is exact, in this order:
+
+    1. a move that ends the game: from its utility;
+    2. the opening book (``book``, see :meth:`Game.opening_book`) where its entry is exact;
+    3. one ply on top of the book: the best of that position's own moves when each ends the
+       game or has an exact book entry (the moves off a book line land there);
+    4. the solver, on what is left: the compiled one (``fast``, through
+       :func:`~gamesearch.game.solve_until`, its table kept from move to move: still sound),
+       else :func:`gamesearch.search.solve.solve`.
+
+    ``limit``: its time is the budget of the whole call, shared by the moves the solver
+    scores (time a move leaves unused passes to the next); its nodes bound each Python
+    solve (the compiled solver reads only the clock). A move still unsolved then gets
+    ``score`` ``None``, with ``result`` (``win``/``draw``/``loss``) when the book knows
+    that much. Each item: ``move``, ``score``, ``nodes``, ``source`` (``end``, ``book``,
+    ``solver`` or ``None``). Two-player zero-sum games without chance only.
     """
     gt = game.game_type
     if gt.num_players != 2 or not gt.zero_sum or gt.chance:
@@ -180,27 +194,102 @@ def move_scores(
                         "without chance (use analyze)")
     if game.is_terminal(state):
         raise GameError(f"{game.name}: the position is already over; nothing to solve")
-    mover = game.to_move(state)
-    maxu = game.max_utility
-    step = maxu / 1000.0
+    opening = game.opening_book(book) if book else None
     out: list[dict[str, Any]] = []
+    pending: list[tuple[dict[str, Any], Any]] = []
     for a in game.actions(state):
         child = game.result(state, a)
-        item: dict[str, Any] = {"move": game.format_action(state, a)}
-        if game.is_terminal(child):
-            u = game.utility(child, mover)
-            if u >= maxu or u <= -maxu:  # a win (or loss) one ply away
-                u = u - step if u > 0 else u + step
-            item["score"] = json_value(game.exact_score(state, u))
-            item["nodes"] = 0
-        else:
-            try:
-                data = solve_position(game, child, fast=fast, limit=limit, book=book)
-            except SearchTimeout:
-                item["score"] = None
-                item["nodes"] = None
-            else:
-                item["score"] = json_value(-data["value"] + 0)
-                item["nodes"] = data["nodes"]
+        item: dict[str, Any] = {"move": game.format_action(state, a), "score": None,
+                                "nodes": None, "source": None}
         out.append(item)
+        if game.is_terminal(child):
+            item.update(score=_ending_score(game, state, child), nodes=0, source="end")
+            continue
+        entry = opening.lookup(child) if opening is not None else None
+        score = -entry.score if entry is not None and entry.exact else (
+            _score_over_book(game, child, opening) if opening is not None else None)
+        if score is not None:
+            item.update(score=json_value(score + 0), nodes=0, source="book")
+            continue
+        if entry is not None:  # the sign only: what the book knows if the solver runs out
+            item["result"] = "win" if entry.score < 0 else "loss" if entry.score > 0 else "draw"
+        pending.append((item, child))
+    _solve_pending(game, pending, fast, limit)
     return out
+
+
+def _ending_score(game: Game[Any, Any], state: Any, child: Any) -> Any:
+    """The score at ``state`` of the move to ``child``, a terminal position: its utility for
+    the mover, a full win or loss one ply away, in the game's score convention."""
+    u = game.utility(child, game.to_move(state))
+    maxu = game.max_utility
+    if u >= maxu or u <= -maxu:
+        step = maxu / 1000.0
+        u = u - step if u > 0 else u + step
+    return json_value(game.exact_score(state, u))
+
+
+def _score_over_book(game: Game[Any, Any], child: Any, opening: Any) -> Any:
+    """``child``'s score for the player to move there when every move from it ends the game
+    or leads to a position the book holds exactly (the best of them), else ``None``; the
+    caller negates it."""
+    best = None
+    for a in game.actions(child):
+        grand = game.result(child, a)
+        if game.is_terminal(grand):
+            v = _ending_score(game, child, grand)
+        else:
+            entry = opening.lookup(grand)
+            if entry is None or not entry.exact:
+                return None
+            v = -entry.score
+        best = v if best is None or v > best else best
+    return None if best is None else -best
+
+
+def _solve_pending(game: Game[Any, Any], pending: list[tuple[dict[str, Any], Any]],
+                   fast: FastSolver | None, limit: Limit | None) -> None:
+    """Scores ``pending`` (item, position) pairs with the solver, in the time of ``limit``
+    (see :func:`move_scores`). The compiled solver goes round the moves with growing
+    shares of the time left (a quarter, a half, all of it): the easy moves are done first
+    instead of the first hard one eating the budget, and a move taken up again goes on from
+    the table its last round left (kept from move to move: still sound)."""
+    end = time.perf_counter() + limit.time if limit is not None and limit.time else None
+    if fast is None or end is None:
+        for i, (item, child) in enumerate(pending):
+            if fast is not None:
+                _solved(item, fast.solve(child, keep_table=i > 0))
+                continue
+            share = None if end is None else (end - time.perf_counter()) / (len(pending) - i)
+            if share is not None and share <= 0:
+                break
+            sub = Limit(time=share, nodes=limit.nodes if limit is not None else None)
+            try:
+                _solved(item, solve_position(game, child, limit=sub))
+            except SearchTimeout:
+                continue
+        return
+    left = list(pending)
+    first = True
+    for part in (0.25, 0.5, 1.0):
+        this_round = list(left)
+        start = time.perf_counter()
+        round_end = start + (end - start) * part
+        for k, (item, child) in enumerate(this_round):
+            now = time.perf_counter()
+            share = (round_end - now) / (len(this_round) - k)
+            if share <= 0:
+                break
+            data = solve_until(fast.solve, child, now + share, keep_table=not first,
+                               slice_seconds=0.25)
+            first = False
+            if data is not None:
+                _solved(item, data)
+                left = [p for p in left if p[0] is not item]
+        if not left or time.perf_counter() >= end:
+            return
+
+
+def _solved(item: dict[str, Any], data: dict[str, Any]) -> None:
+    item.update(score=json_value(-data["value"] + 0), nodes=data["nodes"], source="solver")
+    item.pop("result", None)

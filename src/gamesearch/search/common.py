@@ -18,10 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..game import DISCOUNT_FRACTION, MAX_PLY
+
 INF = math.inf
-#: Plies a discounted win can be away before it stops looking like a win (see ``is_win``).
-MAX_PLY = 500
-DISCOUNT_FRACTION = 1000.0
 
 
 @dataclass

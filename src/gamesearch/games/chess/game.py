@@ -22,7 +22,7 @@ import chess
 from chess import BB_SQUARES, Board, Move
 
 from ...errors import GameError, IllegalMoveError, InvalidLimitError, InvalidPositionError
-from ...game import Game, GameType
+from ...game import Game, GameType, win_distance
 from . import board as _board
 from .backend import Kernels, default_kernels, kernels_named
 from .board import MATE, MATED, ChessState, intern_move
@@ -152,6 +152,19 @@ class ChessGame(Game[ChessState, Move]):
 
     def to_move(self, state: ChessState) -> int:
         return state.player
+
+    def format_score(self, state: ChessState, value: Any) -> str:
+        """``+0.35 (White to move)`` (pawns: centipawns / 100), ``mate in 2 (Black to
+        move)`` or ``mated in 2 (...)`` (full moves, read from the search's win discount):
+        always for the side to move."""
+        side = "White" if state.player == 0 else "Black"
+        if not isinstance(value, int | float):
+            return f"{value} ({side} to move)"
+        plies = win_distance(value, MATE)
+        if plies is not None:
+            moves = (plies + 1) // 2  # the mating side's moves
+            return f"{'mate' if value > 0 else 'mated'} in {moves} ({side} to move)"
+        return f"{value / 100:+.2f} ({side} to move)"
 
     def actions(self, state: ChessState) -> Sequence[Move]:
         moves = state._moves

@@ -22,8 +22,20 @@ from typing import Annotated, Any
 import anyio.to_thread
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.openapi.docs import (
+    get_redoc_html,
+    get_swagger_ui_html,
+    get_swagger_ui_oauth2_redirect_html,
+)
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    Response,
+    StreamingResponse,
+)
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ... import __version__
 from ...agents import AGENT_KINDS
@@ -42,6 +54,9 @@ from .validation import Caps, WebInputError
 STATIC = Path(str(resources.files("gamesearch.interfaces.web") / "static"))
 PAGES = {"/": "index.html", "/play": "play.html", "/analyse": "analyse.html",
          "/analyze": "analyse.html", "/learn": "learn.html", "/tournaments": "tournaments.html"}
+
+#: where the scripts of /docs and /redoc are served
+DOCS_STATIC = "/static-docs"
 
 Text = Annotated[str | None, Query(max_length=100_000)]
 
@@ -85,8 +100,13 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
     caps = caps or Caps()
     gate = SearchGate(active, queue)
     library = Library(db)
+    assets = _docs_assets()
     app = FastAPI(
         title="gamesearch",
+        # served by _add_docs from the installed assets; FastAPI's own pages (from a CDN)
+        # only when the package carrying them is missing
+        docs_url=None if assets else "/docs",
+        redoc_url=None if assets else "/redoc",
         version=__version__,
         description="Play any game of the library against any agent, watch the search think, "
                     "replay the textbook's pruning, browse tournaments. The JSON API answers "
@@ -98,6 +118,8 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
     app.state.caps = caps
     app.state.library = library
 
+    if assets:
+        _add_docs(app, assets)
     for add in (
         _add_error_handlers,
         _add_pages,
@@ -112,6 +134,47 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
     app.state.sessions = sessions.SessionStore()
     sessions.add_routes(app, caps, gate, app.state.sessions)
     return app
+
+
+def _docs_assets() -> Path | None:
+    """The folder of Swagger UI's and ReDoc's scripts, from the ``fastapi-offline`` package
+    (``web`` extra: it carries swagger-ui-dist's bundle and redoc's standalone script), or
+    ``None`` without it."""
+    try:
+        folder = Path(str(resources.files("fastapi_offline") / "static"))
+    except ModuleNotFoundError:
+        return None
+    needed = ("swagger-ui-bundle.js", "swagger-ui.css", "redoc.standalone.js")
+    return folder if all((folder / name).is_file() for name in needed) else None
+
+
+def _add_docs(app: FastAPI, assets: Path) -> None:
+    """``/docs`` (Swagger UI) and ``/redoc`` with their scripts served by this server, so
+    they work without the internet (FastAPI's defaults load them from a CDN)."""
+    app.mount(DOCS_STATIC, StaticFiles(directory=assets), name="docs-static")
+    oauth = app.swagger_ui_oauth2_redirect_url or "/docs/oauth2-redirect"
+
+    @app.get("/docs", include_in_schema=False)
+    async def swagger(request: Request) -> HTMLResponse:
+        root = request.scope.get("root_path", "")
+        return get_swagger_ui_html(
+            openapi_url=f"{root}{app.openapi_url}", title=f"{app.title} - Swagger UI",
+            oauth2_redirect_url=f"{root}{oauth}",
+            swagger_js_url=f"{root}{DOCS_STATIC}/swagger-ui-bundle.js",
+            swagger_css_url=f"{root}{DOCS_STATIC}/swagger-ui.css",
+            swagger_favicon_url=f"{root}{DOCS_STATIC}/favicon.png")
+
+    @app.get(oauth, include_in_schema=False)
+    async def swagger_redirect() -> HTMLResponse:
+        return get_swagger_ui_oauth2_redirect_html()
+
+    @app.get("/redoc", include_in_schema=False)
+    async def redoc(request: Request) -> HTMLResponse:
+        root = request.scope.get("root_path", "")
+        return get_redoc_html(
+            openapi_url=f"{root}{app.openapi_url}", title=f"{app.title} - ReDoc",
+            redoc_js_url=f"{root}{DOCS_STATIC}/redoc.standalone.js",
+            redoc_favicon_url=f"{root}{DOCS_STATIC}/favicon.png", with_google_fonts=False)
 
 
 def _add_error_handlers(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:
@@ -138,6 +201,18 @@ def _add_error_handlers(app: FastAPI, caps: Caps, gate: SearchGate, library: Lib
         where = ".".join(str(x) for x in first.get("loc", ()) if x not in ("query", "path"))
         return JSONResponse({"error": f"{where or 'request'}: {first.get('msg', 'invalid')}"},
                             status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        # unknown routes (404) and methods (405) in the app's one shape, not {"detail": ...}
+        if exc.status_code == 404 and exc.detail == "Not Found":
+            message = f"no such page or endpoint: {echo(request.url.path)} (see /docs)"
+        elif exc.status_code == 405:
+            message = f"method {request.method} not allowed here (see /docs)"
+        else:
+            message = str(exc.detail)
+        return JSONResponse({"error": message}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
 
     @app.exception_handler(RecursionError)
     async def too_deep(request: Request, exc: RecursionError) -> JSONResponse:
@@ -175,7 +250,7 @@ def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Librar
                         "chance": gt.chance, "zero_sum": gt.zero_sum,
                         "notation": g.state_notation, "start": _safe_format(g),
                         "default_algorithm": default_algorithm(g),
-                        "solvable": gt.num_players == 2 and gt.zero_sum and not gt.chance,
+                        "solvable": validation.solvable(g),
                         "default_agent": g.default_opponent or default_algorithm(g)})
         return {"games": out,
                 "algorithms": {n: a.summary for n, a in ALGORITHMS.items()},
@@ -224,6 +299,20 @@ def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Librar
             "last": last, "svg": svg, "text": g.render(s),
         }
 
+    @app.get("/api/start", summary="check a new game before its first move")
+    def start(game: Text = None, position: Text = None,
+              agent: Annotated[list[str] | None, Query(max_length=16)] = None
+              ) -> dict[str, Any]:
+        """A new game's start ``position`` (missing: the start) and its ``agent`` of every
+        seat (repeated, in seat order; missing ones: the game's default opponent), checked
+        before its first move: a bad position is answered 400 with what is wrong with it, a
+        bad agent spec 400 naming its seat and spec. Answers the start position and the
+        specs."""
+        g = validation.game(game, caps)
+        s, specs = validation.new_game(g, position, list(agent or []), caps)
+        return {"game": g.name, "position": g.format_state(s), "agents": specs,
+                "to_move": None if g.is_terminal(s) else g.to_move(s)}
+
     @app.get("/api/roll", summary="draw a chance outcome")
     def roll(game: Text = None, position: Text = None, moves: Text = None) -> dict[str, Any]:
         """At a chance node (Pig's die), one outcome drawn by its probability."""
@@ -243,7 +332,8 @@ def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
         game: Text = None, position: Text = None, moves: Text = None,
         agent: Text = None, time: Text = None, clock: Text = None, increment: Text = None,
     ) -> StreamingResponse:
-        """Server-sent events: ``info`` after every completed iteration (depth, value, PV,
+        """Server-sent events: ``info`` after every completed iteration (depth, value and
+        ``score_text``, its words (chess: pawns or "mate in N", for the side to move), PV,
         nodes, nodes/s, and the board with the PV drawn), then ``move`` (or ``error``).
         ``time``: seconds for this move (default 1); or ``clock`` (the engine's remaining
         seconds) and ``increment``: the library's time-allocation rule picks the budget
@@ -256,7 +346,7 @@ def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
             raise WebInputError("the position is a chance node: roll first")
         spec = validation.spec("agent", agent, caps) or (
             g.default_opponent or default_algorithm(g))
-        per_move = validation.number("time", time)
+        per_move = validation.number("time", time, high=caps.time)
         remaining = validation.number("clock", clock)
         inc = validation.number("increment", increment) if increment not in (None, "0") else 0
         stop = threading.Event()
@@ -274,7 +364,8 @@ def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
         events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
 
         def info(r: SearchResult) -> None:
-            data = {"depth": r.depth, "value": _value(r.value), "pv": format_pv(g, s, r.pv),
+            data = {"depth": r.depth, "value": _value(r.value),
+                    "score_text": g.format_score(s, r.value), "pv": format_pv(g, s, r.pv),
                     "nodes": r.nodes, "nps": round(r.nps), "seconds": round(r.seconds, 4),
                     "svg": g.render_svg(s, pv=r.pv, last=last, interactive=False)}
             loop.call_soon_threadsafe(events.put_nowait, ("info", data))
@@ -293,7 +384,8 @@ def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
                                    "seconds": round(elapsed, 4), "budget": round(seconds, 4)}
             report = a.report
             if report is not None and report.source == "search":
-                out.update(value=_value(report.value), depth=report.depth,
+                out.update(value=_value(report.value),
+                           score_text=g.format_score(s, report.value), depth=report.depth,
                            nodes=report.nodes, pv=format_pv(g, s, list(report.pv)),
                            source="search")
             elif report is not None and report.source in ("book", "solver"):
@@ -347,20 +439,25 @@ def _add_analysis_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
         depth: Text = None, nodes: Text = None, book: Text = None,
     ) -> dict[str, Any]:
         """The object ``gamesearch analyze GAME --position P --algorithm A --time S --json``
-        prints (``depth``/``nodes`` instead of ``time`` as there; at most one). Without a
-        time, the server's cap bounds the search. ``book=off``: Connect Four without its
+        prints (``depth``/``nodes`` instead of ``time`` as there; at most one), with
+        ``score_text``: the value in words (the game's ``format_score``: chess in pawns or
+        "mate in N", for the side to move). Without a time, the server's cap bounds the
+        search. ``book=off``: Connect Four without its
         opening book."""
         g = validation.game(game, caps)
         position = validation.text("position", position, caps)
         s, _ = validation.state(g, position, None, caps)
         spec = validation.spec("algorithm", algorithm, caps)
-        lim = validation.limit(validation.number("time", time),
+        lim = validation.limit(validation.number("time", time, high=caps.time),
                                validation.number("depth", depth, whole=True),  # type: ignore[arg-type]
                                validation.number("nodes", nodes, whole=True),  # type: ignore[arg-type]
                                spec, caps)
         book_spec = _book(book)
-        return await gate.run(partial(analyze, g, s, position=position, algorithm=spec,
+        data = await gate.run(partial(analyze, g, s, position=position, algorithm=spec,
                                       limit=lim, book=book_spec))
+        if data["algorithm"] != "book":  # a search's value (a book's is an exact score)
+            data["score_text"] = g.format_score(s, data["value"])
+        return data
 
     @app.get("/api/solve", summary="solve a position exactly (= gamesearch solve --json)")
     async def solve_endpoint(game: Text = None, position: Text = None,
@@ -368,6 +465,7 @@ def _add_analysis_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
         """The object ``gamesearch solve GAME --position P --json`` prints (``weak=1``: only
         win/draw/loss). Positions the server cannot solve within its caps: 422."""
         g = validation.game(game, caps)
+        validation.require_solvable(g)
         position = validation.text("position", position, caps)
         s, _ = validation.state(g, position, None, caps)
         text = position if position is not None else g.format_state(s)
@@ -380,12 +478,16 @@ def _add_analysis_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
     async def scores(game: Text = None, position: Text = None,
                      moves: Text = None) -> dict[str, Any]:
         """Each legal move's score for the player to move, in the game's convention
-        (Connect Four: Pons's scores, shown above the seven columns); ``null`` where the
-        server's per-move time ran out."""
+        (Connect Four: Pons's scores, shown above the seven columns): from the opening
+        book where it is exact (or one ply on top of it), else from the solver (compiled
+        when the game has one) in a budget of the server's per-move time for each move,
+        within its time cap. ``null`` where the time ran out (``result``: win, draw or loss
+        when the book knows that much); ``source``: ``end``, ``book`` or ``solver``."""
         g = validation.game(game, caps)
+        validation.require_solvable(g, "move scores")
         s, _ = validation.state(g, position, moves, caps)
         n = max(1, len(g.actions(s))) if not g.is_terminal(s) else 1
-        lim = Limit(time=min(caps.score_time, caps.time / n),
+        lim = Limit(time=min(caps.time, caps.score_time * n),
                     nodes=max(10_000, min(caps.nodes, 2 * caps.nodes // n)))
         book = "on" if g.opening_book(None) is not None else None  # its exact entries
         items = await gate.run(partial(move_scores, g, s, fast=g.fast_solver(), limit=lim,

@@ -437,7 +437,8 @@ def _add_think_route(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionS
         events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
 
         def info(r: SearchResult) -> None:
-            data = {"depth": r.depth, "value": _value(r.value), "pv": format_pv(g, s, r.pv),
+            data = {"depth": r.depth, "value": _value(r.value),
+                    "score_text": g.format_score(s, r.value), "pv": format_pv(g, s, r.pv),
                     "pv_text": describe_pv(g, s, r.pv), "nodes": r.nodes, "nps": round(r.nps),
                     "seconds": round(r.seconds, 4),
                     "svg": g.render_svg(s, pv=r.pv, last=last, interactive=False)}
@@ -457,7 +458,8 @@ def _add_think_route(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionS
             report = agent.report
             if report is not None and report.source == "search":
                 pv = list(report.pv)
-                out.update(value=_value(report.value), depth=report.depth,
+                out.update(value=_value(report.value),
+                           score_text=g.format_score(s, report.value), depth=report.depth,
                            nodes=report.nodes, pv=format_pv(g, s, pv),
                            pv_text=describe_pv(g, s, pv), source="search")
             elif report is not None and report.source in ("book", "solver"):

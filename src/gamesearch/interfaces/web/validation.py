@@ -14,9 +14,11 @@ from ...argtypes import Range
 from ...errors import GameError, InvalidLimitError, echo
 from ...game import CHANCE, Game
 from ...games import get_game
+from ...games.trees import EXAMPLES
 from ...search import Limit, parse_spec
 from ...search.tt import parse_size
 from ...spec import PY_PREFIX, read_bool
+from ..analysis import default_algorithm
 
 #: deepest depth limit a request may give
 MAX_DEPTH = 100
@@ -109,15 +111,20 @@ def _chance_outcome(g: Game[Any, Any], s: Any, word: str) -> Any:
     return g.parse_action(s, word)
 
 
-def number(name: str, value: str | None, *, whole: bool = False) -> float | int | None:
-    """A finite positive number (``None`` when absent); NaN, infinities, negatives, zero
-    and words are refused with the library's message for that limit."""
+def number(name: str, value: str | None, *, whole: bool = False,
+           high: float | None = None) -> float | int | None:
+    """A finite positive number (``None`` when absent); NaN, infinities, negatives, zero,
+    words and numbers above ``high`` (the server's cap, when given) are refused with a
+    message that states the whole range accepted."""
     if value is None or value.strip() == "":
         return None
-    kind = "a whole number >= 1" if whole else "a positive number of seconds"
+    top = high if high is not None else (1 << 62 if whole else 1e9)
+    where = " on this server" if high is not None else ""
+    kind = (f"a whole number from 1 to {top:g}{where}" if whole else
+            f"a positive number of seconds, at most {top:g} s{where}")
     try:  # ASCII digits only, no NaN or infinity (gamesearch.argtypes)
-        x: float | int = (Range(1, 1 << 62) if whole else
-                          Range(0, 1e9, whole=False, above=True)).parse(value)
+        x: float | int = (Range(1, top) if whole else
+                          Range(0, top, whole=False, above=True)).parse(value)
     except ValueError:
         raise InvalidLimitError(f"{name} {echo(value)}: must be {kind}") from None
     if whole and name == "depth" and x > MAX_DEPTH:
@@ -190,6 +197,53 @@ def agent(g: Game[Any, Any], spec_text: str, seconds: float, callback: Any, caps
     if isinstance(a, SolverAgent):
         capped_time(a.seconds, caps)
     return a
+
+
+def solvable(g: Game[Any, Any]) -> bool:
+    """Whether ``/api/solve`` takes the game: two players, zero-sum, no chance (the exact
+    solver), or a textbook tree (a full-depth search of its whole, small tree). The one rule
+    that ``/api/games`` reports as ``solvable`` and ``/api/solve`` and ``/api/scores``
+    apply before any search: a game outside it (Pig: chance, and no end in sight) is refused
+    at once instead of after the server's time cap."""
+    gt = g.game_type
+    return (gt.num_players == 2 and gt.zero_sum and not gt.chance) or g.name in EXAMPLES
+
+
+def require_solvable(g: Game[Any, Any], what: str = "solve") -> None:
+    """:func:`solvable` or a :class:`WebInputError` (400) saying why not."""
+    if not solvable(g):
+        raise WebInputError(f"{g.name}: {what} needs a two-player zero-sum game without "
+                            "chance, or a textbook tree (see /api/games: solvable); use "
+                            "/api/analyze")
+
+
+def new_game(g: Game[Any, Any], position: str | None, agents: list[str | None],
+             caps: Caps) -> tuple[Any, list[str]]:
+    """Everything a new game is started with, checked before its first move: the start
+    ``position`` (its parse error, 400, says what is wrong with it) and every seat's agent
+    spec (``human``, or a spec :func:`gamesearch.agents.make_agent` builds; a bad one is
+    refused naming its seat and spec). Seats without a spec get the game's default
+    opponent. Returns the start state and the specs, one per seat."""
+    position = text("position", position, caps)
+    try:
+        s = g.initial_state() if position is None or position.strip() == "" else (
+            g.parse_state(position))
+    except GameError as exc:
+        raise WebInputError(f"start position: {exc}") from None
+    if len(agents) > g.num_players:
+        raise WebInputError(f"{len(agents)} agents for {g.name}, a game of "
+                            f"{g.num_players} players")
+    specs: list[str] = []
+    for seat, given in enumerate([*agents, *[None] * (g.num_players - len(agents))], 1):
+        name = f"agent {seat}"
+        try:
+            value = spec(name, given, caps) or g.default_opponent or default_algorithm(g)
+            if value.partition(":")[0].strip().lower() != "human":
+                agent(g, value, 1.0, None, caps)
+        except GameError as exc:
+            raise WebInputError(f"{name} ({echo(given or '')}): {exc}") from None
+        specs.append(value)
+    return s, specs
 
 
 def flag(name: str, value: str | None) -> bool:

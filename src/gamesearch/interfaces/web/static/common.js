@@ -39,9 +39,10 @@ function esc(text) {
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
 
-function fmtValue(v) {
+function fmtValue(v, text) {
+  if (text) return text;  // the server's words for a search value (score_text: "mate in 2 (White to move)")
   if (v === null || v === undefined) return "?";
-  if (Array.isArray(v)) return "(" + v.map(fmtValue).join(", ") + ")";
+  if (Array.isArray(v)) return "(" + v.map((x) => fmtValue(x)).join(", ") + ")";
   if (typeof v === "number" && !Number.isInteger(v)) return v.toFixed(3).replace(/0+$/, "");
   return String(v);
 }

@@ -366,7 +366,7 @@ async function think(player, gen) {
       if (event === "start") $("#engine").textContent =
         `${d.agent} (player ${player + 1}) thinking, ${d.budget} s`;
       if (event === "info") {
-        body.insertAdjacentHTML("beforeend", `<tr><td>${d.depth}</td><td>${esc(fmtValue(d.value))}</td>` +
+        body.insertAdjacentHTML("beforeend", `<tr><td>${d.depth}</td><td>${esc(fmtValue(d.value, d.score_text))}</td>` +
           `<td>${d.nodes}</td><td>${d.nps}</td><td>${d.seconds}</td><td class="l">${esc((d.pv_text || d.pv).join(" "))}</td></tr>`);
         if (d.svg && S.shown === null) $("#board").innerHTML = d.svg;
       }
@@ -389,7 +389,7 @@ async function think(player, gen) {
   S.abort = null;
   if (gen !== S.gen || !move) return;
   clockStop(true);
-  const how = move.source === "search" ? `value ${fmtValue(move.value)}, depth ${move.depth}, ${move.nodes} nodes`
+  const how = move.source === "search" ? `value ${fmtValue(move.value, move.score_text)}, depth ${move.depth}, ${move.nodes} nodes`
     : move.source === "book" ? `opening book, score ${move.value}`
     : move.source === "solver" ? `solved, score ${move.value}, ${move.nodes} nodes` : move.source;
   $("#engine").textContent = `${move.agent} played ${move.text} in ${move.seconds} s (${how})`;
