@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..capabilities import RAW_SCORES
 from ..errors import GameError, SearchTimeout
 from ..game import BookEntry, FastSolver, Game
 from ..search import Limit, SearchResult, make_searcher, parse_spec
@@ -27,6 +28,15 @@ def default_algorithm(game: Game[Any, Any]) -> str:
     if gt.num_players > 2 or not gt.zero_sum:
         return "maxn"
     return "id"
+
+
+def default_agent(game: Game[Any, Any]) -> str:
+    """The agent put against a person who names none: the game's default opponent (its
+    ``match_hooks()``; Connect Four: the solver), else :func:`default_algorithm`."""
+    hooks = game.match_hooks()
+    if hooks is not None and hooks.default_opponent is not None:
+        return hooks.default_opponent
+    return default_algorithm(game)
 
 
 def json_value(value: Any) -> Any:
@@ -183,6 +193,7 @@ def move_scores(
     mover = game.to_move(state)
     maxu = game.max_utility
     step = maxu / 1000.0
+    scores = game.score_convention() or RAW_SCORES
     out: list[dict[str, Any]] = []
     for a in game.actions(state):
         child = game.result(state, a)
@@ -191,7 +202,7 @@ def move_scores(
             u = game.utility(child, mover)
             if u >= maxu or u <= -maxu:  # a win (or loss) one ply away
                 u = u - step if u > 0 else u + step
-            item["score"] = json_value(game.exact_score(state, u))
+            item["score"] = json_value(scores.exact_score(state, u))
             item["nodes"] = 0
         else:
             try:
