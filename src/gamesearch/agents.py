@@ -107,9 +107,9 @@ class SearchAgent(Agent):
 class SolverAgent(Agent):
     """Plays perfectly once the exact solver can finish in time, and like ``id`` before.
 
-    First the game's opening book when it has one (its ``opening_book`` hook; ``book`` is
+    First the game's opening book when it has one (its ``opening_book`` capability; ``book`` is
     ``None`` for the game's own book, ``"off"``, or a file), then the game's compiled solver
-    when it has one installed (its ``fast_solver`` hook), else the Python solver. Each move
+    when it has one installed (its ``fast_solver`` capability), else the Python solver. Each move
     tries the solver with half the move's time (a compiled one in node-budget slices on a
     warm table, checking the clock between slices); if that runs out, the ``id`` engine
     searches for the rest. Two-player zero-sum games only.

@@ -196,9 +196,11 @@ class Nim(Game[NimState, NimAction]):
     # compiled (a compiled uniformly random playout; Connect Four's and Othello's). Nim's
     # playouts are the plain Python ones.
 
-    # fast_solver() -> FastSolver, opening_book(spec) -> Book and book_builder(): a
-    # compiled exact solver, an opening book of solved positions and the function that
-    # builds it; Connect Four has all three. Nim is solved at once by the Python solver.
+    # fast_solver() -> FastSolver: a compiled exact solver whose solve(state, ...) answers
+    # what the Python solver answers, much faster (Connect Four's and Othello's, numba).
+    # opening_book(spec) -> Book: solved positions, looked up by state (lookup(state) ->
+    # BookEntry or None; meta says how the book was made), and book_builder(): the
+    # function that builds it; Connect Four has both. Nim is solved at once without them.
 
     def drawing(self) -> Drawing[NimState]:
         # The picture for the web app: Drawing's render_svg(state, **options), every legal

@@ -371,7 +371,7 @@ class Negamax(Searcher):
     # ----- move ordering -----------------------------------------------------------------
     def _make_order(self) -> Callable[[Any, int, Any, Any, int], list[Any]] | None:
         """The move ordering of this search as one function ``(s, p, moves, tt_move, ply)``
-        (None when no ordering is on): the game's ``order_actions`` hook, then the history
+        (None when no ordering is on): the game's ``move_ordering()``, then the history
         heuristic (a stable sort: ties keep the game's order), then the table move and the
         killers in front, each taken out where it was."""
         ordering = self.game.move_ordering() if self.hook_on else None
@@ -412,7 +412,7 @@ class Negamax(Searcher):
         """Build the search of one root window: ``negamax`` (the measured hot loop) and,
         beside it, quiescence and the pruning rules as named closures.
 
-        Why closures and one long ``negamax``: the options and the game's hooks are read
+        Why closures and one long ``negamax``: the options and the game's capabilities are read
         once here into locals that the closures read at C speed, and the per-node
         statistics are ``nonlocal`` counters; a method per node step would pay attribute
         lookups and frames at every node (``benchmarks/peers.py``, ``chess_nps.py``).
@@ -628,7 +628,7 @@ class Negamax(Searcher):
                 lines[ply] = None
                 return evaluate(s, p)
             if use_safe:
-                # Pons's pruning, through the game's hooks: drop the moves that lose at once;
+                # Pons's pruning, through the game's safe moves: drop the moves that lose at once;
                 # none left means the opponent wins with its next move.
                 moves = safe_actions(s)
                 if not moves:

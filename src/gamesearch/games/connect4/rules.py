@@ -36,11 +36,12 @@ is the empty board, ``"4455"`` four moves). Utilities are +1000 / 0 / -1000; the
 weights, a cell's weight being the number of four-in-a-row windows through it (at most 276
 in absolute value, so a win always dominates it).
 
-The methods after the Game hooks (``winning_columns``, ``possible_non_losing_moves``,
-``count_threats``, ...) are Connect Four knowledge for a Pons-style exact solver. The game's
-interface hooks (:mod:`gamesearch.game`) offer the rest of the package: the opening book
-(:mod:`.book`), its builder, the compiled solver (:mod:`.compiled`), and the ``solver`` agent
-as the default opponent of ``gamesearch play``.
+The methods after the rules and the capabilities (``winning_columns``,
+``possible_non_losing_moves``, ``count_threats``, ...) are Connect Four knowledge for a
+Pons-style exact solver. The game's capabilities (:mod:`gamesearch.capabilities`) offer the
+rest of the package: the opening book (:mod:`.book`), its builder, the compiled solver
+(:mod:`.compiled`), compiled playouts (:mod:`.playout`), and the ``solver`` agent as the
+default opponent of ``gamesearch play``.
 """
 
 from __future__ import annotations
