@@ -682,7 +682,7 @@ def run_command(*argv: str) -> str:
 
 
 def perft_command(*argv: str) -> str:
-    """``gamesearch perft ...`` (the command every game with a perft hook shares)."""
+    """``gamesearch perft ...`` (the command every game with a perft capability shares)."""
     from gamesearch.interfaces.cli import main
 
     out = io.StringIO()

@@ -57,7 +57,7 @@ the solver configuration reads them.
 Without numba the module still imports; :func:`available` says False and
 :func:`solve_fast` raises :class:`~gamesearch.errors.UnsupportedGameError`. Install with
 ``pip install 'gamesearch[fast]'``. The compiled code is cached on disk (``cache=True``).
-The rest of the library reaches this solver through the game's hook,
+The rest of the library reaches this solver through the game's capability,
 ``ConnectFour().fast_solver()`` (:data:`SOLVER` when numba is there, else ``None``).
 """
 
