@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
+from ..capabilities import Evaluation
 from ..errors import GameError, InvalidLimitError, UnsupportedGameError
 from ..game import CHANCE, Game
 from .common import Callback, Iteration, SearchResult, win_step
@@ -89,6 +90,8 @@ class Searcher:
                 "(use a sampling agent)"
             )
         self.game = game
+        #: the game's evaluation (``None``: it has none), read once for every search
+        self.evaluation: Evaluation[Any] | None = game.evaluation()
         #: the name the result reports (the registry sets it to "id", "pvs", ...)
         self.label = self.name
         self.discount = discount
@@ -107,8 +110,7 @@ class Searcher:
         (IS-TERMINAL and UTILITY in one call), ``to_move``, ``actions``, ``result``, and
         ``evaluate`` of the game's evaluation (:meth:`~gamesearch.game.Game.evaluation`;
         zero without one, which :meth:`search` then refuses unless ``zero_eval``)."""
-        g = self.game
-        evaluation = g.evaluation()
+        g, evaluation = self.game, self.evaluation
         evaluate = evaluation.evaluate if evaluation is not None else zero_evaluation
         return g.terminal_utility, g.to_move, g.actions, g.result, evaluate
 
@@ -186,7 +188,7 @@ class Searcher:
             # Out of budget before depth 1 finished: still answer with a legal move.
             first = next(iter(game.actions(state)))
             best = Iteration(value=0.0, action=first, pv=[first])
-        if best.hit_horizon and game.evaluation() is None and not self.zero_eval:
+        if best.hit_horizon and self.evaluation is None and not self.zero_eval:
             raise UnsupportedGameError(
                 f"{game.name} has no evaluation function, so this search's answer would "
                 "rest on cut-off positions scored 0: search to the end of the game (no "

@@ -217,7 +217,7 @@ class MCTS(Searcher):
                 raise InvalidLimitError(f"mcts {key}={val!r}: must be a whole number >= {least}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise InvalidLimitError(f"mcts seed={seed!r}: must be a whole number")
-        evaluation = game.evaluation()
+        evaluation = self.evaluation
         if playout_depth is not None and evaluation is None:
             raise InvalidLimitError(
                 f"mcts playout_depth={playout_depth}: {game.name} has no evaluation to score "

@@ -160,11 +160,13 @@ class Negamax(Searcher):
         self.history_on = ordering if history is None else history
         self.hook_on = ordering if hook is None else hook
         self.tt_move_on = tt_move
-        tactics = game.tactics()
+        # the game's capabilities, read once (the kernel binds their members per search)
+        tactics = self._tactics = game.tactics()
+        self._ordering = game.move_ordering()
         # None: when the game has the capability (its safe moves, its tactics)
         self.safe = game.safe_moves() is not None if safe is None else safe
-        if self.safe:
-            _safe_moves(game)  # (refuse safe=True for a game without them, here)
+        # Pons's pruning (refused here for a game without safe moves)
+        self._safe_hooks = _safe_moves(game) if self.safe else None
         self.quiescence = tactics is not None if quiescence is None else quiescence
         self.pvs = pvs
         if aspiration is not None and not (0 < aspiration < INF):
@@ -177,7 +179,8 @@ class Negamax(Searcher):
         has_check = tactics is not None and tactics.in_check is not None
         self.check_extension = (
             has_check and self.iterate if check_extension is None else check_extension)
-        self.null_move = (game.null_move() is not None and self.iterate
+        self._null_hooks = game.null_move()
+        self.null_move = (self._null_hooks is not None and self.iterate
                           if null_move is None else null_move)
         defaults = game.engine_settings() or EngineSettings()
         #: late-move reductions (None: when the game asks for them and the search iterates)
@@ -308,7 +311,8 @@ class Negamax(Searcher):
         moves after which the opponent cannot win at once (none: every move loses)."""
         game = self.game
         maxu, step = game.max_utility, self.win_step
-        hooks = _safe_moves(game)
+        hooks = self._safe_hooks
+        assert hooks is not None  # (the root asks only when the search is safe)
         win = hooks.winning_action(state)
         if win is not None:  # early detection of a win at once
             return Iteration(maxu - step, win, [win], hit_horizon=False)
@@ -374,7 +378,7 @@ class Negamax(Searcher):
         (None when no ordering is on): the game's ``move_ordering()``, then the history
         heuristic (a stable sort: ties keep the game's order), then the table move and the
         killers in front, each taken out where it was."""
-        ordering = self.game.move_ordering() if self.hook_on else None
+        ordering = self._ordering if self.hook_on else None
         order_hook = ordering.order_actions if ordering is not None else None
         use_tt_move = self.table is not None and self.tt_move_on
         use_killers, use_history = self.killers_on, self.history_on
@@ -424,20 +428,20 @@ class Negamax(Searcher):
         terminal_utility, to_move, actions, result, evaluate = self.rules()
         key_of = game.key
         # the capabilities' members, bound to locals once (the loops call them per node)
-        tactics = game.tactics()
+        tactics = self._tactics
         # a game may give its noisy actions lazily (chess: SEE only when reached)
         noisy_actions = iter_noisy = tactics.noisy_actions if tactics else _no_moves
         # for late-move reductions and futility: a cheap test of one move when the game has
         # one, else membership in the node's noisy actions
         is_noisy = tactics.is_noisy if tactics else None
         use_safe = self.safe
-        safe_hooks = _safe_moves(game) if use_safe else None
+        safe_hooks = self._safe_hooks if use_safe else None
         safe_actions = safe_hooks.safe_actions if safe_hooks else actions
         plies_left = safe_hooks.plies_left_bound if safe_hooks else _no_bound
         in_check = tactics.in_check if tactics and tactics.in_check else _not_in_check
         check_hook = in_check is not _not_in_check
         use_check_ext = self.check_extension and check_hook
-        null_hooks = game.null_move() if self.null_move else None
+        null_hooks = self._null_hooks if self.null_move else None
         use_null = null_hooks is not None
         null_result = null_hooks.result if null_hooks else _no_null_move
         null_allowed = null_hooks.allowed if null_hooks else _never
@@ -459,8 +463,7 @@ class Negamax(Searcher):
         killers = self._killers
         history = self.history
         quiescence = self.quiescence
-        evaluation = game.evaluation()
-        quick = evaluation.quick_evaluate if evaluation else None
+        quick = self.evaluation.quick_evaluate if self.evaluation else None
         pvs = self.pvs
         use_lmr = self.lmr
         margins = self.futility
