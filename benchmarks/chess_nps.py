@@ -131,7 +131,7 @@ class PstBaseline(Baseline):
 
 def run_id(game: ChessGame, fen: str, seconds: float) -> tuple[int, float, int]:
     """(nodes, CPU seconds, depth) of the ``id`` engine on ``fen`` for ``seconds``."""
-    state = game.search_root(game.parse_state(fen))
+    state = game.search_start(game.parse_state(fen))
     searcher = make_searcher(game, "id", soft_time=1.0)  # the whole time, as the baseline
     t0 = time.process_time()
     r = searcher.search(state, Limit(time=seconds))
@@ -168,7 +168,7 @@ def main() -> None:
     totals = {name: [0, 0.0] for name in ("id", *(["id (pure)"] if pure else []), *baselines)}
     for name, fen in POSITIONS.items():
         nodes, dt, depth = run_id(game, fen, args.time)
-        state = game.search_root(game.parse_state(fen))
+        state = game.search_start(game.parse_state(fen))
         fixed = make_searcher(ChessGame(), "id").search(state, Limit(depth=args.depth)).nodes
         totals["id"][0] += nodes
         totals["id"][1] += dt

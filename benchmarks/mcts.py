@@ -1,8 +1,8 @@
 """MCTS iterations (playouts) per second: gamesearch's ``mcts`` against OpenSpiel's MCTS bots.
 
 One run, one process, the same positions: gamesearch ``MCTS`` (UCT, MCTS-Solver, uniform
-random playouts; in the game's compiled ``fast_playout`` when it has one - Connect Four with
-numba - and in plain Python with ``fast=0``) against OpenSpiel's Python
+random playouts; in the game's compiled playout (its ``playouts()``) when it has one -
+Connect Four with numba - and in plain Python with ``fast=0``) against OpenSpiel's Python
 ``open_spiel.python.algorithms.mcts.MCTSBot`` with ``RandomRolloutEvaluator(n_rollouts=1)``
 (over C++ pyspiel states) and the C++ ``pyspiel.MCTSBot`` with
 ``pyspiel.RandomRolloutEvaluator(1, seed)``, all with the solver on.
@@ -50,7 +50,7 @@ def ours(name: str, iterations: int, seed: int, fast: bool = True) -> Callable[[
     game = get_game(name)
     state = game.initial_state()
     if fast:
-        game.fast_playout()  # load the compiled playouts (numba) before timing
+        game.playouts()  # load the compiled playouts (numba) before timing
         MCTS(game, seed=seed).search(state, Limit(nodes=10))
 
     def run() -> int:

@@ -242,7 +242,7 @@ def gamesearch_game(work: Work) -> Any:
 
 #: Negamax options that add pruning the peers do not have, each turned off for the plain
 #: algorithm (``safe``: Pons's "drop the moves that lose at once", on by default for games
-#: with a ``safe_actions`` hook, such as Connect Four).
+#: with ``safe_moves()``, such as Connect Four).
 PLAIN_NEGAMAX = {"safe": False, "quiescence": False, "ordering": False, "tt": 0, "pvs": False}
 
 

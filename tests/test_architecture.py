@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "gamesearch"
-MODEL = {"game", "errors", "spec", "argtypes", "files", "__init__"}
+MODEL = {"game", "capabilities", "errors", "spec", "argtypes", "files", "__init__"}
 #: functions allowed past MAX_LINES: measured hot loops, each saying so in its docstring
 HOT_LOOPS = {
     ("search/negamax.py", "_kernel"),
@@ -103,3 +103,93 @@ def test_no_long_functions_but_the_documented_hot_loops() -> None:
                     continue  # (negamax is _kernel's closure: the builder's docstring says why)
                 long.append(f"{rel}:{node.lineno} {node.name} ({n} lines)")
     assert long == [], "\n".join(long)
+
+
+# ----- the game protocol: the tables of docs/architecture.md against the code -----------------
+DOC = PACKAGE.parents[1] / "docs" / "architecture.md"
+EXAMPLE = PACKAGE / "games" / "nim.py"
+
+
+def doc_table(first_header: str) -> list[list[str]]:
+    """The rows of the table of docs/architecture.md whose first column is headed
+    ``first_header``, each a list of cells."""
+    rows: list[list[str]] = []
+    inside = False
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and cells[0] == first_header:
+            inside = True
+        elif inside and not line.startswith("|"):
+            break
+        elif inside and not set(cells[0]) <= {"-", " "}:
+            rows.append(cells)
+    return rows
+
+
+def ticked(cell: str) -> list[str]:
+    """The names in backticks in a table cell, without call brackets."""
+    return [re.sub(r"\(.*\)$", "", name) for name in re.findall(r"`([^`]+)`", cell)]
+
+
+def capability_rows() -> dict[str, tuple[list[str], str, set[str]]]:
+    """capability -> (members, readers, games) as the table lists them."""
+    from gamesearch.games import GAMES
+
+    out = {}
+    for name_cell, members, readers, games in doc_table("capability"):
+        name = ticked(name_cell)[0]
+        listed = {g.strip() for g in games.split(",")} - {"—", ""}
+        out[name] = (ticked(members), readers, set(GAMES) if listed == {"all"} else listed)
+    return out
+
+
+def test_the_protocol_table_lists_every_capability_and_rule_of_game() -> None:
+    from gamesearch.game import CAPABILITIES, RULES, Game
+
+    assert set(capability_rows()) == set(CAPABILITIES)
+    rules = {name for cells in doc_table("rule") for name in ticked(cells[0])}
+    assert rules == set(RULES)
+    public = {n for n in dir(Game) if not n.startswith("_")}
+    assert public == set(RULES) | set(CAPABILITIES), "a public name of Game in no table"
+
+
+def test_the_games_listed_under_a_capability_have_it_and_no_other_does() -> None:
+    from gamesearch.games import GAMES, get_game
+
+    rows = capability_rows()
+    for game_name in GAMES:
+        game = get_game(game_name)
+        for capability, (_, _, games) in rows.items():
+            has = getattr(game, capability)() is not None
+            assert has == (game_name in games), (game_name, capability, has)
+
+
+def test_the_members_listed_are_the_capability_objects_members() -> None:
+    import typing
+
+    from gamesearch.game import Game
+
+    for capability, (members, _, _) in capability_rows().items():
+        hint = typing.get_type_hints(getattr(Game, capability))["return"]
+        kinds = [a for a in typing.get_args(hint) if a is not type(None)]
+        cls = typing.get_origin(kinds[0]) or kinds[0]
+        if not isinstance(cls, type):
+            assert members == [], capability  # (a plain function: the book builder)
+            continue
+        fields = getattr(cls, "__dataclass_fields__", None)
+        own = set(fields) if fields else {
+            n for n in (*vars(cls), *getattr(cls, "__annotations__", {}))
+            if not n.startswith("_")}
+        assert set(members) <= own and (fields is None or set(members) == own), capability
+
+
+def test_the_example_game_explains_every_capability_and_rule() -> None:
+    text = EXAMPLE.read_text(encoding="utf-8")
+    missing = [f"{capability}.{member}" if member else capability
+               for capability, (members, _, _) in capability_rows().items()
+               for member in ["", *members]
+               if not re.search(rf"\b{re.escape(member or capability)}\b", text)]
+    assert missing == [], f"games/nim.py does not explain: {', '.join(missing)}"
+    for cells in doc_table("rule"):  # a rule: in the example, or explained in its row
+        for name in ticked(cells[0]):
+            assert re.search(rf"\b{name}\b", text) or len(cells[1]) > 10, name

@@ -34,6 +34,7 @@ from gamesearch.games.chess import (  # noqa: E402
 )
 from gamesearch.interfaces.chess_cli import add_chess_commands  # noqa: E402
 from gamesearch.interfaces.uci_engine import (  # noqa: E402
+    ChessEngine,
     UCIEngine,
     read_epd,
     run_epd,
@@ -281,7 +282,7 @@ def test_threefold_repetition_ends_the_game() -> None:
 
 def test_repetition_after_the_search_root_is_a_draw_at_once() -> None:
     s = GAME.parse_state("startpos moves e2e4 e7e5")
-    root = GAME.search_root(s)
+    root = GAME.search_start(s)
     s2 = root
     for u in ("g1f3", "g8f6", "f3g1", "f6g8"):
         s2 = GAME.result(s2, chess.Move.from_uci(u))
@@ -292,12 +293,38 @@ def test_repetition_after_the_search_root_is_a_draw_at_once() -> None:
     assert not GAME.is_terminal(plain)  # without a root: needs three
 
 
-def test_search_root_of_a_claimable_draw_plays_on() -> None:
+def test_search_start_of_a_claimable_draw_plays_on() -> None:
     s = GAME.parse_state("4k3/8/8/8/8/8/8/R3K3 w - - 100 80")
     assert GAME.is_terminal(s)
-    root = GAME.search_root(s)
+    root = GAME.search_start(s)
     assert not GAME.is_terminal(root)
     assert search(GAME, root, "id", Limit(depth=2)).action in GAME.actions(s)
+    # the search driver marks the root itself, whatever the front end
+    assert search(GAME, s, "id", Limit(depth=2)).action in GAME.actions(s)
+
+
+#: White, two rooks and three pawns down, has a perpetual check: Qe8+ Kh7 Qh5+ Kg8 Qe8+
+#: repeats the position after the first check at ply 5, a draw at once under the engine's
+#: rule (the first repetition after the root); under threefold repetition alone a depth-3
+#: search does not see it and plays Qe6 (about -1 pawn).
+PERPETUAL = "6k1/ppp3p1/8/8/8/8/rr2QPPP/6K1 w - - 0 1"
+
+
+def test_every_front_end_searches_under_the_uci_engines_repetition_rule() -> None:
+    from gamesearch.agents import make_agent
+    from gamesearch.interfaces.analysis import analyze
+
+    state = GAME.parse_state(PERPETUAL)
+    for depth in (3, 4):
+        limit = Limit(depth=depth)
+        uci = ChessEngine().think(state, limit)
+        assert uci is not None and (uci.move, uci.value) == ("e2e8", 0.0)
+        # analyze (the command line's and the web app's call) and an agent (the arena's,
+        # the web app's play) see the same draw
+        data = analyze(GAME, state, algorithm="id", limit=limit)
+        assert (data["move"], data["value"], data["nodes"]) == ("e2e8", 0, uci.nodes)
+        agent = make_agent(GAME, f"id:depth={depth}")
+        assert agent.choose(GAME, state).uci() == "e2e8"
 
 
 # ----- evaluation ----------------------------------------------------------------------------
@@ -366,7 +393,7 @@ def test_evaluation_prefers_material() -> None:
     ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6", 3),
 ])
 def test_engine_finds_mate(fen: str, best: str, plies: int) -> None:
-    state = GAME.search_root(GAME.parse_state(fen))
+    state = GAME.search_start(GAME.parse_state(fen))
     r = search(GAME, state, "id", Limit(depth=4))
     assert r.action.uci() == best
     assert r.value == MATE - 100 * plies
@@ -379,7 +406,7 @@ def test_engine_returns_legal_moves_at_small_budgets() -> None:
         board, _ = chess.Board.from_epd(line)
         state = ChessState.from_board(board)
         for nodes in (1, 50, 400):
-            r = search(GAME, GAME.search_root(state), "id", Limit(nodes=nodes))
+            r = search(GAME, GAME.search_start(state), "id", Limit(nodes=nodes))
             assert r.action in board.legal_moves, (board.fen(), nodes)
 
 
@@ -416,7 +443,7 @@ def _leaf_plies(fen: str, algorithm: str, options: dict[str, Any], depth: int) -
 
     game.evaluate = recording
     make_searcher(game, algorithm, **options).search(
-        game.search_root(game.parse_state(fen)), Limit(depth=depth))
+        game.search_start(game.parse_state(fen)), Limit(depth=depth))
     return plies
 
 
@@ -432,7 +459,7 @@ def test_late_move_reductions_reduce_and_keep_the_tactics() -> None:
     # mates at the same depth, and it does reduce (and sometimes re-search) late moves.
     reduced = 0
     for fen, best in QUICK_MATES:
-        state = GAME.search_root(GAME.parse_state(fen))
+        state = GAME.search_start(GAME.parse_state(fen))
         for lmr in (False, True):
             s = make_searcher(GAME, "id", lmr=lmr)
             r = s.search(state, Limit(depth=5))
@@ -449,7 +476,7 @@ def test_late_move_reductions_reduce_and_keep_the_tactics() -> None:
 def _fewer_nodes_without(fen: str, option: str) -> Any:
     """The engine's depth-5 search of ``fen`` (returned), checked to need fewer nodes than
     with ``option`` off and to choose a legal move."""
-    state = GAME.search_root(GAME.parse_state(fen))
+    state = GAME.search_start(GAME.parse_state(fen))
     plain = make_searcher(GAME, "id", **{option: False}).search(state, Limit(depth=5))
     s = make_searcher(GAME, "id")
     r = s.search(state, Limit(depth=5))
@@ -459,12 +486,12 @@ def _fewer_nodes_without(fen: str, option: str) -> Any:
 
 
 def test_futility_pruning_prunes_and_keeps_the_tactics() -> None:
-    assert make_searcher(GAME, "id").futility == GAME.engine_defaults["futility_margins"]
+    assert make_searcher(GAME, "id").futility == GAME.engine_settings().futility_margins
     assert make_searcher(GAME, "id", futility=False).futility is None
     assert make_searcher(get_game("connect4"), "id").futility is None
     # The mates are still found at the same depth with futility pruning on.
     for fen, best in QUICK_MATES:
-        r = make_searcher(GAME, "id").search(GAME.search_root(GAME.parse_state(fen)),
+        r = make_searcher(GAME, "id").search(GAME.search_start(GAME.parse_state(fen)),
                                              Limit(depth=5))
         assert r.action.uci() == best
         assert r.value > MATE - 1000
@@ -494,7 +521,7 @@ def test_is_noisy_is_capture_or_promotion() -> None:
 
 
 def test_soft_time_limit_starts_no_iteration_after_its_share() -> None:
-    state = GAME.search_root(GAME.initial_state())
+    state = GAME.search_start(GAME.initial_state())
     # a tiny soft time: any time passed is past it, so only depth 1 is searched
     r = make_searcher(GAME, "id").search(state, Limit(time=30.0, soft_time=1e-9))
     assert r.depth == 1 and r.action in board_of(state).legal_moves and not r.completed
@@ -655,7 +682,7 @@ def run_command(*argv: str) -> str:
 
 
 def perft_command(*argv: str) -> str:
-    """``gamesearch perft ...`` (the command every game with a perft hook shares)."""
+    """``gamesearch perft ...`` (the command every game with a perft capability shares)."""
     from gamesearch.interfaces.cli import main
 
     out = io.StringIO()

@@ -163,7 +163,7 @@ def _build_positions() -> list[ChessState]:
         for root in (False, True):  # after a search root, the first repetition is a draw
             s = GAME.parse_state(fen)
             if root:
-                s = GAME.search_root(s)
+                s = GAME.search_start(s)
             for uci in line.split():
                 move = intern_move(chess.Move.from_uci(uci))
                 assert move in s.board.legal_moves, (s.board.fen(), uci)
@@ -464,7 +464,7 @@ import sys
 from gamesearch.games.chess import ChessGame
 from gamesearch.search import Limit, make_searcher
 g = ChessGame()
-s = g.search_root(g.parse_state(sys.argv[1]))
+s = g.search_start(g.parse_state(sys.argv[1]))
 r = make_searcher(g, "id").search(s, Limit(depth=4))
 print(g.kernels.name, r.nodes, r.value, r.depth, g.format_action(s, r.action), "pv",
       *(m.uci() for m in r.pv))

@@ -412,7 +412,7 @@ def test_orders() -> None:
     assert list(center.actions(state)) == [2, 4, 1, 5, 0, 6]
     assert list(game.order_actions(state, [0, 1, 2, 4, 5, 6])) == [2, 4, 1, 5, 0, 6]
     assert list(game.order_actions(state, [6, 0, 3])) == [3, 0, 6]
-    assert game.has_order_actions and game.has_evaluate
+    assert game.move_ordering() is not None and game.evaluation() is not None
     with pytest.raises(InvalidLimitError, match="natural, center"):
         ConnectFour(order="random")
 

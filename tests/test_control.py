@@ -127,7 +127,7 @@ def test_a_cut_off_without_an_evaluation_is_refused_unless_zero_is_asked_for() -
     from gamesearch.errors import UnsupportedGameError
 
     game = get_game("fig6.2")  # explicit tree, leaves only: no heuristic
-    assert not game.has_evaluate
+    assert game.evaluation() is None
     for algorithm in ("minimax", "alphabeta", "negamax", "id"):
         with pytest.raises(UnsupportedGameError, match="no evaluation"):
             search(game, game.initial_state(), algorithm, Limit(depth=1))

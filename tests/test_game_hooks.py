@@ -1,8 +1,9 @@
-"""The game hooks the interfaces ask (``gamesearch.game``): what a game without them gets,
-and that the command line, the agents and the arena use them for any game that has them.
+"""The capabilities the interfaces ask (``gamesearch.capabilities``): what a game without
+them gets, and that the command line, the agents and the arena use them for any game that
+has them.
 
-The second part registers tic-tac-toe with every interface hook supplied by the test (a
-one-position book, a recording "fast" solver, a builder, arena openings, a default
+The second part registers tic-tac-toe with every interface capability supplied by the test
+(a one-position book, a recording "fast" solver, a builder, arena openings, a default
 opponent): nothing in the generic code may know the game by name.
 """
 
@@ -17,6 +18,7 @@ import pytest
 
 from gamesearch.agents import SolverAgent, make_agent
 from gamesearch.arena import Opening, default_openings
+from gamesearch.capabilities import MatchHooks
 from gamesearch.errors import UnsupportedGameError
 from gamesearch.game import BookEntry
 from gamesearch.games import GAMES, get_game, register
@@ -36,7 +38,7 @@ def run(*argv: str) -> tuple[int, str]:
 # ----- a game without the hooks ----------------------------------------------------------
 def test_the_defaults_say_absent() -> None:
     game = TicTacToe()
-    assert game.default_opponent is None
+    assert game.match_hooks() is None
     assert game.opening_book(None) is None and game.opening_book("off") is None
     with pytest.raises(UnsupportedGameError, match="tictactoe has no opening book"):
         game.opening_book("on")
@@ -44,8 +46,7 @@ def test_the_defaults_say_absent() -> None:
         game.opening_book("some/book.bin")
     assert game.book_builder() is None
     assert game.fast_solver() is None
-    assert game.arena_openings() == () and default_openings(game) == []
-    assert not game.pgn_notation
+    assert default_openings(game) == []
 
 
 def test_the_commands_refuse_what_a_game_lacks(capsys: pytest.CaptureFixture[str]) -> None:
@@ -65,14 +66,14 @@ def test_connect4_supplies_them() -> None:
     from gamesearch.games.connect4 import book, compiled
 
     game = ConnectFour()
-    assert game.default_opponent == "solver"
+    assert game.match_hooks() == MatchHooks(default_opponent="solver")
     assert game.opening_book(None) is book.default_book()
     assert game.opening_book("off") is None
     assert game.book_builder() is book.build_book
     assert game.fast_solver() is (compiled.SOLVER if compiled.available() else None)
     # the compiled solver lists and probes best moves in the natural order only
     assert ConnectFour(order="center").fast_solver() is None
-    assert game.arena_openings() == () and not game.pgn_notation
+    assert default_openings(game) == []
 
 
 # ----- a game with all of them, supplied by the test ---------------------------------------
@@ -109,7 +110,6 @@ class RecordingSolver:
 
 class HookedTicTacToe(TicTacToe):
     name = NAME
-    default_opponent = "random:seed=3"
     built: ClassVar[list[tuple[int, str]]] = []
 
     def __init__(self) -> None:
@@ -128,7 +128,10 @@ class HookedTicTacToe(TicTacToe):
     def fast_solver(self) -> RecordingSolver:
         return self.solver
 
-    def arena_openings(self) -> Sequence[str]:
+    def match_hooks(self) -> MatchHooks:
+        return MatchHooks(default_opponent="random:seed=3", arena_openings=self.openings)
+
+    def openings(self) -> Sequence[str]:
         return ["# two openings", "5 1", "", "1"]
 
 

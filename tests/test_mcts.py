@@ -25,6 +25,7 @@ from gamesearch import (
     search,
 )
 from gamesearch.agents import SearchAgent, make_agent, play_game
+from gamesearch.capabilities import Playouts
 from gamesearch.game import CHANCE, GameType, random_playout
 from gamesearch.games.pig import Pig
 from gamesearch.games.tictactoe import TicTacToe
@@ -321,7 +322,8 @@ def test_subtree_reuse_between_moves() -> None:
 
 
 class PriorTree(TreeGame):
-    has_action_priors = True
+    def playouts(self) -> Playouts[int]:
+        return Playouts(priors=self.action_priors)
 
     def action_priors(self, state: int) -> list[float]:
         k = len(self.actions(state))
@@ -440,7 +442,8 @@ def test_random_playout_stops_after_max_plies() -> None:
 
 def test_compiled_connect4_playouts_match_the_plain_ones() -> None:
     c4 = get_game("connect4")
-    fast = c4.fast_playout()
+    playouts = c4.playouts()
+    fast = playouts.compiled if playouts is not None else None
     if fast is None:
         pytest.skip("numba is not installed")
     rng = random.Random(3)
@@ -504,10 +507,12 @@ def test_the_plug_in_points_run_once_per_iteration_and_change_nothing_unused() -
 
 
 def test_the_games_playout_and_priors_are_read_in_one_place() -> None:
+    from gamesearch.capabilities import Playouts
     from gamesearch.search.mcts import policies
 
     class Primed(TicTacToe):
-        has_action_priors = True
+        def playouts(self) -> Playouts[Any]:
+            return Playouts(priors=self.action_priors)
 
         def action_priors(self, state: Any) -> list[float]:
             n = len(self.actions(state))

@@ -242,8 +242,9 @@ def test_perft_python_depth_9() -> None:
 @pytest.mark.parametrize(("depth", "count", "full"), [r for r in PERFT if r[0] <= 10])
 def test_perft_compiled(depth: int, count: int, full: int) -> None:
     s = GAME.initial_state()
-    assert GAME.perft(s, depth) == compiled.perft(s, depth) == count
-    assert GAME.perft(s, depth, "full_depth") == compiled.perft(s, depth, True) == full
+    count_perft = GAME.perft().count
+    assert count_perft(s, depth, None) == compiled.perft(s, depth) == count
+    assert count_perft(s, depth, "full_depth") == compiled.perft(s, depth, True) == full
 
 
 @needs_numba
@@ -272,7 +273,7 @@ def test_perft_command_says_its_convention() -> None:
     assert code == 0 and "perft 2: " in text
     assert run("perft", "othello", "--depth", "2", "--convention", "oeis")[0] == 2
     with pytest.raises(InvalidLimitError):
-        GAME.perft(GAME.initial_state(), 2, "oeis")
+        GAME.perft().count(GAME.initial_state(), 2, "oeis")
 
 
 # ----- evaluation ------------------------------------------------------------------------

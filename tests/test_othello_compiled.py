@@ -242,7 +242,7 @@ def test_node_budget_and_bad_input() -> None:
     assert compiled.SOLVER.solve(text)["value"] == compiled.SOLVER.solve(SMALL[0])["value"]
 
 
-# ----- compiled random playouts (the game's fast_playout hook) ------------------------------
+# ----- compiled random playouts (the game's playouts() capability) ---------------------------
 def exact_outcomes(state: OState) -> dict[float, float]:
     """The distribution of the final score (black's) under uniformly random play."""
     if GAME.is_terminal(state):
@@ -256,8 +256,9 @@ def exact_outcomes(state: OState) -> dict[float, float]:
 
 
 def test_fast_playouts_follow_the_random_policy() -> None:
-    playout = GAME.fast_playout()
-    assert playout is compiled.fast_playout
+    playouts = GAME.playouts()
+    assert playouts is not None and playouts.compiled is compiled.fast_playout
+    playout = playouts.compiled
     # FFO #20 (6 empties): the exact distribution of the final score against 20,000 playouts
     state = FFO[20][0]
     exact = exact_outcomes(state)

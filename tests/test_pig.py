@@ -19,7 +19,7 @@ game = Pig()
 def test_defaults() -> None:
     assert game.goal == 20 and game.sides == 6
     assert game.game_type.chance and game.game_type.num_players == 2
-    assert game.max_utility == 1.0 and game.has_evaluate
+    assert game.max_utility == 1.0 and game.evaluation() is not None
     assert game.initial_state() == (0, 0, 0, 0, 0)
     assert game.to_move(game.initial_state()) == 0
     assert list(game.actions(game.initial_state())) == ["roll", "hold"]

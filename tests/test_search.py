@@ -4,7 +4,6 @@ published node counts. Correctness and node counts only — never wall time."""
 from __future__ import annotations
 
 import random
-from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ from gamesearch import (
     make_searcher,
     search,
 )
+from gamesearch.capabilities import EngineSettings, Tactics
 from gamesearch.game import CHANCE
 from gamesearch.games import GAMES
 from gamesearch.games.tictactoe import TicTacToe
@@ -304,7 +304,8 @@ def test_transposition_table_size_is_bounded() -> None:
 class NoisyTree(TreeGame):
     """A random tree whose first action at every node is 'noisy' (think: a capture)."""
 
-    has_noisy_actions = True
+    def tactics(self) -> Tactics[int, str]:
+        return Tactics(self.noisy_actions)
 
     def noisy_actions(self, state: int) -> Any:
         acts = self.actions(state)
@@ -384,7 +385,8 @@ def plain_minimax_decisions(game: Any, s: Any, me: int, depth: int) -> float:
 class _FutileTree(TreeGame):
     """A random tree with heuristics whose futility margins never trigger a pruning."""
 
-    engine_defaults = MappingProxyType({"futility_margins": (0.0, 1e9, 1e9)})
+    def engine_settings(self) -> EngineSettings:
+        return EngineSettings(futility_margins=(0.0, 1e9, 1e9))
 
 
 @settings(max_examples=100, deadline=None)

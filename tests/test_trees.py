@@ -367,11 +367,11 @@ def test_builders() -> None:
 def test_heuristics() -> None:
     t = node("A", 0, {"a1": node("B", 1, {"b1": 3}, heuristic=5), "a2": 1})
     g = TreeGame(t)
-    assert g.has_evaluate
+    assert g.evaluation() is not None
     assert g.evaluate(1, 0) == 5 and g.evaluate(1, 1) == -5
-    assert not fig6_2().has_evaluate
+    assert fig6_2().evaluation() is None
     r = TreeGame.random(2, 3, 4, heuristics=True)
-    assert r.has_evaluate
+    assert r.evaluation() is not None
     assert all(abs(r.evaluate(s, 0)) < r.max_utility for s in range(r.num_nodes))
 
 

@@ -9,6 +9,12 @@ or any search spec (``minimax``, ``alphabeta:depth=6``, ``id:time=1,tt=1M``; see
 players' clocks (the arena), or a stop event (the web app); agents that search combine it
 with the limit of their own spec (see :meth:`SearchAgent.limit_for`). :func:`play_game` is
 the one game loop: the terminal, the arena and the web app all play through it.
+
+Every game so far has perfect information, and an agent is handed the state. For a game
+with hidden information (its ``observation()`` capability is not ``None``;
+:class:`gamesearch.capabilities.Observation`) the one who holds the game passes, in the
+state's place, the seat's view ``observe(state, seat)``, never the full state; an agent
+that searches samples full states from it with ``sample``.
 """
 
 from __future__ import annotations
@@ -177,9 +183,9 @@ class SearchAgent(Agent):
 class SolverAgent(Agent):
     """Plays perfectly once the exact solver can finish in time, and like ``id`` before.
 
-    First the game's opening book when it has one (its ``opening_book`` hook; ``book`` is
+    First the game's opening book when it has one (its ``opening_book`` capability; ``book`` is
     ``None`` for the game's own book, ``"off"``, or a file), then the game's compiled solver
-    when it has one installed (its ``fast_solver`` hook), else the Python solver. Each move
+    when it has one installed (its ``fast_solver`` capability), else the Python solver. Each move
     tries the solver with half the move's time (a compiled one in node-budget slices on a
     warm table, checking the clock between slices); if that runs out, the ``id`` engine
     searches for the rest. Two-player zero-sum games only.

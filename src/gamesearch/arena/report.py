@@ -211,8 +211,10 @@ PGN_TERMINATION = {"normal": "normal", "timeout": "time forfeit", "illegal-move"
 
 
 def check_pgn_notation(game: Game[Any, Any]) -> None:
-    """Refuse PGN export for a game whose notations are not PGN's (``pgn_notation``)."""
-    if not game.pgn_notation:
+    """Refuse PGN export for a game whose notations are not PGN's (the ``pgn_notation`` of
+    its ``match_hooks()``)."""
+    hooks = game.match_hooks()
+    if hooks is None or not hooks.pgn_notation:
         raise ArenaError(f"PGN export is for chess (positions in FEN, moves in UCI); "
                          f"{game.name} games: use --export-jsonl")
 
@@ -220,7 +222,7 @@ def check_pgn_notation(game: Game[Any, Any]) -> None:
 def write_pgn(path: str, records: Sequence[GameRecord], agents: Sequence[AgentEntry],
               game: Game[Any, Any], tournament: str) -> None:
     """Chess games as PGN (needs python-chess; the game must write positions in FEN and
-    moves in UCI, its ``pgn_notation``)."""
+    moves in UCI: its ``pgn_notation``)."""
     check_pgn_notation(game)
     try:
         chess = importlib.import_module("chess")

@@ -126,9 +126,12 @@ def read_openings(game: Game[Any, Any], path: str) -> list[Opening]:
 
 
 def default_openings(game: Game[Any, Any]) -> list[Opening]:
-    """The openings a match plays when none are given: the game's ``arena_openings`` hook
-    (chess: 50 balanced book lines), or none (the initial position)."""
-    return parse_openings(game, game.arena_openings(), f"{game.name}'s default openings")
+    """The openings a match plays when none are given: the ``arena_openings`` of the game's
+    ``match_hooks()`` (chess: 50 balanced book lines), or none (the initial position)."""
+    hooks = game.match_hooks()
+    if hooks is None or hooks.arena_openings is None:
+        return []
+    return parse_openings(game, hooks.arena_openings(), f"{game.name}'s default openings")
 
 
 def random_openings(game: Game[Any, Any], count: int, plies: int, seed: int) -> list[Opening]:

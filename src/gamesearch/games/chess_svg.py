@@ -1,4 +1,4 @@
-"""Chess drawn by python-chess's :mod:`chess.svg` (:meth:`ChessGame.render_svg`), with a
+"""Chess drawn by python-chess's :mod:`chess.svg` (:meth:`ChessGame.drawing`), with a
 transparent square on top of each of the 64 carrying ``data-square`` (``e4``): a page makes
 a move by two clicks, from and to. The last move is shaded, the PV drawn as arrows."""
 

@@ -6,24 +6,23 @@ loses exactly when the XOR of the heap sizes (the *nim-sum*) is 0, which gives t
 an independent truth to check every search against.
 
 This module is written to be read, not to be fast (for a fast game see
-:mod:`gamesearch.games.tictactoe`: a compact int state and precomputed tables). Every
-hook the library uses is here, each with a comment on what it is for:
+:mod:`gamesearch.games.tictactoe`: a compact int state and precomputed tables). It shows
+every part of the game protocol (:mod:`gamesearch.game`), each with a comment on what it
+is for:
 
-* the textbook's six functions (AIMA 4e §6.1): ``initial_state``, ``to_move``,
-  ``actions``, ``result``, ``is_terminal``, ``returns`` — enough for minimax, alpha-beta,
-  max^n, MCTS and the exact solver;
-* ``evaluate`` (with ``has_evaluate``): a heuristic for depth-limited search;
-* ``key``: what the transposition table stores a position under (here the sorted heaps:
-  positions that differ only in the order of the heaps are one position);
-* ``order_actions`` (with ``has_order_actions``): the moves most likely best first, so
-  alpha-beta prunes more;
-* the notation: ``format_action``/``parse_action`` and ``format_state``/``parse_state``,
-  with clear errors for bad input (the command line and the web app rely on them).
-
-What the command line, the agents and the arena may also ask a game (a default opponent,
-an opening book and its builder, a compiled solver, arena openings, PGN notation: the
-second list of hooks in :mod:`gamesearch.game`) Nim does not need; Connect Four
-(:mod:`gamesearch.games.connect4`) supplies most of them.
+* the rules: the textbook's six functions (AIMA 4e §6.1: ``initial_state``, ``to_move``,
+  ``actions``, ``result``, ``is_terminal``, ``returns``) — enough for minimax, alpha-beta,
+  max^n, MCTS and the exact solver — then ``key`` (what the transposition table stores a
+  position under), ``search_start`` (what the game needs at the start of every search),
+  the notation (``format_action``/``parse_action``, ``format_state``/``parse_state``, with
+  clear errors for bad input: the command line and the web app rely on them) and
+  ``render``;
+* every *capability* (:mod:`gamesearch.capabilities`): a method that returns a small
+  object, or ``None`` when the game does not have it. Nim has an ``evaluation``, a
+  ``move_ordering``, ``safe_moves``, a ``drawing`` and a ``perft``; for each capability it
+  does not have (``tactics``, ``null_move``, ``score_convention``, ``engine_settings``,
+  ``playouts``, ``fast_solver``, ``opening_book``, ``book_builder``, ``match_hooks``,
+  ``observation``) a comment says what it is for and which game has one.
 
 Its parameter, the start's heaps, is an option of its spec (``nim:heaps=1-3-5-7``): the
 ``options`` tuple declares it, typed and ranged, and the game keeps its value in the attribute
@@ -38,10 +37,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from functools import reduce
+from functools import partial, reduce
 from operator import xor
-from typing import Any
+from types import MappingProxyType
 
+from ..capabilities import Drawing, Evaluation, MoveOrdering, Perft, SafeMoves
 from ..errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
 from ..game import Game, GameType
 from ..spec import GameOption
@@ -72,6 +72,15 @@ class NimState:
 
 #: An action: take ``count`` counters from heap ``heap`` (both 0-based / at least 1).
 NimAction = tuple[int, int]
+
+#: How :meth:`Nim.count_perft` counts (name -> what it counts).
+PERFT_CONVENTIONS = MappingProxyType({
+    "perft": "positions exactly D plies deep; a game over earlier counts 0"})
+
+
+def _no_draw_bound(state: NimState) -> None:
+    # Nim never ends in a draw, so no count of plies left implies one.
+    return None
 
 
 class Nim(Game[NimState, NimAction]):
@@ -128,21 +137,41 @@ class Nim(Game[NimState, NimAction]):
         winner = 1 - state.player
         return [1.0 if p == winner else -1.0 for p in range(2)]
 
-    # ----- optional hooks -------------------------------------------------------------
-    has_evaluate = True
+    # ----- what every search asks ------------------------------------------------------
+    def key(self, state: NimState) -> Hashable:
+        # Heaps in any order are the same position for the transposition table.
+        return (tuple(sorted(state.heaps)), state.player)
+
+    # search_start(state): what a game needs at the start of every search. Every search
+    # driver calls it, whatever the front end; the default (the state itself) is right for
+    # Nim. Chess marks the root there, so that a repetition after it is a draw at once.
+
+    # ----- capabilities: each returns an object, or None (gamesearch.capabilities) ---------
+    # A search asks for a capability once and binds the object's members before its loop,
+    # so the object costs nothing at each node. Presence is the object's presence: there is
+    # no flag to set.
+
+    def evaluation(self, name: str | None = None) -> Evaluation[NimState] | None:
+        # A heuristic for depth-limited search (and MCTS's cut-off playouts): Evaluation's
+        # evaluate(state, player), on the utility scale, strictly inside (-1, 1) so that a
+        # real win always counts more. An Evaluation may add a quick_evaluate(state,
+        # player) -> (estimate, margin), a cheap bracket of evaluate that lets the engine
+        # skip the full evaluation (lazy evaluation; chess has one). A game may offer
+        # several evaluations by name; Nim has one, the default (name None).
+        if name is not None:
+            return super().evaluation(name)
+        return Evaluation(self.evaluate)
 
     def evaluate(self, state: NimState, player: int) -> float:
-        # A heuristic strictly inside (-1, 1), so that a real win always counts more.
         # Bouton's rule makes it exact in sign: a non-zero nim-sum wins for the mover.
         mover_wins = reduce(xor, state.heaps, 0) != 0
         value = 0.5 if mover_wins else -0.5
         return value if player == state.player else -value
 
-    def key(self, state: NimState) -> Hashable:
-        # Heaps in any order are the same position for the table.
-        return (tuple(sorted(state.heaps)), state.player)
-
-    has_order_actions = True
+    def move_ordering(self) -> MoveOrdering[NimState, NimAction]:
+        # MoveOrdering's order_actions(state, actions): the moves most likely best first, so
+        # that alpha-beta prunes more (the engine and the solver ask it first).
+        return MoveOrdering(self.order_actions)
 
     def order_actions(self, state: NimState, actions: Sequence[NimAction]) -> list[NimAction]:
         # Moves that leave a nim-sum of 0 (the winning ones) first, then big takes.
@@ -154,6 +183,87 @@ class Nim(Game[NimState, NimAction]):
             return (after != 0, -count)
 
         return sorted(actions, key=rank)
+
+    def safe_moves(self) -> SafeMoves[NimState, NimAction]:
+        # Pons's pruning, for games won by a move that wins at once (Connect Four's and
+        # Nim's: whoever takes the last counter wins). SafeMoves holds winning_action (a
+        # move that wins at once, or None), safe_actions (the moves after which the
+        # opponent cannot win at once) and plies_left_bound (a bound on the plies left
+        # after which the game is a draw; None for Nim, which has no draws). The engine
+        # ("id") and the exact solver then skip the moves that lose at once.
+        return SafeMoves(self.winning_action, self.safe_actions, _no_draw_bound)
+
+    def winning_action(self, state: NimState) -> NimAction | None:
+        # One heap left: take it all.
+        left = [h for h, size in enumerate(state.heaps) if size]
+        return (left[0], state.heaps[left[0]]) if len(left) == 1 else None
+
+    def safe_actions(self, state: NimState) -> list[NimAction]:
+        # A move that leaves one heap lets the opponent take it and win.
+        return [(h, n) for h, n in self.actions(state)
+                if sum(1 for i, size in enumerate(state.heaps)
+                       if (size - n if i == h else size)) != 1]
+
+    # tactics() -> Tactics: the moves the engine must not stop at: noisy_actions (what
+    # quiescence search still tries at the horizon: chess's captures), is_noisy (a cheap
+    # test of one move) and in_check (a threat to answer at once: check extension). Nim
+    # has no exchanges to finish: its evaluation is as good after any move.
+
+    # null_move() -> NullMove: a pass (its result and whether it is allowed) for null-move
+    # pruning; chess has one. Nim has no pass.
+
+    # score_convention() -> ScoreConvention: the game's own score of a solved value
+    # (exact_score) and its inverse (score_threshold), which the solver answers in:
+    # Connect Four's Pons scores, Othello's disc counts. Nim's scores are the values
+    # themselves (a win, discounted by its distance).
+
+    # engine_settings() -> EngineSettings: engine policy the game asks for by default
+    # (lmr: late-move reductions, futility_margins, soft_share of a time limit), a typed
+    # value: a wrong name or type is an error naming the known ones. Chess asks for all
+    # three; Nim for none (the engine's defaults).
+
+    # playouts() -> Playouts: what MCTS asks: priors (PUCT's prior of each action) and
+    # compiled (a compiled uniformly random playout; Connect Four's and Othello's). Nim's
+    # playouts are the plain Python ones.
+
+    # fast_solver() -> FastSolver: a compiled exact solver whose solve(state, ...) answers
+    # what the Python solver answers, much faster (Connect Four's and Othello's, numba).
+    # opening_book(spec) -> Book: solved positions, looked up by state (lookup(state) ->
+    # BookEntry or None; meta says how the book was made), and book_builder(): the
+    # function that builds it; Connect Four has both. Nim is solved at once without them.
+
+    def drawing(self) -> Drawing[NimState]:
+        # The picture for the web app: Drawing's render_svg(state, **options), every legal
+        # move a clickable counter (nim_svg.py).
+        from .nim_svg import render
+
+        return Drawing(partial(render, self))
+
+    def perft(self) -> Perft[NimState]:
+        # The leaf count of the move tree, the classic test of a move generator
+        # (gamesearch perft nim): Perft's count(state, depth, convention) with its
+        # conventions (name -> what it counts).
+        return Perft(PERFT_CONVENTIONS, self.count_perft)
+
+    def count_perft(self, state: NimState, depth: int, convention: str | None = None) -> int:
+        if convention not in (None, "perft"):
+            raise InvalidLimitError(f"nim perft convention {convention!r}; allowed: perft")
+        if depth == 0:
+            return 1
+        if self.is_terminal(state):
+            return 0
+        return sum(self.count_perft(self.result(state, a), depth - 1)
+                   for a in self.actions(state))
+
+    # match_hooks() -> MatchHooks: what a match starts from when the caller names nothing:
+    # default_opponent (the agent `gamesearch play` and the web app put against a person;
+    # Connect Four's is the solver), arena_openings (the arena's start lines; chess's 50
+    # book lines) and pgn_notation (FEN and UCI, so the arena can write PGN: chess). Nim
+    # needs none: the default search plays it perfectly.
+
+    # observation() -> Observation: what a seat may see in a game with hidden information
+    # (observe(state, seat), its actions, sample(observation, rng) for a determinisation).
+    # Nim, like every game so far, has perfect information: None, each seat sees the state.
 
     # ----- notation -------------------------------------------------------------------
     def format_action(self, state: NimState, action: NimAction) -> str:
@@ -188,12 +298,6 @@ class Nim(Game[NimState, NimAction]):
             raise InvalidPositionError(f"nim position {text[:60]!r}: expected "
                                        f"{self.state_notation}")
         return NimState(self._checked_heaps(tuple(int(w) for w in words), text), player)
-
-    def render_svg(self, state: NimState, **options: Any) -> str:
-        # The picture for the web app: every legal move is a clickable counter.
-        from .nim_svg import render
-
-        return render(self, state, **options)
 
     @staticmethod
     def _checked_heaps(heaps: tuple[int, ...], text: str) -> tuple[int, ...]:

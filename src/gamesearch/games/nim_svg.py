@@ -1,6 +1,6 @@
-"""Nim drawn as SVG (:meth:`Nim.render_svg`): one row of counters a heap. Clicking a counter
-takes it and every counter to its right: counter ``k`` (from the left, 1-based) of heap
-``h`` of size ``n`` carries ``data-move="h-(n-k+1)"``."""
+"""Nim drawn as SVG (the drawing of :meth:`Nim.drawing`): one row of counters a heap.
+Clicking a counter takes it and every counter to its right: counter ``k`` (from the left,
+1-based) of heap ``h`` of size ``n`` carries ``data-move="h-(n-k+1)"``."""
 
 from __future__ import annotations
 

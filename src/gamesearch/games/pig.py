@@ -30,8 +30,9 @@ points each player still needs (counting the turn total as banked), strictly ins
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from functools import partial
 
+from ..capabilities import Drawing, Evaluation
 from ..errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
 from ..game import CHANCE, Game, GameType
 from ..spec import GameOption
@@ -128,8 +129,11 @@ class Pig(Game[PigState, PigAction]):
             )
         return self._outcomes
 
-    # ----- optional hooks ------------------------------------------------------------
-    has_evaluate = True
+    # ----- capabilities --------------------------------------------------------------
+    def evaluation(self, name: str | None = None) -> Evaluation[PigState] | None:
+        if name is not None:
+            return super().evaluation(name)
+        return Evaluation(self.evaluate)
 
     def evaluate(self, state: PigState, player: int) -> float:
         """Who is nearer the goal: ``(need_opp - need_own) / (need_opp + need_own + 1)``.
@@ -209,11 +213,11 @@ class Pig(Game[PigState, PigAction]):
                 )
         return (s0, s1, total, player, int(rolling))
 
-    def render_svg(self, state: PigState, **options: Any) -> str:
+    def drawing(self) -> Drawing[PigState]:
         """The position as SVG, legal moves clickable (see :mod:`.pig_svg`)."""
         from .pig_svg import render
 
-        return render(self, state, **options)
+        return Drawing(partial(render, self))
 
     def render(self, state: PigState) -> str:
         s0, s1, total, player, rolling = state

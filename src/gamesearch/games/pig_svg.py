@@ -1,4 +1,4 @@
-"""Pig drawn as SVG (:meth:`Pig.render_svg`): both players' banked points as bars towards
+"""Pig drawn as SVG (:meth:`Pig.drawing`): both players' banked points as bars towards
 the goal (the turn total stacked on the mover's bar), the die, and the two choices ``roll``
 and ``hold`` as buttons with ``data-move``."""
 

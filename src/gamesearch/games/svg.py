@@ -1,4 +1,4 @@
-"""Small helpers shared by the games' SVG drawings (``*_svg.py``, see ``Game.render_svg``)."""
+"""Small helpers shared by the games' SVG drawings (``*_svg.py``, see ``Game.drawing``)."""
 
 from __future__ import annotations
 

@@ -13,8 +13,9 @@ or ``"center"`` (centre, corners, edges), which shows what move ordering buys al
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from functools import partial
 
+from ..capabilities import Drawing, Evaluation
 from ..errors import InvalidLimitError, InvalidPositionError
 from ..game import Game, GameType
 from ..spec import GameOption
@@ -112,7 +113,10 @@ class TicTacToe(Game[int, int]):
         return (u, -u)
 
     # A simple heuristic for depth-limited play: open lines for me minus open lines for them.
-    has_evaluate = True
+    def evaluation(self, name: str | None = None) -> Evaluation[int] | None:
+        if name is not None:
+            return super().evaluation(name)
+        return Evaluation(self.evaluate)
 
     def evaluate(self, state: int, player: int) -> float:
         x, o = state & FULL, state >> 9 & FULL
@@ -158,11 +162,11 @@ class TicTacToe(Game[int, int]):
             )
         return x | o << 9 | (TURN if nx > no else 0)
 
-    def render_svg(self, state: int, **options: Any) -> str:
+    def drawing(self) -> Drawing[int]:
         """The position as SVG, legal moves clickable (see :mod:`.tictactoe_svg`)."""
         from .tictactoe_svg import render
 
-        return render(self, state, **options)
+        return Drawing(partial(render, self))
 
     def render(self, state: int) -> str:
         cells = self.format_state(state)

@@ -1,4 +1,4 @@
-"""Tic-tac-toe drawn as SVG (:meth:`TicTacToe.render_svg`): squares 1-9 in reading order,
+"""Tic-tac-toe drawn as SVG (:meth:`TicTacToe.drawing`): squares 1-9 in reading order,
 an empty legal square is a target with ``data-move``; the PV as numbered grey marks."""
 
 from __future__ import annotations

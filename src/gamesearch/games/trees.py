@@ -34,9 +34,11 @@ import numbers
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import pairwise
 from typing import Any, TypeAlias
 
+from ..capabilities import Drawing, Evaluation
 from ..errors import (
     GameError,
     IllegalMoveError,
@@ -531,7 +533,8 @@ class TreeGame(Game[int, str]):
             default=0.0,
         )
         self.max_utility = max(MAX_UTILITY, 10.0 * biggest)
-        self.has_evaluate = any(h is not None for h in self._heuristic)
+        #: the tree gives heuristic values (then it has an evaluation)
+        self.heuristics = any(h is not None for h in self._heuristic)
 
         # Names: unique, and a leaf's path must not read as some node's name.
         self._by_name: dict[str, int] = {}
@@ -586,6 +589,12 @@ class TreeGame(Game[int, str]):
             raise GameError(f"{self.name}: node {self._name[state]} is not a chance node")
         return self._outcomes[state]
 
+    def evaluation(self, name: str | None = None) -> Evaluation[int] | None:
+        """The tree's heuristic values, when it gives some (:meth:`evaluate`)."""
+        if name is not None or not self.heuristics:
+            return super().evaluation(name)
+        return Evaluation(self.evaluate)
+
     def evaluate(self, state: int, player: int) -> float:
         """The node's heuristic value if the tree gives one (else 0; a leaf's utility)."""
         h = self._heuristic_vec[state]
@@ -622,11 +631,11 @@ class TreeGame(Game[int, str]):
             state = kids[step]
         return state
 
-    def render_svg(self, state: int, **options: Any) -> str:
+    def drawing(self) -> Drawing[int]:
         """The position as SVG, legal moves clickable (see :mod:`.trees_svg`)."""
         from .trees_svg import render
 
-        return render(self, state, **options)
+        return Drawing(partial(render, self))
 
     def render(self, state: int) -> str:
         """The subtree below ``state`` as an indented outline."""

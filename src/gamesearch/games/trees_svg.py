@@ -1,4 +1,4 @@
-"""Explicit game trees drawn as SVG (:meth:`TreeGame.render_svg`), the textbook's way: MAX
+"""Explicit game trees drawn as SVG (:meth:`TreeGame.drawing`), the textbook's way: MAX
 nodes as triangles pointing up, MIN nodes pointing down, chance nodes as circles, the
 players of an n-player tree as lettered circles, leaves as boxes with their values.
 

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..capabilities import RAW_SCORES
 from ..errors import GameError, SearchTimeout
 from ..game import BookEntry, FastSolver, Game, solve_until
 from ..search import Limit, SearchResult, make_searcher, parse_spec
@@ -28,6 +29,15 @@ def default_algorithm(game: Game[Any, Any]) -> str:
     if gt.num_players > 2 or not gt.zero_sum:
         return "maxn"
     return "id"
+
+
+def default_agent(game: Game[Any, Any]) -> str:
+    """The agent put against a person who names none: the game's default opponent (its
+    ``match_hooks()``; Connect Four: the solver), else :func:`default_algorithm`."""
+    hooks = game.match_hooks()
+    if hooks is not None and hooks.default_opponent is not None:
+        return hooks.default_opponent
+    return default_algorithm(game)
 
 
 def json_value(value: Any) -> Any:
@@ -226,7 +236,7 @@ def _ending_score(game: Game[Any, Any], state: Any, child: Any) -> Any:
     if u >= maxu or u <= -maxu:
         step = maxu / 1000.0
         u = u - step if u > 0 else u + step
-    return json_value(game.exact_score(state, u))
+    return json_value((game.score_convention() or RAW_SCORES).exact_score(state, u))
 
 
 def _score_over_book(game: Game[Any, Any], child: Any, opening: Any) -> Any:

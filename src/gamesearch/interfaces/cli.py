@@ -96,7 +96,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     specs = list(args.agent or [])
     if not specs:
         # the game's strongest agent (Connect Four: its book, then the exact solver)
-        second = args.second or game.default_opponent or "id"
+        hooks = game.match_hooks()
+        second = args.second or (hooks and hooks.default_opponent) or "id"
         specs = [args.first, second] + ["id"] * max(0, game.num_players - 2)
     if len(specs) != game.num_players:
         raise CliError(f"{game.name} has {game.num_players} players; got {len(specs)} agents")
@@ -245,7 +246,7 @@ def _games_with_perft() -> list[str]:
     names = []
     for name in available_games():
         try:
-            if get_game(name).perft_conventions:
+            if get_game(name).perft() is not None:
                 names.append(name)
         except (ImportError, GameError):  # a game whose extra is not installed
             continue
@@ -253,27 +254,29 @@ def _games_with_perft() -> list[str]:
 
 
 def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
-    """The leaf count of the move tree (the game's ``perft`` hook), optionally split by the
-    first move; says which counting convention it used."""
+    """The leaf count of the move tree (the game's ``perft()`` capability), optionally split
+    by the first move; says which counting convention it used."""
     game = _game(args.game)
-    if not game.perft_conventions:
+    perft = game.perft()
+    if perft is None:
         raise CliError(f"{game.name} has no perft; games with one: "
                        + ", ".join(_games_with_perft()))
-    convention = args.convention or next(iter(game.perft_conventions))
-    if convention not in game.perft_conventions:
+    conventions, count = perft.conventions, perft.count
+    convention = args.convention or next(iter(conventions))
+    if convention not in conventions:
         raise CliError(f"{game.name} perft convention {one_line(convention)!r}; allowed: "
-                       + ", ".join(game.perft_conventions))
+                       + ", ".join(conventions))
     state = _state(game, args.position)
-    game.perft(state, 0, convention)  # (loads compiled code, if any, before the clock starts)
+    count(state, 0, convention)  # (loads compiled code, if any, before the clock starts)
     start = time.perf_counter()
     split: list[tuple[str, int]] = []
     if args.divide and args.depth >= 1 and not game.is_terminal(state):
         split = [(game.format_action(state, a),
-                  game.perft(game.result(state, a), args.depth - 1, convention))
+                  count(game.result(state, a), args.depth - 1, convention))
                  for a in game.actions(state)]
         nodes = sum(n for _, n in split)
     else:
-        nodes = game.perft(state, args.depth, convention)
+        nodes = count(state, args.depth, convention)
     seconds = time.perf_counter() - start
     if args.json:
         data: dict[str, Any] = {
@@ -287,7 +290,7 @@ def cmd_perft(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"{move}: {n}\n")
     nps = nodes / seconds if seconds > 0 else 0.0
     out.write(f"perft {args.depth}: {nodes} ({seconds:.3f} s, {nps:.0f} leaves/s)\n"
-              f"convention {convention}: {game.perft_conventions[convention]}\n")
+              f"convention {convention}: {conventions[convention]}\n")
     return 0
 
 

@@ -118,7 +118,7 @@ class ChessEngine:
         """Search ``state`` under ``limit``; ``None`` when the position has no legal move."""
         if not self.game.actions(state):
             return None
-        return self.searcher.search(self.game.search_root(state), limit, callback)
+        return self.searcher.search(state, limit, callback)
 
 
 def position_from_tokens(game: ChessGame, tokens: list[str]) -> tuple[ChessState, str | None]:

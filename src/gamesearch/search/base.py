@@ -8,6 +8,10 @@ once, or — under a time, node, clock or stop budget — at depths 1, 2, 3, ...
 deepening, AIMA 4e §6.3 and the COMP 3200 lecture's time-limited alpha-beta) and returns
 the deepest *completed* iteration, so a move is always ready and the clock is never overrun
 by more than one check interval. No iteration starts after the soft deadline.
+
+Before anything else the driver hands the position to the game's
+:meth:`~gamesearch.game.Game.search_start`, so that every front end (the command line, the
+web app, the arena, the UCI engine) searches under the same rules.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
+from ..capabilities import Evaluation
 from ..errors import GameError, InvalidLimitError, UnsupportedGameError
 from ..game import CHANCE, Game
 from .common import Callback, Iteration, SearchResult, win_step
@@ -32,6 +37,11 @@ Rules = tuple[
     Callable[[Any, Any], Any],
     Callable[[Any, int], float],
 ]
+
+
+def zero_evaluation(state: Any, player: int) -> float:
+    """The value of a cut-off position in a game without an evaluation (``zero_eval``)."""
+    return 0.0
 
 
 @contextmanager
@@ -83,6 +93,8 @@ class Searcher:
                 "(use a sampling agent)"
             )
         self.game = game
+        #: the game's evaluation (``None``: it has none), read once for every search
+        self.evaluation: Evaluation[Any] | None = game.evaluation()
         #: the name the result reports (the registry sets it to "id", "pvs", ...)
         self.label = self.name
         self.discount = discount
@@ -98,10 +110,12 @@ class Searcher:
     def rules(self) -> Rules:
         """The game functions a value function calls at every node, bound once per
         iteration (locals are the fastest lookups CPython has): ``terminal_utility``
-        (IS-TERMINAL and UTILITY in one call), ``to_move``, ``actions``, ``result``,
-        ``evaluate``."""
-        g = self.game
-        return g.terminal_utility, g.to_move, g.actions, g.result, g.evaluate
+        (IS-TERMINAL and UTILITY in one call), ``to_move``, ``actions``, ``result``, and
+        ``evaluate`` of the game's evaluation (:meth:`~gamesearch.game.Game.evaluation`;
+        zero without one, which :meth:`search` then refuses unless ``zero_eval``)."""
+        g, evaluation = self.game, self.evaluation
+        evaluate = evaluation.evaluate if evaluation is not None else zero_evaluation
+        return g.terminal_utility, g.to_move, g.actions, g.result, evaluate
 
     # -- to implement ----------------------------------------------------------------
     def iteration(self, state: Any, depth: int | None, clock: Clock) -> Iteration:
@@ -140,6 +154,9 @@ class Searcher:
         if not isinstance(limit, Limit):
             raise InvalidLimitError(f"limit {limit!r}: expected a gamesearch Limit")
         game = self.game
+        # What the game needs at the start of every search, for every front end (chess:
+        # the root is marked, so a repetition after it is a draw at once).
+        state = game.search_start(state)
         if game.is_terminal(state):
             raise GameError(f"{game.name}: the position is terminal; there is no move to search")
         player = game.to_move(state)
@@ -181,7 +198,7 @@ class Searcher:
             # Out of budget before depth 1 finished: still answer with a legal move.
             first = next(iter(game.actions(state)))
             best = Iteration(value=0.0, action=first, pv=[first])
-        if best.hit_horizon and not game.has_evaluate and not self.zero_eval:
+        if best.hit_horizon and self.evaluation is None and not self.zero_eval:
             raise UnsupportedGameError(
                 f"{game.name} has no evaluation function, so this search's answer would "
                 "rest on cut-off positions scored 0: search to the end of the game (no "

@@ -1,6 +1,6 @@
 """What every search algorithm shares: limits, the clock, results, and score conventions.
 
-Score conventions (design.md §3), written down once:
+Score conventions, written down once:
 
 * A value is from the point of view of the player to move at the root (for the two-player
   algorithms) or a vector with one entry per player (max^n).

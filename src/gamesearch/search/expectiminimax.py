@@ -3,8 +3,8 @@
 EXPECTIMINIMAX(s) = UTILITY(s) at a terminal; the max (min) over actions at MAX (MIN) nodes;
 and at a chance node the probability-weighted *sum* ``Σ P(r) · EXPECTIMINIMAX(RESULT(s, r))``
 over the outcomes the game lists with ``chance_outcomes``. (The sum is already the expected
-value: it is not divided again by the number of outcomes, the bug design.md notes in some
-implementations.) A depth cut-off counts decision plies only; chance nodes do not use depth,
+value: it is not divided again by the number of outcomes, a bug some implementations
+have.) A depth cut-off counts decision plies only; chance nodes do not use depth,
 so "depth 2" in backgammon means a move, the dice, and the reply.
 
 Because values are averaged, the *scale* of the evaluation matters here, unlike in minimax:

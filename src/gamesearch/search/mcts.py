@@ -21,8 +21,8 @@ Sources, and what each contributes here:
   playouts, transpositions (shared nodes, back-up along the path taken: UCT1 of Childs,
   Brodeur & Kocsis 2008) and subtree reuse between moves.
 * Silver et al. 2016-2018 (AlphaGo, AlphaZero), PUCT: select by
-  ``Q + c * P(s, a) * sqrt(N) / (1 + n)`` with a prior ``P`` from the game's
-  ``action_priors`` hook (uniform without it).
+  ``Q + c * P(s, a) * sqrt(N) / (1 + n)`` with a prior ``P`` from the ``priors`` of the
+  game's ``playouts()`` capability (uniform without them).
 * Winands, Björnsson & Saito 2008, "Monte-Carlo tree search solver": proven values back up
   through the tree (a proven win for the player to move proves its parent at once), proven
   children are not selected again, and the search stops when the root is proven; its value
@@ -47,12 +47,12 @@ Departures from the figure, and why:
   held ``c = 0.3`` (+50 =8 -42) (benchmarks/mcts_match.py). A small ``c`` exploits: where
   a large return is rare, a move can starve after a few unlucky playouts (the tests' chance
   tree needs ``c = 1.4``); raise it there.
-* **Simulation.** :func:`gamesearch.game.random_playout`: the game's ``playout_action``
-  hook, else uniformly random moves (in the game's compiled ``fast_playout`` when it has
-  one: Connect Four's, numba); chance by probability. ``playout_depth=N`` cuts a playout
-  after ``N`` plies and scores the position with ``evaluate``, which the model already puts
-  on the utility scale (strictly inside ``±max_utility``, game.py), so it backs up like a
-  return. ``wdl=1`` backs up only win, draw or loss, for games whose utility is a margin.
+* **Simulation.** :func:`gamesearch.game.random_playout`: uniformly random moves (in the
+  game's compiled playout, the ``compiled`` of its ``playouts()``, when it has one:
+  Connect Four's and Othello's, numba); chance by probability. ``playout_depth=N`` cuts a
+  playout after ``N`` plies and scores the position with the game's evaluation, which is
+  on the utility scale (strictly inside ``±max_utility``, capabilities.py), so it backs up
+  like a return. ``wdl=1`` backs up only win, draw or loss, for games whose utility is a margin.
 * **Expansion order.** EXPAND picks an untried action at random (with the search's seeded
   generator), so the game's action order does not bias which children get visited first.
 * **The solver on any values.** Proven values are utility vectors, not only win/loss, and
@@ -77,7 +77,8 @@ Departures from the figure, and why:
 Hidden-information games are refused for now: the code samples chance and keeps vectors for
 ``n`` players, and determinisation (a state sampled from the root player's information set
 at the start of each iteration, then the same four steps) is left for the first
-hidden-information game, which brings the hooks it needs (game.py); the loop already calls
+hidden-information game, through the game's ``observation()`` capability (its ``sample``
+is the determinisation; :mod:`gamesearch.capabilities`); the loop already calls
 :meth:`MCTS.determinization` once per iteration when it gives a sampler, and
 :meth:`MCTS.backup_hook` after each back-up (RAVE's statistics).
 """
@@ -96,7 +97,7 @@ from typing import Any, ClassVar
 
 from ..errors import GameError, InvalidLimitError, UnsupportedGameError
 from ..game import CHANCE, Game, random_playout
-from .base import Searcher
+from .base import Searcher, zero_evaluation
 from .common import INF, Callback, Iteration, SearchResult, win_step, win_threshold
 from .control import NEVER, Clock, Limit
 
@@ -165,17 +166,17 @@ class MCTS(Searcher):
     """Monte Carlo tree search (see the module docstring). Options:
 
     * ``c`` — exploration constant (UCB1's for returns in [0, 1]); ``puct=True`` uses PUCT
-      with the game's ``action_priors`` (uniform without them);
+      with the game's priors (its ``playouts()``; uniform without them);
     * ``solver`` — MCTS-Solver: back up proven values, stop when the root is proven;
     * ``playout_depth`` — cut playouts after this many plies and score the position with
-      the game's ``evaluate`` (0: evaluate the new node itself); ``None``: play to the end;
+      the game's evaluation (0: evaluate the new node itself); ``None``: play to the end;
     * ``transpositions`` — share nodes between paths by ``game.key``;
     * ``reuse`` — keep the tree between searches and continue from the subtree of the new
       position when it is found within a few plies of the old root;
     * ``seed`` — seed of the search's random generator (expansion order, playouts, chance);
       with an iteration budget, equal seeds give equal searches;
     * ``iterations`` — an iteration budget of its own (also: the limit's ``nodes``);
-    * ``fast`` — play the playouts in the game's compiled ``fast_playout`` when it has one
+    * ``fast`` — play the playouts in the game's compiled playout when it has one
       (the same policy, uniform random; ``fast=0``: the plain Python ``random_playout``);
     * ``wdl`` — back up only win, draw or loss (``±max_utility``, 0) instead of the size of
       the outcome, so the search maximises the chance of winning rather than the expected
@@ -219,7 +220,8 @@ class MCTS(Searcher):
                 raise InvalidLimitError(f"mcts {key}={val!r}: must be a whole number >= {least}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise InvalidLimitError(f"mcts seed={seed!r}: must be a whole number")
-        if playout_depth is not None and not game.has_evaluate:
+        evaluation = self.evaluation
+        if playout_depth is not None and evaluation is None:
             raise InvalidLimitError(
                 f"mcts playout_depth={playout_depth}: {game.name} has no evaluation to score "
                 "the position where a playout is cut off")
@@ -236,6 +238,8 @@ class MCTS(Searcher):
             raise InvalidLimitError(f"mcts wdl=1: only for two-player zero-sum games, not "
                                     f"{game.name}")
         self.wdl = bool(wdl)
+        #: the game's evaluation (for cut-off playouts), read once
+        self._evaluate = evaluation.evaluate if evaluation is not None else zero_evaluation
         #: the game's playout policy and priors; a compiled playout is loaded (and run
         #: once) here rather than on a clock
         self._policies = policies(game, self.fast)
@@ -400,7 +404,7 @@ class MCTS(Searcher):
             priors = (tuple(hook(state)) if hook is not None
                       else (1.0 / len(actions),) * len(actions))
             if len(priors) != len(actions):
-                raise GameError(f"{game.name}: action_priors gave {len(priors)} priors for "
+                raise GameError(f"{game.name}: its priors gave {len(priors)} priors for "
                                 f"{len(actions)} actions")
         return Node(state, player, owner, None, actions, priors, wv, lo, hi)
 
@@ -444,7 +448,8 @@ class MCTS(Searcher):
         bounds = solver and two
         top = game.max_utility
         climb = (self._tighten if bounds else self._tighten_n) if solver else None
-        simulate = playout_returns(game, self._policies.playout, self.playout_depth, two, rng)
+        simulate = playout_returns(game, self._policies.playout, self._evaluate,
+                                   self.playout_depth, two, rng)
         new_node, result, key = self._new_node, game.result, game.key
         determinize = self.determinization()
         on_backup = self.backup_hook()
@@ -659,7 +664,7 @@ class MCTS(Searcher):
 class Policies:
     """The game's policies for MCTS: ``playout(state, rng, max_plies)`` returns the state a
     playout reaches (SIMULATE's policy); ``compiled`` says it is the game's compiled
-    ``fast_playout``; ``priors(state)`` gives PUCT's prior of each action (``None``:
+    ``Playouts.compiled``; ``priors(state)`` gives PUCT's prior of each action (``None``:
     uniform). Pattern playouts and priors (Go) arrive here."""
 
     playout: Callable[[Any, random.Random, int | None], Any]
@@ -668,11 +673,12 @@ class Policies:
 
 
 def policies(game: Game[Any, Any], fast: bool) -> Policies:
-    """The one place MCTS reads the game's hooks for its policies: the playout (the game's
-    ``playout_action``, else its compiled ``fast_playout`` when ``fast``, else uniform
-    random moves, :func:`gamesearch.game.random_playout`) and ``action_priors``."""
-    compiled = game.fast_playout() if fast and not game.has_playout_action else None
-    priors = game.action_priors if game.has_action_priors else None
+    """The one place MCTS reads the game's :class:`~gamesearch.capabilities.Playouts`
+    capability for its policies: the playout (its ``compiled`` one when ``fast``, else
+    uniform random moves, :func:`gamesearch.game.random_playout`) and its ``priors``."""
+    playouts = game.playouts()
+    compiled = playouts.compiled if fast and playouts is not None else None
+    priors = playouts.priors if playouts is not None else None
     if compiled is not None:
         return Policies(compiled, True, priors)
     return Policies(partial(random_playout, game, fast=False), False, priors)
@@ -803,13 +809,14 @@ def expand(node: Node, i: int, result: Callable[[Any, Any], Any],
 
 
 def playout_returns(game: Game[Any, Any], playout: Callable[[Any, random.Random, int | None], Any],
-                    playout_depth: int | None, two: bool, rng: random.Random
-                    ) -> Callable[[Any], tuple[float, ...]]:
+                    evaluate: Callable[[Any, int], float], playout_depth: int | None,
+                    two: bool, rng: random.Random) -> Callable[[Any], tuple[float, ...]]:
     """SIMULATE for one search: ``simulate(state)`` plays ``playout`` (a :class:`Policies`
-    playout) and returns the returns at its end, or the evaluation where ``playout_depth``
-    cuts it (``two``: a two-player zero-sum game, whose returns are ``(u, -u)``)."""
+    playout) and returns the returns at its end, or ``evaluate`` (the game's evaluation)
+    where ``playout_depth`` cuts it (``two``: a two-player zero-sum game, whose returns are
+    ``(u, -u)``)."""
     terminal_utility, is_terminal = game.terminal_utility, game.is_terminal
-    returns, evaluate = game.returns, game.evaluate
+    returns = game.returns
     players = range(game.num_players)
 
     def simulate(state: Any) -> tuple[float, ...]:

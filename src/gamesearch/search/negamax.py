@@ -8,35 +8,39 @@ from its usual source:
 
 * ``tt``: a transposition table with exact/lower/upper bounds (AIMA 4e §6.2.4;
   Marsland 1986), and the stored best move tried first;
-* ``ordering``: the game's ``order_actions`` hook, then the TT move, killer moves
-  (two per ply) and the history heuristic (Schaeffer 1989) — AIMA 4e §6.2.4 "move ordering";
-* ``quiescence``: at the horizon, search the game's ``noisy_actions`` with stand-pat
-  (AIMA 4e §6.3.1 "quiescence search"); a game with ``quick_evaluate`` (an estimate and a
-  margin around it) gets lazy evaluation there: the stand-pat is settled by the estimate
+* ``ordering``: the game's move ordering (its ``move_ordering()`` capability), then the TT
+  move, killer moves (two per ply) and the history heuristic (Schaeffer 1989) — AIMA 4e
+  §6.2.4 "move ordering";
+* ``quiescence``: at the horizon, search the noisy actions of the game's ``tactics()``
+  with stand-pat (AIMA 4e §6.3.1 "quiescence search"); a game whose evaluation has a
+  ``quick_evaluate`` (an estimate and a margin around it) gets lazy evaluation there: the
+  stand-pat is settled by the estimate
   when it lies more than the margin outside the window (the Chess Programming Wiki, "Lazy
   Evaluation");
 * ``pvs``: principal variation search (Marsland & Campbell 1982): the first move with the
   full window, the others with a zero window, re-searched when they fail high;
 * ``aspiration``: a root window of ± this many units around the previous iteration's value,
   widened to the full window when the result falls outside it;
-* ``check_extension`` and ``null_move``: one more ply in check (the game's ``in_check``);
-  null-move pruning with R = 2/3 (Beal 1989; Donninger 1993) through ``null_result``;
+* ``check_extension`` and ``null_move``: one more ply in check (the ``in_check`` of the
+  game's ``tactics()``); null-move pruning with R = 2/3 (Beal 1989; Donninger 1993) through
+  the game's ``null_move()``;
 * ``lmr``: late-move reductions as the Chess Programming Wiki ("Late Move Reductions") and
   Romstad's "An Introduction to Late Move Reductions" describe them: in a node searched with
   a zero window (not a PV node), at depth >= 3 and not in check, the moves after the first
   :data:`LMR_FULL_MOVES` are searched one ply shallower (two once past
   :data:`LMR_DEEP_MOVES` at depth >= 6), and again at full depth when the reduced search
-  beats alpha. Never reduced: the table move, the killers, noisy moves (the game's
+  beats alpha. Never reduced: the table move, the killers, noisy moves (the tactics'
   ``is_noisy``, else its ``noisy_actions``) and moves that give check. Departures: only
   where the opponent moves next (a player moving twice keeps its full depth); no reduction
-  table by depth x move number, no history-based adjustment. Off unless asked for or the game sets
-  ``late_move_reductions = True`` (chess does): reductions change the value of a
+  table by depth x move number, no history-based adjustment. Off unless asked for or the
+  game's engine settings turn them on (chess's do): reductions change the value of a
   fixed-depth search, so the tests that compare with minimax run without them;
 * ``futility``: futility pruning (Heinz 1998, "Extended Futility Pruning") and its mirror
   image, reverse futility pruning (the Chess Programming Wiki, "Reverse Futility Pruning"),
-  with the game's ``futility_margins`` (by remaining depth): in a zero-window node near the
-  horizon, not in check and not near a mate score, a static value (the game's
-  ``quick_evaluate``/``evaluate``) that stays above beta by the margin ends the node, and
+  with the ``futility_margins`` of the game's engine settings (by remaining depth): in a
+  zero-window node near the horizon, not in check and not near a mate score, a static value
+  (the evaluation's ``quick_evaluate``/``evaluate``) that stays above beta by the margin
+  ends the node, and
   one below alpha by the margin lets the quiet moves after the first go unsearched (noisy
   moves and moves that give check are always searched; the node's value is then at least
   the static value plus the margin, still below alpha). On when the game gives margins
@@ -47,8 +51,9 @@ from its usual source:
   allocation sets its own soft limit (:mod:`gamesearch.search.control`).
 
 Engine policy is not rules: the defaults of ``lmr``, the futility margins and ``soft_share``
-come from the game's :attr:`~gamesearch.game.Game.engine_defaults` (chess asks for all
-three); options given to the searcher override them.
+come from the game's :meth:`~gamesearch.game.Game.engine_settings`, a typed
+:class:`~gamesearch.capabilities.EngineSettings` (chess asks for all three); options given
+to the searcher override them.
 
 How the code is laid out: :meth:`Negamax.iteration` does the iteration's bookkeeping
 (aspiration window, previous best move); :meth:`Negamax.search_root` searches one window at
@@ -74,6 +79,7 @@ from dataclasses import dataclass
 from math import nextafter
 from typing import Any, ClassVar
 
+from ..capabilities import EngineSettings, SafeMoves
 from ..errors import InvalidLimitError, UnsupportedGameError
 from .base import Searcher
 from .common import INF, Iteration, win_threshold
@@ -154,8 +160,14 @@ class Negamax(Searcher):
         self.history_on = ordering if history is None else history
         self.hook_on = ordering if hook is None else hook
         self.tt_move_on = tt_move
-        self.safe = game.has_safe_actions if safe is None else safe  # None: when supplied
-        self.quiescence = game.has_noisy_actions if quiescence is None else quiescence
+        # the game's capabilities, read once (the kernel binds their members per search)
+        tactics = self._tactics = game.tactics()
+        self._ordering = game.move_ordering()
+        # None: when the game has the capability (its safe moves, its tactics)
+        self.safe = game.safe_moves() is not None if safe is None else safe
+        # Pons's pruning (refused here for a game without safe moves)
+        self._safe_hooks = _safe_moves(game) if self.safe else None
+        self.quiescence = tactics is not None if quiescence is None else quiescence
         self.pvs = pvs
         if aspiration is not None and not (0 < aspiration < INF):
             raise InvalidLimitError(f"aspiration {aspiration!r}: must be a positive number")
@@ -164,27 +176,29 @@ class Negamax(Searcher):
         #: after a timeout, play the unfinished iteration's best move if one root move
         #: (the previous best, searched first) completed: it is at least as good, deeper.
         self.use_partial = partial
+        has_check = tactics is not None and tactics.in_check is not None
         self.check_extension = (
-            game.has_in_check and self.iterate if check_extension is None else check_extension)
-        self.null_move = (
-            game.has_null_move and self.iterate if null_move is None else null_move)
-        defaults = game.engine_defaults
+            has_check and self.iterate if check_extension is None else check_extension)
+        self._null_hooks = game.null_move()
+        self.null_move = (self._null_hooks is not None and self.iterate
+                          if null_move is None else null_move)
+        defaults = game.engine_settings() or EngineSettings()
         #: late-move reductions (None: when the game asks for them and the search iterates)
-        self.lmr = (bool(defaults.get("lmr")) and self.iterate
+        self.lmr = (defaults.lmr and self.iterate
                     and not self.safe if lmr is None else lmr)
         #: futility margins by remaining depth, or None (off): the game's, when it has them
         #: and the search iterates, unless turned off (see the module docstring)
-        margins = defaults.get("futility_margins")
+        margins = defaults.futility_margins
         if futility and not margins:
             raise UnsupportedGameError(
                 f"futility pruning needs the game's futility margins; {game.name} has none "
-                "(a game gives them in engine_defaults, e.g. chess)")
+                "(a game gives them in its engine_settings(), e.g. chess)")
         self.futility: tuple[float, ...] | None = (
             tuple(margins) if margins and (futility or (futility is None and self.iterate
                                                          and not self.safe)) else None)
         #: quiet moves left unsearched by futility pruning, nodes ended by its reverse
         self.futility_prunes = self.reverse_futility_prunes = 0
-        share = defaults.get("soft_share") if soft_share is None else soft_share
+        share = defaults.soft_share if soft_share is None else soft_share
         if share is not None and not (0 < share <= 1):
             raise InvalidLimitError(f"soft_share {share!r}: must be a fraction in (0, 1]")
         #: no new iteration after this share of a plain time limit (None: the time limit)
@@ -297,10 +311,12 @@ class Negamax(Searcher):
         moves after which the opponent cannot win at once (none: every move loses)."""
         game = self.game
         maxu, step = game.max_utility, self.win_step
-        win = game.winning_action(state)
+        hooks = self._safe_hooks
+        assert hooks is not None  # (the root asks only when the search is safe)
+        win = hooks.winning_action(state)
         if win is not None:  # early detection of a win at once
             return Iteration(maxu - step, win, [win], hit_horizon=False)
-        safe_moves = game.safe_actions(state)
+        safe_moves = hooks.safe_actions(state)
         if not safe_moves:  # every move loses at once: the opponent wins next ply
             first = next(iter(moves))
             return Iteration(-maxu + 2 * step, first, [first], hit_horizon=False)
@@ -359,11 +375,11 @@ class Negamax(Searcher):
     # ----- move ordering -----------------------------------------------------------------
     def _make_order(self) -> Callable[[Any, int, Any, Any, int], list[Any]] | None:
         """The move ordering of this search as one function ``(s, p, moves, tt_move, ply)``
-        (None when no ordering is on): the game's ``order_actions`` hook, then the history
+        (None when no ordering is on): the game's ``move_ordering()``, then the history
         heuristic (a stable sort: ties keep the game's order), then the table move and the
         killers in front, each taken out where it was."""
-        game = self.game
-        order_hook = game.order_actions if (self.hook_on and game.has_order_actions) else None
+        ordering = self._ordering if self.hook_on else None
+        order_hook = ordering.order_actions if ordering is not None else None
         use_tt_move = self.table is not None and self.tt_move_on
         use_killers, use_history = self.killers_on, self.history_on
         if not (order_hook is not None or use_tt_move or use_killers or use_history):
@@ -400,7 +416,7 @@ class Negamax(Searcher):
         """Build the search of one root window: ``negamax`` (the measured hot loop) and,
         beside it, quiescence and the pruning rules as named closures.
 
-        Why closures and one long ``negamax``: the options and the game's hooks are read
+        Why closures and one long ``negamax``: the options and the game's capabilities are read
         once here into locals that the closures read at C speed, and the per-node
         statistics are ``nonlocal`` counters; a method per node step would pay attribute
         lookups and frames at every node (``benchmarks/peers.py``, ``chess_nps.py``).
@@ -411,19 +427,24 @@ class Negamax(Searcher):
         game = self.game
         terminal_utility, to_move, actions, result, evaluate = self.rules()
         key_of = game.key
-        noisy_actions = game.noisy_actions
+        # the capabilities' members, bound to locals once (the loops call them per node)
+        tactics = self._tactics
         # a game may give its noisy actions lazily (chess: SEE only when reached)
-        iter_noisy = game.iter_noisy_actions
+        noisy_actions = iter_noisy = tactics.noisy_actions if tactics else _no_moves
         # for late-move reductions and futility: a cheap test of one move when the game has
         # one, else membership in the node's noisy actions
-        is_noisy = game.is_noisy if game.has_is_noisy else None
-        safe_actions, plies_left = game.safe_actions, game.plies_left_bound
+        is_noisy = tactics.is_noisy if tactics else None
         use_safe = self.safe
-        in_check = game.in_check
-        check_hook = game.has_in_check
+        safe_hooks = self._safe_hooks if use_safe else None
+        safe_actions = safe_hooks.safe_actions if safe_hooks else actions
+        plies_left = safe_hooks.plies_left_bound if safe_hooks else _no_bound
+        in_check = tactics.in_check if tactics and tactics.in_check else _not_in_check
+        check_hook = in_check is not _not_in_check
         use_check_ext = self.check_extension and check_hook
-        use_null = self.null_move and game.has_null_move
-        null_result, null_allowed = game.null_result, game.null_move_allowed
+        null_hooks = self._null_hooks if self.null_move else None
+        use_null = null_hooks is not None
+        null_result = null_hooks.result if null_hooks else _no_null_move
+        null_allowed = null_hooks.allowed if null_hooks else _never
         nulled = [False] * (MAX_PLIES + 2)  # nulled[ply]: the move into this ply was a pass
         maxu = game.max_utility
         step = self.win_step
@@ -442,7 +463,7 @@ class Negamax(Searcher):
         killers = self._killers
         history = self.history
         quiescence = self.quiescence
-        quick = game.quick_evaluate if game.has_quick_evaluate else None
+        quick = self.evaluation.quick_evaluate if self.evaluation else None
         pvs = self.pvs
         use_lmr = self.lmr
         margins = self.futility
@@ -610,7 +631,7 @@ class Negamax(Searcher):
                 lines[ply] = None
                 return evaluate(s, p)
             if use_safe:
-                # Pons's pruning, through the game's hooks: drop the moves that lose at once;
+                # Pons's pruning, through the game's safe moves: drop the moves that lose at once;
                 # none left means the opponent wins with its next move.
                 moves = safe_actions(s)
                 if not moves:
@@ -772,6 +793,36 @@ class Negamax(Searcher):
 def _no_entry(key: Any) -> None:
     """The probe of a search without a table."""
     return None
+
+
+def _safe_moves(game: Any) -> SafeMoves[Any, Any]:
+    """The game's safe moves (Pons's pruning), which the ``safe`` option needs."""
+    hooks: SafeMoves[Any, Any] | None = game.safe_moves()
+    if hooks is None:
+        raise UnsupportedGameError(f"the engine's safe=1 needs the game's safe moves (Pons's "
+                                   f"pruning); {game.name} has none")
+    return hooks
+
+
+# What the kernel binds when the game lacks a capability (never called where it matters).
+def _no_moves(state: Any) -> tuple[()]:
+    return ()
+
+
+def _no_bound(state: Any) -> None:
+    return None
+
+
+def _not_in_check(state: Any) -> bool:
+    return False
+
+
+def _never(state: Any) -> bool:
+    return False
+
+
+def _no_null_move(state: Any) -> Any:
+    raise UnsupportedGameError("this game has no null move")
 
 
 def _signed(fn: Any, c: Any, alpha: float, beta: float, d: int, cp: int, sign: int) -> float:

@@ -1,20 +1,23 @@
 """Exact solving: the generic negamax engine configured as a solver, driven by null windows.
 
 Follows Pascal Pons, "Solving Connect 4: how to build a perfect AI" (blog.gamesolver.org,
-parts 3-12), with every piece of game knowledge coming through the game's hooks:
+parts 3-12), with every piece of game knowledge coming through the game's capabilities
+(:mod:`gamesearch.capabilities`):
 
 * negamax alpha-beta with a transposition table of lower/upper bounds
-  (:class:`gamesearch.search.negamax.Negamax`, ``tt`` option; the game's ``key`` hook may
+  (:class:`gamesearch.search.negamax.Negamax`, ``tt`` option; the game's ``key`` may
   fold a position and its mirror image into one key);
-* move ordering by the game's ``order_actions`` hook (Connect Four: threats created, centre
+* move ordering by the game's ``move_ordering()`` (Connect Four: threats created, centre
   first);
-* pruning of the moves that lose at once (``safe_actions``), early detection of a win at once
-  (``winning_action``), and the score bounds both imply (``Negamax``'s ``safe`` option);
+* with the game's ``safe_moves()``: pruning of the moves that lose at once
+  (``safe_actions``), early detection of a win at once (``winning_action``), and the score
+  bounds both imply (``Negamax``'s ``safe`` option);
 * iterative narrowing of the score window at the root with zero-window searches (Pons part 7,
   a binary search with his bias of the pivot towards zero: the MTD-bi family).
 
-Scores live in the game's convention (``exact_score``/``score_threshold``; Connect Four uses
-Pons's, the empty board is +1). A game without these hooks is solved on its raw values.
+Scores live in the game's ``score_convention()`` (``exact_score``/``score_threshold``;
+Connect Four uses Pons's, the empty board is +1). A game without one is solved on its raw
+values.
 Departure from Pons: the root never probes the table for a cut-off (it only narrows) and
 the node count includes the root of every probe, as his does.
 
@@ -33,6 +36,7 @@ from collections.abc import Callable
 from math import inf, nextafter
 from typing import Any
 
+from ..capabilities import RAW_SCORES
 from ..errors import GameError
 from ..game import CHANCE, Game
 from .base import gc_paused
@@ -70,11 +74,14 @@ class Solver:
             history=False,
             tt_move=False,
             pvs=False,
-            safe=None,  # the game's safe_actions/winning_action hooks when it has them
+            safe=None,  # the game's safe moves (Pons's pruning) when it has them
         )
         self.engine.label = "solve"
         assert self.engine.table is not None
         self.table = self.engine.table
+        #: the game's capabilities the solver reads (None: the game has no safe moves)
+        self.safe_moves = game.safe_moves() if self.engine.safe else None
+        self.scores = game.score_convention() or RAW_SCORES
 
     def solve(
         self,
@@ -89,6 +96,7 @@ class Solver:
         (when ``best_moves``). Under a ``limit`` with time or nodes, raises
         :class:`~gamesearch.search.control.SearchTimeout` when it runs out."""
         game = self.game
+        state = game.search_start(state)  # (as every search driver does)
         if game.is_terminal(state):
             raise GameError(f"{game.name}: the position is already over; nothing to solve")
         if game.to_move(state) == CHANCE:
@@ -118,15 +126,16 @@ class Solver:
     def _score(self, state: Any, weak: bool, clock: Clock) -> tuple[float, Any]:
         """The exact score by Pons's iterative narrowing (a binary search of null-window
         probes, the pivot biased towards zero), and a best move if a probe gave one."""
-        game, engine = self.game, self.engine
+        game, engine, safe = self.game, self.engine, self.safe_moves
+        exact_score, score_threshold = self.scores.exact_score, self.scores.score_threshold
         maxu, step = game.max_utility, engine.win_step
-        if engine.safe and (win := game.winning_action(state)) is not None:
+        if safe is not None and (win := safe.winning_action(state)) is not None:
             # A win at once is found before any search (0 nodes, as in Pons's solve()).
-            return game.exact_score(state, maxu - step), win
+            return exact_score(state, maxu - step), win
         move: Any = None
         # Pons's initial window: no loss before the opponent's next move, no win before ours.
-        lo = game.exact_score(state, -maxu + 2 * step)
-        hi = game.exact_score(state, maxu - step)
+        lo = exact_score(state, -maxu + 2 * step)
+        hi = exact_score(state, maxu - step)
         if weak:
             lo, hi = max(lo, -1.0), min(hi, 1.0)
         while lo < hi:
@@ -135,9 +144,9 @@ class Solver:
                 med = _trunc_half(lo)
             elif med >= 0 and _trunc_half(hi) > med:
                 med = _trunc_half(hi)
-            b = game.score_threshold(state, med)
+            b = score_threshold(state, med)
             it = self._probe(state, b, clock)
-            r = game.exact_score(state, it.value)
+            r = exact_score(state, it.value)
             if weak:
                 r = max(-1.0, min(1.0, r))
             if it.value <= b:
@@ -165,7 +174,8 @@ class Solver:
             # A bound, not a searched move: no action (the solver must not take one).
             return Iteration(v, None, [], hit_horizon=False)
 
-        left = game.plies_left_bound(state)
+        assert self.safe_moves is not None  # (the engine calls this only with safe moves)
+        left = self.safe_moves.plies_left_bound(state)
         if left is not None and left <= 2:
             return done(0.0)
         lo = -maxu + 4 * step
@@ -194,17 +204,17 @@ class Solver:
 
     def _best_moves(self, state: Any, score: float, weak: bool, clock: Clock) -> list[Any]:
         """Every move that keeps the solved score (one zero-window probe each, warm table)."""
-        game, engine = self.game, self.engine
-        win = game.winning_action(state) if engine.safe else None
+        game, engine, safe = self.game, self.engine, self.safe_moves
+        win = safe.winning_action(state) if safe is not None else None
         if win is not None:
             mover = game.to_move(state)
             return [a for a in game.actions(state)
                     if game.is_terminal(c := game.result(state, a))
                     and game.utility(c, mover) > 0]
-        candidates = list(game.safe_actions(state)) if engine.safe else list(game.actions(state))
+        candidates = list(safe.safe_actions(state) if safe is not None else game.actions(state))
         if not candidates:  # every move loses at once: all are equally bad
             return list(game.actions(state))
-        b = game.score_threshold(state, score - 1 if not weak else min(score, 1) - 1)
+        b = self.scores.score_threshold(state, score - 1 if not weak else min(score, 1) - 1)
         saved = engine.nodes
         best = [a for a in candidates if self._probe(state, b, clock, root_moves=[a]).value > b]
         engine.nodes = saved  # report the solve's own effort, like the references do

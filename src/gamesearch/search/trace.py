@@ -16,6 +16,16 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..capabilities import (
+    EngineSettings,
+    Evaluation,
+    MoveOrdering,
+    NullMove,
+    Playouts,
+    SafeMoves,
+    ScoreConvention,
+    Tactics,
+)
 from ..game import CHANCE, Game
 from .common import SearchResult
 from .control import Limit
@@ -30,7 +40,6 @@ class TracingGame(Game[Any, Any]):
         self.num_players = inner.num_players
         self.game_type = inner.game_type
         self.max_utility = inner.max_utility
-        self.has_evaluate = inner.has_evaluate
         self.visits: list[Any] = []
 
     def initial_state(self) -> Any:
@@ -62,11 +71,38 @@ class TracingGame(Game[Any, Any]):
     def chance_outcomes(self, state: Any) -> Sequence[tuple[Any, float]]:
         return self.inner.chance_outcomes(state)
 
-    def evaluate(self, state: Any, player: int) -> float:
-        return self.inner.evaluate(state, player)
-
     def key(self, state: Any) -> Hashable:
         return self.inner.key(state)
+
+    def search_start(self, state: Any) -> Any:
+        return self.inner.search_start(state)
+
+    # The inner game's capabilities, as they are: they see states, not visits.
+    def evaluation(self, name: str | None = None) -> Evaluation[Any] | None:
+        return self.inner.evaluation(name)
+
+    def move_ordering(self) -> MoveOrdering[Any, Any] | None:
+        return self.inner.move_ordering()
+
+    def tactics(self) -> Tactics[Any, Any] | None:
+        return self.inner.tactics()
+
+    def null_move(self) -> NullMove[Any] | None:
+        return self.inner.null_move()
+
+    def safe_moves(self) -> SafeMoves[Any, Any] | None:
+        return self.inner.safe_moves()
+
+    def score_convention(self) -> ScoreConvention[Any] | None:
+        return self.inner.score_convention()
+
+    def engine_settings(self) -> EngineSettings | None:
+        return self.inner.engine_settings()
+
+    def playouts(self) -> Playouts[Any] | None:
+        # (a compiled playout would bypass the recording: the traced search plays in Python)
+        inner = self.inner.playouts()
+        return None if inner is None or inner.priors is None else Playouts(inner.priors)
 
     def format_action(self, state: Any, action: Any) -> str:
         return self.inner.format_action(state, action)

@@ -20,7 +20,7 @@ written against python-chess's own bitboards and attack tables. Its modules, by 
   ``100000 - 100 * (2n - 1)``), stalemate, insufficient material, the fifty-move rule and
   repetition (both claimed at once; after a search root the first repetition is a draw).
 * :mod:`.game` — :class:`ChessGame`, the :class:`~gamesearch.game.Game` with notation (UCI
-  and SAN moves, FEN positions) and the engine's hooks; :mod:`.perft` — perft and divide.
+  and SAN moves, FEN positions) and the engine's capabilities; :mod:`.perft` — perft and divide.
 * :mod:`.backend` — which functions serve the hot paths: :data:`PURE_PYTHON` (the
   reference) or :data:`COMPILED`, their Cython twins in :mod:`.kernels` (built by ``pip
   install`` where a C compiler is found; 3.1x the nodes per second). ``ChessGame(kernels=...)``

@@ -1,10 +1,12 @@
 """The chess game: :class:`ChessGame`, the library's :class:`~gamesearch.game.Game` for
 standard chess on python-chess boards, with FEN/SAN/UCI notation.
 
-The textbook functions and the engine's hooks are thin: what the search calls at every node
-(``result``, ``terminal_utility``, ``in_check``, ``evaluate``, ``quick_evaluate``,
-``iter_noisy_actions``) are the functions of the game's kernels (:mod:`.backend`), and the
-rest reads what those recorded in the state. Actions are :class:`chess.Move` objects, one
+The textbook functions and the engine's capabilities are thin: what the search calls at
+every node (``result``, ``terminal_utility``, and in the capabilities ``in_check``,
+``evaluate``, ``quick_evaluate``, ``iter_noisy_actions``) are the functions of the game's
+kernels (:mod:`.backend`), and the rest reads what those recorded in the state. The
+capability objects (:mod:`gamesearch.capabilities`) hold those very functions, so the
+search calls the kernels with nothing in between. Actions are :class:`chess.Move` objects, one
 shared object per (from, to, promotion) (:func:`.board.intern_move`), written in UCI
 (``e2e4``, ``e7e8q``); ``parse_action`` also accepts SAN (``Nf3``, ``O-O``).
 """
@@ -21,6 +23,16 @@ from typing import Any
 import chess
 from chess import BB_SQUARES, Board, Move
 
+from ...capabilities import (
+    Drawing,
+    EngineSettings,
+    Evaluation,
+    MatchHooks,
+    MoveOrdering,
+    NullMove,
+    Perft,
+    Tactics,
+)
 from ...errors import GameError, IllegalMoveError, InvalidLimitError, InvalidPositionError
 from ...game import Game, GameType, win_distance
 from . import board as _board
@@ -66,6 +78,14 @@ _STATUS_PROBLEMS = (
 )
 
 
+#: How :meth:`ChessGame.count_perft` counts (the only convention).
+PERFT_CONVENTIONS = MappingProxyType({
+    "perft": "leaves exactly D plies deep; a game over earlier counts 0 (standard chess perft)"})
+
+#: What chess asks of the engine (see :meth:`ChessGame.engine_settings`).
+ENGINE_SETTINGS = EngineSettings(lmr=True, futility_margins=(0.0, 200.0, 400.0), soft_share=0.5)
+
+
 class ChessGame(Game[ChessState, Move]):
     """Chess (standard rules, White = player 0, Black = player 1).
 
@@ -84,17 +104,25 @@ class ChessGame(Game[ChessState, Move]):
         "'startpos', optionally followed by 'moves' and moves in UCI or SAN"
     )
 
-    # ----- what the arena asks the game (gamesearch.game's interface hooks) -----------
-    #: Positions in FEN and moves in UCI: the arena can export chess games as PGN.
-    pgn_notation = True
+    # ----- what the interfaces and the arena ask (capabilities) ---------------------------
+    def match_hooks(self) -> MatchHooks:
+        """Positions in FEN and moves in UCI (the arena can export chess games as PGN), and
+        the arena's openings (:meth:`arena_openings`)."""
+        return MatchHooks(arena_openings=self.arena_openings, pgn_notation=True)
 
-    #: ``gamesearch perft chess``: the standard count (see :mod:`.perft`), by this game's
-    #: kernels
-    perft_conventions = MappingProxyType({
-        "perft": "leaves exactly D plies deep; a game over earlier counts 0 (standard chess "
-                 "perft)"})
+    def perft(self) -> Perft[ChessState]:
+        """``gamesearch perft chess``: the standard count (see :mod:`.perft`), by this
+        game's kernels."""
+        return Perft(PERFT_CONVENTIONS, self.count_perft)
 
-    def perft(self, state: ChessState, depth: int, convention: str | None = None) -> int:
+    def drawing(self) -> Drawing[ChessState]:
+        """The position as SVG, legal moves clickable (see :mod:`gamesearch.games.chess_svg`)."""
+        from ..chess_svg import render
+
+        return Drawing(partial(render, self))
+
+    def count_perft(self, state: ChessState, depth: int, convention: str | None = None) -> int:
+        """The standard perft count (:data:`PERFT_CONVENTIONS`)."""
         if convention not in (None, "perft"):
             raise InvalidLimitError(f"chess perft convention {convention!r}; allowed: perft")
         from .perft import perft
@@ -120,10 +148,10 @@ class ChessGame(Game[ChessState, Move]):
     # movegen.noisy_actions.
     result: Callable[[ChessState, Move], ChessState]  # type: ignore[assignment]
     terminal_utility: Callable[[ChessState, int], float | None]  # type: ignore[assignment]
-    in_check: Callable[[ChessState], bool]  # type: ignore[assignment]
-    evaluate: Callable[[ChessState, int], float]  # type: ignore[assignment]
-    quick_evaluate: Callable[[ChessState, int], tuple[float, float]]  # type: ignore[assignment]
-    iter_noisy_actions: Callable[[ChessState], Iterable[Move]]  # type: ignore[assignment]
+    in_check: Callable[[ChessState], bool]
+    evaluate: Callable[[ChessState, int], float]
+    quick_evaluate: Callable[[ChessState, int], tuple[float, float]]
+    iter_noisy_actions: Callable[[ChessState], Iterable[Move]]
 
     def __init__(self, kernels: Kernels | str | None = None) -> None:
         if kernels is None:
@@ -183,9 +211,34 @@ class ChessGame(Game[ChessState, Move]):
         u = self.utility(state, 0)
         return (u, -u)
 
-    # ----- null move (for the engine's null-move pruning) ----------------------------
-    has_null_move = True
+    # ----- the engine's capabilities ----------------------------------------------------
+    def evaluation(self, name: str | None = None) -> Evaluation[ChessState] | None:
+        """Material and piece-square tables with pawn structure and king safety
+        (:mod:`.evaluation`), and its cheap estimate for lazy evaluation."""
+        if name is not None:
+            return super().evaluation(name)
+        return Evaluation(self.evaluate, self.quick_evaluate)
 
+    def move_ordering(self) -> MoveOrdering[ChessState, Move]:
+        return MoveOrdering(self.order_actions)
+
+    def tactics(self) -> Tactics[ChessState, Move]:
+        """Captures and promotions for quiescence (one at a time: the static exchange is
+        computed only when reached), which moves are captures or promotions, check."""
+        return Tactics(self.iter_noisy_actions, self.is_noisy, self.in_check)
+
+    def null_move(self) -> NullMove[ChessState]:
+        return NullMove(self.null_result, self.null_move_allowed)
+
+    def engine_settings(self) -> EngineSettings:
+        """Engine policy for chess: late-move reductions in the ``id`` engine (captures,
+        promotions and checks are never reduced: ``is_noisy`` and ``in_check``); futility
+        margins by remaining depth (centipawns): at depth 1 a quiet move must gain over two
+        pawns to matter, at depth 2 four; under a time limit, no new iteration after half
+        of it."""
+        return ENGINE_SETTINGS
+
+    # ----- null move (for the engine's null-move pruning) ----------------------------
     def null_result(self, state: ChessState) -> ChessState:
         """The side to move passes: the turn flips and the en-passant square goes."""
         return _board.null_result(state)
@@ -197,18 +250,7 @@ class ChessGame(Game[ChessState, Move]):
         b = state.board
         return bool((b.knights | b.bishops | b.rooks | b.queens) & b.occupied_co[b.turn])
 
-    # ----- what the engine should use (read by gamesearch.search.negamax) -------------
-    #: engine policy for chess: late-move reductions in the ``id`` engine (captures,
-    #: promotions and checks are never reduced: ``noisy_actions`` and ``in_check``);
-    #: futility margins by remaining depth (centipawns): at depth 1 a quiet move must gain
-    #: over two pawns to matter, at depth 2 four; under a time limit, no new iteration
-    #: after half of it
-    engine_defaults = MappingProxyType(
-        {"lmr": True, "futility_margins": (0.0, 200.0, 400.0), "soft_share": 0.5})
-
     # ----- chess queries -------------------------------------------------------------
-    has_in_check = True
-
     def termination(self, state: ChessState) -> str | None:
         """Why the game is over (``"checkmate"``, ``"stalemate"``, ...), or ``None``."""
         if not self.is_terminal(state):
@@ -224,9 +266,10 @@ class ChessGame(Game[ChessState, Move]):
             return "repetition"
         return "fifty-move rule"
 
-    def search_root(self, state: ChessState) -> ChessState:
-        """The same position marked as the root of a search: below it, a position that
-        recurs after the root is scored as a draw at its first repetition.
+    def search_start(self, state: ChessState) -> ChessState:
+        """The same position marked as the root of a search (every search driver calls
+        this): below it, a position that recurs after the root is scored as a draw at its
+        first repetition.
 
         A root that is itself a (claimable) draw but still has moves — a GUI may ask for
         a move there — loses the claim: its history and fifty-move count are dropped.
@@ -239,14 +282,9 @@ class ChessGame(Game[ChessState, Move]):
             root = ChessState(nb, state.key, state.mg, state.eg, state.phase, None, 0)
         return root
 
-    # ----- optional hooks ------------------------------------------------------------
-    has_evaluate = True
-    has_quick_evaluate = True
-
+    # ----- the table key and the engine's helpers ------------------------------------------
     def key(self, state: ChessState) -> int:
         return state.key
-
-    has_noisy_actions = True
 
     def noisy_actions(self, state: ChessState) -> Sequence[Move]:
         """Captures and queen/knight promotions, MVV-LVA first, without captures that
@@ -254,8 +292,6 @@ class ChessGame(Game[ChessState, Move]):
         every evasion when in check. (``iter_noisy_actions`` gives them one at a time:
         the engine's quiescence uses that.)"""
         return list(self.iter_noisy_actions(state))
-
-    has_is_noisy = True
 
     def is_noisy(self, state: ChessState, action: Move) -> bool:
         """A capture (en passant included) or a promotion: never reduced or pruned as quiet
@@ -267,8 +303,6 @@ class ChessGame(Game[ChessState, Move]):
         if b.occupied_co[not b.turn] & BB_SQUARES[to]:
             return True
         return to == b.ep_square and bool(b.pawns & BB_SQUARES[action.from_square])
-
-    has_order_actions = True
 
     def order_actions(self, state: ChessState, actions: Sequence[Move]) -> Sequence[Move]:
         """MVV-LVA captures, promotions, then quiet moves: the order ``actions`` already
@@ -388,12 +422,6 @@ class ChessGame(Game[ChessState, Move]):
                 ) from None
             state = self.result(state, move)
         return state
-
-    def render_svg(self, state: ChessState, **options: Any) -> str:
-        """The position as SVG, legal moves clickable (see :mod:`gamesearch.games.chess_svg`)."""
-        from ..chess_svg import render
-
-        return render(self, state, **options)
 
     def render(self, state: ChessState) -> str:
         """The board, White at the bottom (upper case), then who moves and the FEN."""

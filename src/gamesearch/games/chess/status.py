@@ -5,9 +5,10 @@ Checkmate: the side to move loses. Insufficient material follows python-chess's 
 (no sequence of legal moves can mate). The fifty-move rule and threefold repetition are
 *claimable* draws in the FIDE laws; the game (and so the search) treats them as drawn at
 once, as if the player always claims. On a state marked as a search root (its ``ply`` is 0,
-``ChessGame.search_root``), a position repeated *after the root* is already a draw the
-first time it recurs (the usual engine convention: the side that can repeat once can repeat
-again), while repetitions of positions from before the root still need three occurrences.
+``ChessGame.search_start``, which every search driver calls), a position repeated *after the
+root* is already a draw the first time it recurs (the usual engine convention: the side that
+can repeat once can repeat again), while repetitions of positions from before the root still
+need three occurrences.
 
 :func:`compute_status`, :func:`terminal_utility` and :func:`in_check` are the pure-Python
 references of compiled kernels (``kernels/status.pxi``; see :mod:`.backend`).

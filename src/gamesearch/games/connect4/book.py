@@ -30,7 +30,7 @@ search over an ``array``: no numpy needed, so the book works without the ``fast`
 warm between positions, and records every solved position in a text journal as it goes,
 so an interrupted build resumes where it stopped (``gamesearch book connect4``).
 
-The game offers both through its hooks (:mod:`gamesearch.game`):
+The game offers both as capabilities (:mod:`gamesearch.capabilities`):
 ``ConnectFour.opening_book(spec)`` is :func:`load_book` and ``ConnectFour.book_builder()``
 is :func:`build_book`.
 """

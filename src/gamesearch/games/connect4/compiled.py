@@ -2,7 +2,7 @@
 
 This is a compiled specialisation of exactly the algorithm of :mod:`gamesearch.search.solve`
 (:class:`~gamesearch.search.solve.Solver`) driving :class:`gamesearch.search.negamax.Negamax`
-in its solver configuration (transposition table on, the game's ``order_actions`` hook
+in its solver configuration (transposition table on, the game's ``order_actions``
 only, no killers, no history, no TT move, no PVS, ``safe`` on), for bitboard Connect Four
 (:mod:`gamesearch.games.connect4`). The plain Python path is the reference: for every
 position both give the identical score AND the identical node count, and the tests check
@@ -57,7 +57,7 @@ the solver configuration reads them.
 Without numba the module still imports; :func:`available` says False and
 :func:`solve_fast` raises :class:`~gamesearch.errors.UnsupportedGameError`. Install with
 ``pip install 'gamesearch[fast]'``. The compiled code is cached on disk (``cache=True``).
-The rest of the library reaches this solver through the game's hook,
+The rest of the library reaches this solver through the game's capability,
 ``ConnectFour().fast_solver()`` (:data:`SOLVER` when numba is there, else ``None``).
 """
 
@@ -771,7 +771,7 @@ def solve_fast(
 
 
 class CompiledSolver:
-    """:func:`solve_fast` as the game's ``fast_solver`` hook offers it (a
+    """:func:`solve_fast` as the game's ``fast_solver()`` offers it (a
     :class:`gamesearch.game.FastSolver`). ``solve`` is the function itself, not a wrapper
     around it: a small endgame's whole solve takes a few microseconds, and so does a call."""
 

@@ -1,4 +1,4 @@
-"""Compiled random playouts for Connect Four (numba): the game's ``fast_playout`` hook.
+"""Compiled random playouts for Connect Four (numba): the game's ``playouts()`` capability.
 
 :func:`gamesearch.game.random_playout` plays uniformly random legal moves to the end of the
 game (or for ``max_plies`` plies) with Python calls per ply; Monte Carlo tree search spends
@@ -78,6 +78,6 @@ def fast_playout(state: C4State, rng: random.Random, max_plies: int | None = Non
     return (current, mask, moves, float(score))
 
 
-#: The hook's answer: :func:`fast_playout` when numba is installed, else ``None``.
+#: The game's compiled playout: :func:`fast_playout` when numba is installed, else ``None``.
 PLAYOUT: Callable[[Any, random.Random, int | None], Any] | None = (
     fast_playout if available() else None)

@@ -36,21 +36,32 @@ is the empty board, ``"4455"`` four moves). Utilities are +1000 / 0 / -1000; the
 weights, a cell's weight being the number of four-in-a-row windows through it (at most 276
 in absolute value, so a win always dominates it).
 
-The methods after the Game hooks (``winning_columns``, ``possible_non_losing_moves``,
-``count_threats``, ...) are Connect Four knowledge for a Pons-style exact solver. The game's
-interface hooks (:mod:`gamesearch.game`) offer the rest of the package: the opening book
-(:mod:`.book`), its builder, the compiled solver (:mod:`.compiled`), and the ``solver`` agent
-as the default opponent of ``gamesearch play``.
+The methods after the rules and the capabilities (``winning_columns``,
+``possible_non_losing_moves``, ``count_threats``, ...) are Connect Four knowledge for a
+Pons-style exact solver. The game's capabilities (:mod:`gamesearch.capabilities`) offer the
+rest of the package: the opening book (:mod:`.book`), its builder, the compiled solver
+(:mod:`.compiled`), compiled playouts (:mod:`.playout`), and the ``solver`` agent as the
+default opponent of ``gamesearch play``.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from functools import partial
 
+from ...capabilities import (
+    Book,
+    Drawing,
+    Evaluation,
+    FastSolver,
+    MatchHooks,
+    MoveOrdering,
+    Playouts,
+    SafeMoves,
+    ScoreConvention,
+)
 from ...errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
-from ...game import Book, FastSolver, Game, GameType
+from ...game import Game, GameType
 
 WIDTH = 7
 HEIGHT = 6
@@ -261,8 +272,39 @@ class ConnectFour(Game[C4State, int]):
         u = self.utility(state, 0)
         return (u, -u)
 
-    # ----- optional hooks ------------------------------------------------------------
-    has_evaluate = True
+    # ----- capabilities (gamesearch.capabilities) ---------------------------------------
+    def evaluation(self, name: str | None = None) -> Evaluation[C4State] | None:
+        if name is not None:
+            return super().evaluation(name)
+        return Evaluation(self.evaluate)
+
+    def move_ordering(self) -> MoveOrdering[C4State, int]:
+        return MoveOrdering(self.order_actions)
+
+    def safe_moves(self) -> SafeMoves[C4State, int]:
+        return SafeMoves(self.winning_action, self.safe_actions, self.plies_left_bound)
+
+    def score_convention(self) -> ScoreConvention[C4State]:
+        """Pons's scores (see :meth:`exact_score`)."""
+        return ScoreConvention(self.exact_score, self.score_threshold)
+
+    def match_hooks(self) -> MatchHooks:
+        """Perfect play against a person: the opening book, then the exact solver (see
+        ``SolverAgent``)."""
+        return MatchHooks(default_opponent="solver")
+
+    def drawing(self) -> Drawing[C4State]:
+        """The position as SVG, legal moves clickable (see :mod:`.svg`)."""
+        from .svg import render
+
+        return Drawing(partial(render, self))
+
+    def playouts(self) -> Playouts[C4State] | None:
+        """Random playouts compiled with numba (:mod:`.playout`) when it is installed; the
+        import (numba's load) happens at the first call."""
+        from . import playout
+
+        return None if playout.PLAYOUT is None else Playouts(compiled=playout.PLAYOUT)
 
     def evaluate(self, state: C4State, player: int) -> float:
         """The peers' E for ``player``: own minus opponent sum of cell weights."""
@@ -282,8 +324,6 @@ class ConnectFour(Game[C4State, int]):
         m = mirror_bits(k)
         return k if k <= m else m
 
-    has_order_actions = True
-
     def order_actions(self, state: C4State, actions: Sequence[int]) -> Sequence[int]:
         """Pons's order: most threats created first (empty cells the mover would then win
         on), ties centre first (3, 2, 4, 1, 5, 0, 6)."""
@@ -296,9 +336,7 @@ class ConnectFour(Game[C4State, int]):
         keyed.sort()
         return [CENTER_ORDER[k & 7] for k in keyed]
 
-    # ----- solver hooks (used by gamesearch.search.solve and the engine) --------------
-    has_safe_actions = True
-
+    # ----- Pons's pruning and scores (the safe_moves and score_convention capabilities) ----
     def winning_action(self, state: C4State) -> int | None:
         """A column that wins at once for the side to move (centre first), or None."""
         cur, mask = state[0], state[1]
@@ -338,10 +376,7 @@ class ConnectFour(Game[C4State, int]):
             return WIN - (left - 2 * s) - 0.5
         return -(WIN - (left + 2 + 2 * s))  # > s  <=>  not a loss within left + 2 + 2s plies
 
-    # ----- what the interfaces ask the game -----------------------------------------
-    #: Perfect play: the opening book, then the exact solver (see ``SolverAgent``).
-    default_opponent = "solver"
-
+    # ----- the book and the compiled solver ----------------------------------------------
     def opening_book(self, spec: str | None = None) -> Book | None:
         """The package's opening book (:mod:`.book`) for ``spec`` ``None`` or on, none for
         off, else the book file ``spec``; scores in Pons's convention, columns as moves."""
@@ -364,13 +399,6 @@ class ConnectFour(Game[C4State, int]):
         from . import compiled
 
         return compiled.SOLVER if compiled.available() else None
-
-    def fast_playout(self) -> Callable[[C4State, random.Random, int | None], C4State] | None:
-        """Random playouts compiled with numba (:mod:`.playout`) when it is installed; the
-        import (numba's load) happens at the first call."""
-        from . import playout
-
-        return playout.PLAYOUT
 
     # ----- notation ------------------------------------------------------------------
     def format_action(self, state: C4State, action: int) -> str:
@@ -424,12 +452,6 @@ class ConnectFour(Game[C4State, int]):
                 )
             state = self.result(state, col)
         return state
-
-    def render_svg(self, state: C4State, **options: Any) -> str:
-        """The position as SVG, legal moves clickable (see :mod:`.svg`)."""
-        from .svg import render
-
-        return render(self, state, **options)
 
     def render(self, state: C4State) -> str:
         """The board, top row first: X = first player, O = second, columns numbered below."""

@@ -1,4 +1,4 @@
-"""Connect Four drawn as SVG (:meth:`ConnectFour.render_svg`): the 7x6 board, the first
+"""Connect Four drawn as SVG (:meth:`ConnectFour.drawing`): the 7x6 board, the first
 player's discs red, the second's yellow; every playable column is a target with
 ``data-move``; labels (the solver's scores) above the columns, the PV as numbered rings."""
 

@@ -2,7 +2,7 @@
 
 The solver answers what :func:`gamesearch.search.solve.solve` answers for Othello (the
 library's :class:`~gamesearch.search.solve.Solver` driving
-:class:`~gamesearch.search.negamax.Negamax` with the game's ``order_actions`` hook: the
+:class:`~gamesearch.search.negamax.Negamax` with the game's move ordering: the
 plain path, the reference the tests hold this one to: the same exact score and the same set
 of best moves), by the null-window alpha-beta of Edax's endgame search (Delorme, Edax 4.5
 ``src/endgame.c``; the techniques are in Buro's and Andersson's programs before it):
@@ -839,7 +839,7 @@ def _run(p: Any, o: Any, flags: int, limit: int, tt: Any, st: Any, shift: Any, g
     return score, move, nodes, best, passing
 
 
-# ----- random playouts (the game's fast_playout hook, for Monte Carlo tree search) ---------
+# ----- random playouts (the game's compiled playouts, for Monte Carlo tree search) --------
 @_jit
 def _playout(p: Any, o: Any, side: int, seed: int,
              max_plies: int) -> tuple[Any, Any, int, Any, int]:
@@ -991,5 +991,5 @@ class CompiledSolver:
         }
 
 
-#: The solver the game's ``fast_solver`` hook hands out.
+#: The solver the game's ``fast_solver()`` hands out.
 SOLVER = CompiledSolver()

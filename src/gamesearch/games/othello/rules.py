@@ -31,13 +31,22 @@ that is not an opponent's is the lowest (or highest) set bit of ``ray & ~other``
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from functools import partial
 from types import MappingProxyType
 from typing import Any
 
+from ...capabilities import (
+    Drawing,
+    Evaluation,
+    FastSolver,
+    MoveOrdering,
+    Perft,
+    Playouts,
+    ScoreConvention,
+)
 from ...errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
-from ...game import FastSolver, Game, GameType
+from ...game import Game, GameType
 
 #: ``(mover, other, side, moves)``, see the module docstring.
 OState = tuple[int, int, int, int]
@@ -289,6 +298,16 @@ def evaluation(p: int, o: int, moves: int) -> int:
     return max(-63, min(63, v))
 
 
+#: How :meth:`Othello.count_perft` may count (name -> what it counts; the first is the
+#: default).
+PERFT_CONVENTIONS = MappingProxyType({
+    "perft": "leaves at depth D; a game over before depth D counts as one leaf; a pass "
+             "is a ply (engine perft, Aart Bik's table)",
+    "full_depth": "positions exactly D plies deep; games over earlier count 0; a pass is "
+                  "a ply (OEIS A124004)",
+})
+
+
 class Othello(Game[OState, int]):
     """Othello (Reversi with the standard start), 8x8; see the module docstring."""
 
@@ -307,7 +326,6 @@ class Othello(Game[OState, int]):
         "the side to move, X or O (e.g. the start: "
         "---------------------------OX------XO--------------------------- X)"
     )
-    engine_defaults = MappingProxyType({})
 
     # ----- the textbook's six functions -----------------------------------------------
     def initial_state(self) -> OState:
@@ -347,14 +365,39 @@ class Othello(Game[OState, int]):
     def returns(self, state: OState) -> tuple[float, float]:
         return (self.utility(state, 0), self.utility(state, 1))
 
-    # ----- search hooks ---------------------------------------------------------------
-    has_evaluate = True
+    # ----- capabilities (gamesearch.capabilities) ------------------------------------------
+    def evaluation(self, name: str | None = None) -> Evaluation[OState] | None:
+        if name is not None:
+            return super().evaluation(name)
+        return Evaluation(self.evaluate)
+
+    def move_ordering(self) -> MoveOrdering[OState, int]:
+        return MoveOrdering(self.order_actions)
+
+    def score_convention(self) -> ScoreConvention[OState]:
+        """Disc differences (see :meth:`exact_score`)."""
+        return ScoreConvention(self.exact_score, self.score_threshold)
+
+    def playouts(self) -> Playouts[OState] | None:
+        """Random playouts compiled with numba (:func:`.compiled.fast_playout`) when it is
+        installed, for Monte Carlo tree search."""
+        from . import compiled
+
+        return Playouts(compiled=compiled.fast_playout) if compiled.available() else None
+
+    def perft(self) -> Perft[OState]:
+        """Two conventions (:data:`PERFT_CONVENTIONS`), counted by :meth:`count_perft`."""
+        return Perft(PERFT_CONVENTIONS, self.count_perft)
+
+    def drawing(self) -> Drawing[OState]:
+        """The position as SVG, legal moves clickable (see :mod:`.svg`)."""
+        from .svg import render
+
+        return Drawing(partial(render, self))
 
     def evaluate(self, state: OState, player: int) -> float:
         v = evaluation(state[0], state[1], state[3])
         return float(v if player == state[2] else -v)
-
-    has_order_actions = True
 
     def order_actions(self, state: OState, actions: Sequence[int]) -> list[int]:
         """The solver's ordering (:func:`order_score`, best first; ties keep the square
@@ -382,28 +425,14 @@ class Othello(Game[OState, int]):
 
         return compiled.SOLVER if compiled.available() else None
 
-    def fast_playout(self) -> Callable[[OState, random.Random, int | None], OState] | None:
-        """Random playouts compiled with numba (:func:`.compiled.fast_playout`) when it is
-        installed, for Monte Carlo tree search."""
-        from . import compiled
-
-        return compiled.fast_playout if compiled.available() else None
-
     # ----- perft ----------------------------------------------------------------------
-    perft_conventions = MappingProxyType({
-        "perft": "leaves at depth D; a game over before depth D counts as one leaf; a pass "
-                 "is a ply (engine perft, Aart Bik's table)",
-        "full_depth": "positions exactly D plies deep; games over earlier count 0; a pass is "
-                      "a ply (OEIS A124004)",
-    })
-
-    def perft(self, state: OState, depth: int, convention: str | None = None) -> int:
+    def count_perft(self, state: OState, depth: int, convention: str | None = None) -> int:
         """The leaf count of the move tree ``depth`` plies deep in one of
-        :attr:`perft_conventions` (the compiled counter when numba is installed)."""
+        :data:`PERFT_CONVENTIONS` (the compiled counter when numba is installed)."""
         convention = convention or "perft"
-        if convention not in self.perft_conventions:
+        if convention not in PERFT_CONVENTIONS:
             raise InvalidLimitError(f"othello perft convention {convention!r}; allowed: "
-                                    + ", ".join(self.perft_conventions))
+                                    + ", ".join(PERFT_CONVENTIONS))
         if depth < 0:
             raise InvalidLimitError(f"perft depth {depth}: must be >= 0")
         from . import compiled
@@ -433,12 +462,6 @@ class Othello(Game[OState, int]):
                       else "the move turns no disc over")
             raise IllegalMoveError(text, legal, reason=reason)
         return action
-
-    def render_svg(self, state: OState, **options: Any) -> str:
-        """The position as SVG, legal moves clickable (see :mod:`.svg`)."""
-        from .svg import render
-
-        return render(self, state, **options)
 
     def format_state(self, state: OState) -> str:
         p, o, side, _ = state

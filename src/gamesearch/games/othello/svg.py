@@ -1,4 +1,4 @@
-"""Othello drawn as SVG (:meth:`Othello.render_svg`): a1 at the top left, rows 1-8 downwards
+"""Othello drawn as SVG (:meth:`Othello.drawing`): a1 at the top left, rows 1-8 downwards
 (as Edax and the FFO suite print the board); every legal square is a target with
 ``data-move`` (``d3``), a pass is a button under the board; the PV as numbered grey discs."""
 

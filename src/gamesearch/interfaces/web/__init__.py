@@ -9,7 +9,7 @@ textbook's pruning, browse tournaments (``gamesearch web``; needs the ``[web]`` 
 * :mod:`~gamesearch.interfaces.web.tournaments` — the arena's results files, read-only;
 * ``static/`` — the pages (plain HTML, CSS and JavaScript; no build step).
 
-Boards are drawn by the games themselves (:meth:`gamesearch.game.Game.render_svg`); the app
+Boards are drawn by the games themselves (their :meth:`gamesearch.game.Game.drawing`); the app
 never tests a game's name.
 """
 

@@ -45,7 +45,14 @@ from ...game import CHANCE, Game
 from ...games import available_games
 from ...games.trees import EXAMPLES
 from ...search import ALGORITHMS, Limit, SearchResult
-from ..analysis import analyze, default_algorithm, format_pv, move_scores, solve_record
+from ..analysis import (
+    analyze,
+    default_agent,
+    default_algorithm,
+    format_pv,
+    move_scores,
+    solve_record,
+)
 from . import learn, sessions, validation
 from .gate import Busy, SearchGate
 from .tournaments import Library
@@ -251,7 +258,7 @@ def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Librar
                         "notation": g.state_notation, "start": _safe_format(g),
                         "default_algorithm": default_algorithm(g),
                         "solvable": validation.solvable(g),
-                        "default_agent": g.default_opponent or default_algorithm(g)})
+                        "default_agent": default_agent(g)})
         return {"games": out,
                 "algorithms": {n: a.summary for n, a in ALGORITHMS.items()},
                 "agents": AGENT_KINDS}
@@ -344,8 +351,7 @@ def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
             raise WebInputError("the game is over: no move to think about")
         if g.to_move(s) == CHANCE:
             raise WebInputError("the position is a chance node: roll first")
-        spec = validation.spec("agent", agent, caps) or (
-            g.default_opponent or default_algorithm(g))
+        spec = validation.spec("agent", agent, caps) or default_agent(g)
         per_move = validation.number("time", time, high=caps.time)
         remaining = validation.number("clock", clock)
         inc = validation.number("increment", increment) if increment not in (None, "0") else 0

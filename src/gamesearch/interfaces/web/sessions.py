@@ -37,7 +37,7 @@ from pydantic import BaseModel
 from ...errors import GameError, echo
 from ...game import CHANCE, Game
 from ...search import Limit, SearchResult
-from ..analysis import default_algorithm, format_pv
+from ..analysis import default_agent, format_pv
 from . import validation
 from .gate import SearchGate
 from .validation import Caps, WebInputError
@@ -296,7 +296,7 @@ def create(store: SessionStore, body: NewGame, caps: Caps, rng: random.Random) -
     if len(given) > g.num_players:
         raise WebInputError(f"agents: {len(given)} given, {g.name} has {g.num_players} "
                             "players")
-    default = g.default_opponent or default_algorithm(g)
+    default = default_agent(g)
     agents: list[str] = []
     for seat in range(g.num_players):
         name = f"player {seat + 1}'s agent"

@@ -18,7 +18,7 @@ from ...games.trees import EXAMPLES
 from ...search import Limit, parse_spec
 from ...search.tt import parse_size
 from ...spec import PY_PREFIX, read_bool
-from ..analysis import default_algorithm
+from ..analysis import default_agent
 
 #: deepest depth limit a request may give
 MAX_DEPTH = 100
@@ -237,7 +237,7 @@ def new_game(g: Game[Any, Any], position: str | None, agents: list[str | None],
     for seat, given in enumerate([*agents, *[None] * (g.num_players - len(agents))], 1):
         name = f"agent {seat}"
         try:
-            value = spec(name, given, caps) or g.default_opponent or default_algorithm(g)
+            value = spec(name, given, caps) or default_agent(g)
             if value.partition(":")[0].strip().lower() != "human":
                 agent(g, value, 1.0, None, caps)
         except GameError as exc:

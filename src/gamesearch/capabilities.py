@@ -1,0 +1,422 @@
+"""What a search, a solver or an interface may ask a game beyond its rules: capabilities.
+
+Follows OpenSpiel's split of the game from what a search needs to know about it (its MCTS
+bot is handed an ``Evaluator`` with ``evaluate`` and ``prior``; the game itself holds only
+the rules). :class:`gamesearch.game.Game` keeps the rules: the textbook's six functions,
+chance outcomes, the table key, the notation and the text picture. Everything else is a
+*capability*: a small typed object that a game offers through one method of ``Game``
+(``game.evaluation()``, ``game.tactics()``, ...) which returns the object, or ``None`` when
+the game does not have it. Presence is the object's presence: there is no flag to keep in
+step with a method, and a reader cannot call a hook the game lacks, because it has no object
+to call it on. :data:`gamesearch.game.CAPABILITIES` lists the methods;
+``docs/architecture.md`` has the table (capability, readers, games), which
+``tests/test_architecture.py`` checks against the code.
+
+How a game offers one: the method builds the object from the game's own functions (a few
+references, so it is cheap), when asked. A reader asks once per search (or per root window)
+and binds the members it calls at every node to locals before its loop: a bound member is
+the very function the game gave, so the hot loops pay nothing for the indirection.
+
+The objects:
+
+* :class:`Evaluation` -- a heuristic on the utility scale, with an optional cheap
+  estimate (lazy evaluation); named, so that a game may offer several;
+* :class:`MoveOrdering` -- the game's knowledge of which moves to try first;
+* :class:`Tactics` -- quiescence's noisy moves, which moves are noisy, check;
+* :class:`NullMove` -- a pass for null-move pruning;
+* :class:`SafeMoves` -- Pons's pruning for the exact solver: wins at once, the moves that
+  do not lose at once, a bound on the plies left;
+* :class:`ScoreConvention` -- the game's own scores of solved values (Pons's, disc counts);
+* :class:`EngineSettings` -- engine policy (late-move reductions, futility margins, the
+  soft time share): a typed value; a game supplies its defaults as one;
+* :class:`Playouts` -- what Monte Carlo tree search asks: PUCT's priors, compiled playouts;
+* :class:`FastSolver`, :class:`Book` -- a compiled exact solver; an opening book;
+* :class:`Drawing` -- the position as SVG for the web app;
+* :class:`Perft` -- the leaf count of the move tree, with its conventions;
+* :class:`MatchHooks` -- what a match of the game starts from when the caller names
+  nothing: the default opponent, the arena's openings, PGN notation;
+* :class:`Observation` -- what a seat may see in a game with hidden information (no game
+  has it yet; its shape is fixed here so that the hidden-information games only add it).
+
+Room left by design for the next issues (see ``docs/architecture.md``): an exact-value
+probe the search consults at any node (endgame databases) is one more capability,
+``exact_probe()``; several named evaluations are ``evaluation(name)``; agents a game
+supplies are one more capability read by ``make_agent`` and ``list``; playouts with a
+policy are more members of :class:`Playouts`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from types import MappingProxyType
+from typing import Any, Generic, Protocol, TypeVar
+
+from .errors import InvalidLimitError, SearchTimeout
+
+S = TypeVar("S")
+A = TypeVar("A")
+A_co = TypeVar("A_co", covariant=True)
+
+
+# ----- the engine ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Evaluation(Generic[S]):
+    """A heuristic value of non-terminal states (``Game.evaluation()``).
+
+    ``evaluate(state, player)`` is on the scale of the utilities, strictly inside
+    ``(-max_utility, max_utility)``, so that a real win always dominates it. Without an
+    evaluation, a search whose answer rests on a depth cut-off is refused unless the caller
+    asks for zero at the cut-off (the ``zero_eval`` search option).
+
+    ``quick_evaluate(state, player)``, when given, is ``(estimate, margin)`` with
+    ``evaluate`` within ``estimate ± margin``: the engine's quiescence and futility
+    pruning then settle a node without the full evaluation when the estimate lies far
+    enough outside the window (lazy evaluation). ``name`` tells one of several apart
+    (``Game.evaluation(name)``)."""
+
+    evaluate: Callable[[S, int], float]
+    quick_evaluate: Callable[[S, int], tuple[float, float]] | None = None
+    name: str = "default"
+
+
+@dataclass(frozen=True)
+class MoveOrdering(Generic[S, A]):
+    """``order_actions(state, actions)``: the actions, most promising first (the engine's
+    and the solver's first ordering step; ties keep the order given)."""
+
+    order_actions: Callable[[S, Sequence[A]], Sequence[A]]
+
+
+@dataclass(frozen=True)
+class Tactics(Generic[S, A]):
+    """The moves the engine must not stop at (``Game.tactics()``; chess).
+
+    * ``noisy_actions(state)`` -- the actions quiescence search still tries at the horizon
+      (captures, promotions, every evasion in check), most promising first; an iterable,
+      which may produce them one at a time when each costs work a cut-off makes
+      unnecessary (chess: the static exchange of a capture);
+    * ``is_noisy(state, action)`` -- a cheap test that ``action`` is tactical, never
+      reduced or pruned as quiet (``None``: the engine asks whether the action is among
+      the node's ``noisy_actions``);
+    * ``in_check(state)`` -- the player to move must answer a threat at once: quiescence
+      then tries every reply instead of standing pat, and the engine extends the search by
+      one ply (``None``: the game has no such state).
+    """
+
+    noisy_actions: Callable[[S], Iterable[A]]
+    is_noisy: Callable[[S, A], bool] | None = None
+    in_check: Callable[[S], bool] | None = None
+
+
+@dataclass(frozen=True)
+class NullMove(Generic[S]):
+    """A pass for null-move pruning (``Game.null_move()``): ``result(state)`` is the state
+    after the player to move passes; ``allowed(state)`` says whether a pass is a safe probe
+    there (chess: not in check, and a piece besides pawns)."""
+
+    result: Callable[[S], S]
+    allowed: Callable[[S], bool]
+
+
+@dataclass(frozen=True)
+class SafeMoves(Generic[S, A]):
+    """Pons's pruning for two-player games that end on a move that wins at once
+    (``Game.safe_moves()``; Connect Four). The engine's ``safe`` option and the exact solver
+    use it.
+
+    * ``winning_action(state)`` -- an action that wins at once for the player to move, or
+      ``None``;
+    * ``safe_actions(state)`` -- the legal actions after which the opponent cannot win at
+      once, assuming the mover cannot win at once; empty: every move loses at once;
+    * ``plies_left_bound(state)`` -- for a game that ends in a draw when nobody has won
+      by then: an upper bound on the plies until it ends (Connect Four: the empty cells),
+      so that with two plies left and no win at once the search knows the draw; ``None``:
+      no such bound (Nim: it never ends in a draw)."""
+
+    winning_action: Callable[[S], A | None]
+    safe_actions: Callable[[S], Sequence[A]]
+    plies_left_bound: Callable[[S], int | None]
+
+
+@dataclass(frozen=True)
+class ScoreConvention(Generic[S]):
+    """The game's own score of a solved value (``Game.score_convention()``), which the exact
+    solver answers in: ``exact_score(root, value)`` (Connect Four: Pons's ``±(22 - k)``;
+    Othello: the disc difference), and ``score_threshold(root, score)``, the value ``b`` with
+    ``exact_score(root, v) > score`` exactly when ``v > b``. Without one, scores are the raw
+    values (:data:`RAW_SCORES`)."""
+
+    exact_score: Callable[[S, float], float]
+    score_threshold: Callable[[S, float], float]
+
+
+def _same_value(state: Any, value: float) -> float:
+    return value
+
+
+#: The convention of a game without one: a score is the value itself.
+RAW_SCORES: ScoreConvention[Any] = ScoreConvention(_same_value, _same_value)
+
+
+@dataclass(frozen=True, init=False)
+class EngineSettings:
+    """Engine policy, not rules (``Game.engine_settings()``): what a game asks of the search
+    engine (``negamax``/``id``) by default; the searcher's own options override each.
+
+    * ``lmr`` -- late-move reductions (they change fixed-depth values, so they are off
+      unless a game turns them on);
+    * ``futility_margins`` -- by remaining depth 1, 2, ..., in utility units: futility and
+      reverse-futility pruning (empty: none);
+    * ``soft_share`` -- under a plain time limit, no new iteration after this share of it
+      (``None``: the time limit alone).
+
+    An unknown setting, or a value of the wrong type, is an :class:`InvalidLimitError`
+    naming the known settings."""
+
+    lmr: bool
+    futility_margins: tuple[float, ...]
+    soft_share: float | None
+
+    def __init__(self, *, lmr: bool = False, futility_margins: Sequence[float] = (),
+                 soft_share: float | None = None, **unknown: Any) -> None:
+        known = ", ".join(f.name for f in fields(EngineSettings))
+        if unknown:
+            raise InvalidLimitError(f"unknown engine setting(s) {', '.join(map(repr, unknown))}"
+                                    f"; known: {known}")
+        if not isinstance(lmr, bool):
+            raise InvalidLimitError(f"engine setting lmr={lmr!r}: must be True or False")
+        if isinstance(futility_margins, str | bytes) or not all(
+                isinstance(m, int | float) and not isinstance(m, bool) and m >= 0
+                for m in futility_margins):
+            raise InvalidLimitError(f"engine setting futility_margins={futility_margins!r}: "
+                                    "must be a sequence of numbers >= 0")
+        if soft_share is not None and (isinstance(soft_share, bool) or not isinstance(
+                soft_share, int | float) or not 0 < soft_share <= 1):
+            raise InvalidLimitError(f"engine setting soft_share={soft_share!r}: must be a "
+                                    "fraction in (0, 1] or None")
+        object.__setattr__(self, "lmr", lmr)
+        object.__setattr__(self, "futility_margins", tuple(float(m) for m in futility_margins))
+        object.__setattr__(self, "soft_share", None if soft_share is None else float(soft_share))
+
+    @classmethod
+    def from_mapping(cls, settings: Mapping[str, Any]) -> EngineSettings:
+        """The settings of a mapping (a configuration file's), checked like the keywords."""
+        return cls(**dict(settings))
+
+
+# ----- Monte Carlo tree search -------------------------------------------------------------
+@dataclass(frozen=True)
+class Playouts(Generic[S]):
+    """What Monte Carlo tree search asks a game (``Game.playouts()``): OpenSpiel's MCTS
+    ``Evaluator``, whose ``prior`` and rollouts these are.
+
+    * ``priors(state)`` -- prior probabilities of ``actions(state)``, in that order,
+      summing to 1: PUCT's ``P(s, a)`` (Silver et al.); ``None``: uniform;
+    * ``compiled(state, rng, max_plies)`` -- a compiled playout: uniformly random moves
+      as :func:`gamesearch.game.random_playout` plays them (the same distribution, its
+      own generator seeded from ``rng``), returning the state reached; ``None``: none, or
+      not installed.
+
+    Room for the next issues: a playout *policy* (patterns, "win at once, else block")
+    becomes a member ``policy(state, rng) -> action`` that ``random_playout`` plays, and
+    its compiled form a compiled playout that follows it, so that presence still says
+    which playout MCTS gets."""
+
+    priors: Callable[[S], Sequence[float]] | None = None
+    compiled: Callable[[S, random.Random, int | None], S] | None = None
+
+
+# ----- exact solving and books ---------------------------------------------------------------
+@dataclass(frozen=True)
+class BookEntry:
+    """An opening book's answer for a position: the ``move`` it plays there (an action of
+    the game), the position's ``score`` for the side to move in the game's score convention
+    (:class:`ScoreConvention`), and ``exact``: False when only the sign of the score is
+    known (+1 a win, 0 a draw, -1 a loss), which the move keeps."""
+
+    score: int
+    move: Any
+    exact: bool
+
+
+class Book(Protocol):
+    """What ``Game.opening_book()`` returns: solved positions looked up by state."""
+
+    #: how the book was made (for ``gamesearch book GAME --info``)
+    meta: dict[str, Any]
+
+    def lookup(self, state: Any) -> BookEntry | None:
+        """The entry of ``state``, or ``None`` if the book does not hold the position."""
+        ...
+
+    def __len__(self) -> int:
+        """The number of positions in the book."""
+        ...
+
+
+class FastSolver(Protocol):
+    """What ``Game.fast_solver()`` returns: a compiled exact solver.
+
+    ``solve`` answers what :func:`gamesearch.search.solve.solve` answers for the game (with
+    the solver's default table), as plain data for speed: ``{"value", "move", "moves",
+    "nodes", "seconds"}`` are that result's ``value``, ``action``, ``best_actions`` (only
+    ``[move]`` unless ``best_moves``), ``nodes`` and ``seconds``: the same value and best
+    moves. The node count is the same too when the fast solver is a compiled twin of the
+    generic one (Connect Four's); a game whose fast solver adds techniques of its own says
+    so and counts its own nodes (Othello's: Edax's endgame search, tested against the generic
+    solver's results). ``keep_table`` keeps the table of the previous call (like one solver reused);
+    past ``max_nodes`` nodes it raises :class:`~gamesearch.errors.SearchTimeout`, and what
+    its table holds is still sound, so a call with ``keep_table`` goes on from there.
+    """
+
+    def solve(self, state: Any, *, weak: bool = False, best_moves: bool = False,
+              keep_table: bool = False, max_nodes: int | None = None) -> dict[str, Any]:
+        ...
+
+
+def solve_until(solve: Callable[..., dict[str, Any]], state: Any, deadline: float, *,
+                keep_table: bool = False, max_nodes: int | None = None,
+                first_slice: int = 100_000, slice_seconds: float | None = None,
+                **options: Any) -> dict[str, Any] | None:
+    """A :class:`FastSolver`'s ``solve`` that also stops at ``deadline`` (a
+    ``time.perf_counter()`` value): compiled code cannot look at the clock, so it runs in
+    slices of nodes, each on the table the one before left (still sound), and the clock is
+    read between slices. A slice is sized from the measured rate to last ``slice_seconds``
+    (``None``: until the deadline). None when the deadline came first;
+    :class:`~gamesearch.errors.SearchTimeout` when ``max_nodes`` (all slices together) ran
+    out. ``nodes`` counts every slice, re-searched nodes included."""
+    t0 = time.perf_counter()
+    used, chunk, keep = 0, first_slice, keep_table
+    while True:
+        now = time.perf_counter()
+        if now >= deadline:
+            return None
+        step = chunk if max_nodes is None else min(chunk, max_nodes - used)
+        try:
+            result = solve(state, keep_table=keep, max_nodes=step, **options)
+        except SearchTimeout:
+            keep = True
+            used += step
+            if max_nodes is not None and used >= max_nodes:
+                raise
+            now = time.perf_counter()
+            rate = used / max(now - t0, 1e-3)
+            span = deadline - now if slice_seconds is None else min(slice_seconds,
+                                                                     deadline - now)
+            chunk = max(100_000, int(rate * span))
+            continue
+        result["nodes"] += used
+        result["seconds"] = time.perf_counter() - t0
+        return result
+
+
+#: The words of an opening book spec (``--book``, ``solver:book=``) for "the game's own
+#: book" and for "no book"; any other spec is the path of a book file.
+BOOK_ON = frozenset({"on", "default", "yes", "true", "1"})
+BOOK_OFF = frozenset({"off", "no", "none", "false", "0"})
+
+
+# ----- the interfaces ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Drawing(Generic[S]):
+    """The position drawn for the web app (``Game.drawing()``).
+
+    ``render_svg(state, **options)`` is an SVG document (a string) in which each legal
+    move's element carries ``data-move="<format_action>"`` so that a page can make it
+    clickable (chess marks its squares with ``data-square`` instead). Options every
+    drawing accepts (and may ignore): ``pv`` — actions to show from ``state`` on (a
+    principal variation); ``labels`` — ``{move text: short text}`` shown at each move's
+    place (the solver's scores); ``last`` — the move that led here, in the previous
+    position's notation; ``interactive`` — mark the legal moves (default True). Without a
+    drawing the web app shows the text of ``Game.render``."""
+
+    render_svg: Callable[..., str]
+
+
+@dataclass(frozen=True)
+class Perft(Generic[S]):
+    """The leaf count of the move tree, the classic test of a move generator
+    (``Game.perft()``, ``gamesearch perft``): ``count(state, depth, convention)`` counts
+    by ``convention``, a name of ``conventions`` (name -> what it counts; ``None``: the
+    first)."""
+
+    conventions: Mapping[str, str]
+    count: Callable[[S, int, str | None], int]
+
+
+@dataclass(frozen=True)
+class MatchHooks:
+    """What a match of the game starts from when the caller names nothing
+    (``Game.match_hooks()``; ``gamesearch play``, the web app and the arena read it):
+
+    * ``default_opponent`` -- the agent spec put against a person who names no opponent:
+      the strongest agent the library has for the game (``None``: the default search);
+    * ``arena_openings()`` -- the start lines of arena matches when none are given: lines
+      of an openings file (moves in the game's notation, or a position; blank and ``#``
+      lines are skipped), each played with both colours (``None``: the initial position);
+    * ``pgn_notation`` -- positions are written in FEN (``format_state``) and moves in UCI
+      (``format_action``): the notations of PGN, so the arena can export the games as PGN.
+    """
+
+    default_opponent: str | None = None
+    arena_openings: Callable[[], Sequence[str]] | None = None
+    pgn_notation: bool = False
+
+
+class Observation(Protocol[S, A_co]):
+    """What a seat may see, for a game with hidden information (``Game.observation()``;
+    ``None``, as for every game so far, means perfect information: each seat sees the
+    state). The shape the hidden-information games fill in:
+
+    * ``observe(state, seat)`` -- what ``seat`` sees of ``state``: the public part and its
+      own private part, never another seat's; hashable, and equal for the states the seat
+      cannot tell apart (its information set);
+    * ``actions(observation)`` -- the seat's legal actions, known from what it sees;
+    * ``sample(observation, rng)`` -- a full state consistent with the observation, drawn
+      at random (a determinisation: ISMCTS and PIMC search such samples).
+
+    How it is used: whoever holds the game (``play_game``, the web app's server-held
+    game, an arena worker) passes an agent ``observe(state, seat)`` where a perfect-
+    information game passes the state (``Agent.choose(game, view, limit)``), and a web
+    client receives the drawing of its seat's view only. A searching agent samples full
+    states from the view; no agent is handed another seat's hand.
+    """
+
+    def observe(self, state: S, seat: int) -> Hashable:
+        ...
+
+    def actions(self, observation: Hashable) -> Sequence[A_co]:
+        ...
+
+    def sample(self, observation: Hashable, rng: random.Random) -> S:
+        ...
+
+
+#: An empty mapping (perft conventions of a game without perft, and the like).
+EMPTY: Mapping[str, str] = MappingProxyType({})
+
+__all__ = [
+    "BOOK_OFF",
+    "BOOK_ON",
+    "EMPTY",
+    "RAW_SCORES",
+    "Book",
+    "BookEntry",
+    "Drawing",
+    "EngineSettings",
+    "Evaluation",
+    "FastSolver",
+    "MatchHooks",
+    "MoveOrdering",
+    "NullMove",
+    "Observation",
+    "Perft",
+    "Playouts",
+    "SafeMoves",
+    "ScoreConvention",
+    "Tactics",
+    "solve_until",
+]
