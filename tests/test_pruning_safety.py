@@ -1,0 +1,243 @@
+"""The safety steps of the engine's pruning rules (issue 20, item 2), each guarded by a test
+that fails when the step is removed.
+
+Every test names, in its docstring, the hand mutation of ``search/negamax.py`` it was seen to
+catch (mutated once, run, restored). The oracles: where a rule is meant to be exact (PVS,
+aspiration windows, the transposition table) the same search with the rule off, or plain
+minimax at the same depth; where a rule may act only in some nodes (late-move reductions and
+futility only in zero-window nodes, null moves not in pawn endings) a search in which no
+such node occurs must equal the search with the rule off, node for node; for late-move
+reductions, which change values on purpose, a tree built so that a reduced search fails high
+wrongly; for mate scores, positions whose mate the engine must report at its exact distance.
+"""
+
+from __future__ import annotations
+
+import random
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+
+from gamesearch import Limit, get_game, make_searcher
+from gamesearch.game import CHANCE
+from gamesearch.games.trees import TreeGame, node
+
+# ----- oracles ----------------------------------------------------------------------------
+
+
+def plain_minimax(game: Any, s: Any, me: int, depth: int | None = None) -> float:
+    """MINIMAX(s) from AIMA's definition (§6.2.1) with an optional cut-off (no discount)."""
+    if game.is_terminal(s):
+        return float(game.utility(s, me))
+    if depth == 0:
+        return float(game.evaluate(s, me))
+    nd = None if depth is None else depth - 1
+    assert game.to_move(s) != CHANCE
+    vals = [plain_minimax(game, game.result(s, a), me, nd) for a in game.actions(s)]
+    return max(vals) if game.to_move(s) == me else min(vals)
+
+
+def random_trees(count: int, *, players: str = "alternate", seed: int = 0) -> list[TreeGame]:
+    """Seeded random trees with heuristics (ties and early leaves included)."""
+    rng = random.Random(seed)
+    return [
+        TreeGame.random(rng.choice([(2, 5), (3, 6), 4]), rng.choice([4, 5]), rng.randrange(10**9),
+                        values=rng.choice([range(-9, 10), range(-50, 51)]),
+                        ties=rng.choice([0.0, 0.3]), early_leaf=rng.choice([0.0, 0.1]),
+                        players=players, heuristics=True)
+        for _ in range(count)
+    ]
+
+
+class MarginTree(TreeGame):
+    """A tree game that asks for late-move reductions and futility margins that do trigger
+    (its heuristics lie within +-50 of the leaves' scale)."""
+
+    engine_defaults = MappingProxyType({"lmr": True, "futility_margins": (0.0, 1.0, 3.0)})
+
+
+# ----- late-move reductions ---------------------------------------------------------------
+
+
+def lmr_trap() -> TreeGame:
+    """A tree where the fourth reply of a zero-window node looks good to its mover at
+    reduced depth (its grandchild's heuristic, 0) and is bad at full depth (the leaf, 10).
+
+    Root (MAX): a1 is worth 5 (a leaf); a2 leads to B (MIN), searched by PVS with the zero
+    window (5, 5+) at depth 3, whose moves b1-b3 are leaves worth 10 and b4 the trap C4 -> D
+    -> 10, with D's heuristic 0. The depth-4 minimax value is 10 (a2)."""
+    d = node("D", 1, [("d1", 10)], heuristic=0)
+    c4 = node("C4", 0, [("c1", d)])
+    b = node("B", 1, [("b1", 10), ("b2", 10), ("b3", 10), ("b4", c4)])
+    return TreeGame(node("R", 0, [("a1", 5), ("a2", b)]), name="lmr-trap")
+
+
+def test_lmr_re_searches_a_reduced_move_that_fails_high() -> None:
+    """Catches deleting the full-depth re-search after a reduced search beats alpha
+    (mutation: ``if v <= alpha:`` -> ``if True:`` in the reduced branch of ``negamax``,
+    which keeps the reduced value): B then cuts off on the reduced value of b4 and the root
+    plays a1 for 5."""
+    game = lmr_trap()
+    root = game.initial_state()
+    assert plain_minimax(game, root, 0, 4) == 10
+    s = make_searcher(game, "negamax", discount=False, pvs=True, lmr=True)
+    r = s.search(root, Limit(depth=4))
+    assert (r.value, r.action) == (10, "a2")
+    assert (s.reductions, s.re_searches) == (1, 1)  # the trap was reduced, then re-searched
+
+
+@pytest.mark.parametrize("rule", ["lmr", "futility"])
+def test_reductions_and_futility_act_only_in_zero_window_nodes(rule: str) -> None:
+    """Without PVS, a table, aspiration or null moves no node has a zero window, so late-move
+    reductions and futility pruning must change nothing, node for node. Catches dropping
+    ``zero_window`` from ``lmr_node`` (lmr) or from the futility condition (futility): PV
+    nodes would be reduced or pruned, and the search's exact value lost."""
+    changed = 0
+    for tree in random_trees(60, seed=11):
+        game = MarginTree(tree.tree, name="margins")
+        root = game.initial_state()
+        for depth in (3, 4):
+            off = make_searcher(game, "negamax", discount=False, lmr=False, futility=False)
+            on = make_searcher(game, "negamax", discount=False, **{rule: True})
+            a, b = off.search(root, Limit(depth=depth)), on.search(root, Limit(depth=depth))
+            assert (b.value, b.action, b.nodes) == (a.value, a.action, a.nodes), (tree, depth)
+            assert a.value == plain_minimax(game, root, 0, depth)
+            # ... while with PVS's zero windows the rule does act (the test has teeth)
+            pvs = make_searcher(game, "negamax", discount=False, pvs=True, **{rule: True})
+            pvs.search(root, Limit(depth=depth))
+            changed += (pvs.reductions if rule == "lmr" else
+                        pvs.futility_prunes + pvs.reverse_futility_prunes) > 0
+    assert changed > 10
+
+
+# ----- PVS and aspiration windows: exact ----------------------------------------------------
+
+
+@pytest.mark.parametrize("players", ["alternate", "random"])
+def test_pvs_re_searches_a_zero_window_fail_high_inside_the_window(players: str) -> None:
+    """PVS must return the minimax value at every depth. Catches deleting the full-window
+    re-search ``if alpha < v < beta: v = ...`` in any of its three places: the kernel's
+    opponent branch (alternate), its same-player branch (random movers: a player may move
+    twice) and the root's ``_root_loop``."""
+    for tree in random_trees(80, players=players, seed=3):
+        root = tree.initial_state()
+        for depth in (2, 3, 4):
+            truth = plain_minimax(tree, root, 0, depth)
+            r = make_searcher(tree, "negamax", discount=False, pvs=True).search(
+                root, Limit(depth=depth))
+            assert r.value == truth, (tree.description, depth)
+            assert plain_minimax(tree, tree.result(root, r.action), 0, depth - 1) == truth
+
+
+def test_aspiration_re_searches_when_the_value_falls_outside_the_window() -> None:
+    """Iterative deepening with a narrow aspiration window must return the minimax value.
+    Catches deleting the full-window re-search in ``Negamax.iteration`` (the value would
+    then be only a bound)."""
+    for tree in random_trees(80, seed=5):
+        root = tree.initial_state()
+        for depth in (3, 4):
+            r = make_searcher(tree, "negamax", discount=False, iterate=True, pvs=True,
+                              aspiration=1.0).search(root, Limit(depth=depth))
+            assert r.value == plain_minimax(tree, root, 0, depth), (tree.description, depth)
+
+
+# ----- the transposition table: exact ---------------------------------------------------------
+
+
+def _connect4_positions(count: int, seed: int) -> list[Any]:
+    game = get_game("connect4")
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        s = game.initial_state()
+        for _ in range(rng.randint(4, 24)):
+            c = game.result(s, rng.choice(list(game.actions(s))))
+            if game.is_terminal(c):
+                break
+            s = c
+        out.append(s)
+    return out
+
+
+def test_the_table_changes_no_depth_limited_value() -> None:
+    """The table with iterative deepening, ordering and PVS returns the plain search's
+    depth-5 values in Connect Four (transpositions meet at the same depth there). Catches
+    using an entry of a shallower search (mutation: ``if e[0] >= d:`` -> ``if True:``) and
+    taking a stored bound for the other bound (``flag == LOWER`` -> ``flag == UPPER``)."""
+    game = get_game("connect4")
+    for s in _connect4_positions(25, seed=9):
+        plain = make_searcher(game, "negamax", safe=False).search(s, Limit(depth=5))
+        r = make_searcher(game, "id", safe=False).search(s, Limit(depth=5))
+        assert r.value == plain.value, game.format_state(s)
+
+
+def test_table_wins_are_stored_relative_to_the_node() -> None:
+    """Wins in the table hold at any ply: a table filled by a search of one position gives
+    the exact discounted values when the game has moved on (the next search's root is
+    deeper in the same tree). Catches storing a win as seen from the old root (mutation:
+    ``to_table(best, ply, ...)`` -> ``best`` in the kernel's store, or ``from_table(e[2],
+    ...)`` -> ``e[2]`` in its probe)."""
+    game = get_game("tictactoe")
+    s = game.initial_state()
+    kept = make_searcher(game, "id")
+    kept.search(s)  # fills the table to the end of the game
+    line = [4, 0, 8, 2]  # X: centre, corner; O answers into a lost position
+    for a in line:
+        s = game.result(s, a)
+        fresh = make_searcher(game, "id").search(s)
+        again = kept.search(s)
+        assert again.value == fresh.value, (a, again.value, fresh.value)
+        assert again.tt_hits > 0
+
+
+# ----- null moves -----------------------------------------------------------------------------
+
+
+PAWN_ENDINGS = [
+    "8/8/1p6/1P2k3/8/4K3/8/8 w - - 0 1",  # a zugzwang fight of the kings
+    "8/5p2/5k2/8/5K2/5P2/8/8 w - - 0 1",
+    "8/8/8/2k5/8/2P5/2K5/8 w - - 0 1",
+]
+
+
+def test_no_null_move_in_a_pawn_ending() -> None:
+    """Zugzwang is common when a side has only pawns, so the game forbids the null move
+    there, and the engine must then search exactly as without null moves. Catches dropping
+    ``null_allowed(s)`` from the null-move condition of ``negamax``."""
+    game = get_game("chess")
+    for fen in PAWN_ENDINGS:
+        s = game.parse_state(fen)
+        on = make_searcher(game, "id", null_move=True).search(s, Limit(depth=6))
+        off = make_searcher(game, "id", null_move=False).search(s, Limit(depth=6))
+        assert (on.value, on.nodes) == (off.value, off.nodes), fen
+
+
+# ----- mates: every rule keeps the exact distance ------------------------------------------
+
+
+#: positions with a forced mate: (FEN, the mating move, plies to the mate)
+MATES = [
+    ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "d1d8", 1),
+    ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "g3g6", 3),  # WAC.001
+    ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6", 3),
+]
+
+
+def test_pruning_keeps_the_exact_mate_distance() -> None:
+    """With every pruning rule on (null moves, futility and reverse futility, late-move
+    reductions) the engine reports each mate at its exact distance, as with all of them
+    off. Catches dropping the mate-score guards (null move only when ``-threshold < beta <
+    threshold``, its ``beta if v > threshold else v``; futility only when ``-threshold <
+    alpha and beta < threshold``) and the check exemptions (``not checked``)."""
+    game = get_game("chess")
+    mate = game.max_utility
+    step = mate / 1000
+    for fen, best, plies in MATES:
+        s = game.search_root(game.parse_state(fen))
+        for depth in (plies + 1, plies + 2):
+            off = make_searcher(game, "id", null_move=False, futility=False, lmr=False)
+            on = make_searcher(game, "id")
+            a, b = off.search(s, Limit(depth=depth)), on.search(s, Limit(depth=depth))
+            assert a.value == mate - plies * step, (fen, depth)
+            assert (b.value, b.action.uci()) == (a.value, best), (fen, depth)
