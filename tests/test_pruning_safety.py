@@ -21,6 +21,7 @@ import pytest
 
 from gamesearch import Limit, get_game, make_searcher
 from gamesearch.game import CHANCE
+from gamesearch.games.chess import ChessGame
 from gamesearch.games.trees import TreeGame, node
 
 # ----- oracles ----------------------------------------------------------------------------
@@ -55,6 +56,52 @@ class MarginTree(TreeGame):
     (its heuristics lie within +-50 of the leaves' scale)."""
 
     engine_defaults = MappingProxyType({"lmr": True, "futility_margins": (0.0, 1.0, 3.0)})
+
+
+def smooth_tree(seed: int, depth: int, branching: tuple[int, int], delta: int) -> TreeGame:
+    """A random tree whose values move at most ``delta`` per ply: each node's heuristic and
+    each leaf lie within ``delta`` of the parent's heuristic (the root's is 0). So a node
+    searched ``d`` plies deep is worth its heuristic within ``d * delta``: futility margins of
+    ``d * delta`` never prune a move that matters (the assumption futility pruning rests on
+    holds), and the search with futility must return the exact minimax value."""
+    rng = random.Random(seed)
+    names = iter(range(10**6))
+
+    def build(d: int, h: int, player: int) -> Any:
+        if d == 0 or (d < depth and rng.random() < 0.1):
+            return h  # (already within delta of the parent's heuristic)
+        kids = [(f"m{i}", build(d - 1, h + rng.randint(-delta, delta), 1 - player))
+                for i in range(rng.randint(*branching))]
+        return node(f"N{next(names)}", player, kids, heuristic=h)
+
+    return SmoothTree(build(depth, 0, 0), name=f"smooth-{seed}")
+
+
+class SmoothTree(TreeGame):
+    """:func:`smooth_tree`'s game: futility margins that hold (``delta`` = 2)."""
+
+    engine_defaults = MappingProxyType({"futility_margins": (0.0, 2.0, 4.0, 6.0)})
+
+
+def test_futility_with_margins_that_hold_changes_no_value() -> None:
+    """Where the margins hold (a tree whose values move at most 2 per ply), futility and
+    reverse futility pruning keep the exact minimax value, table and aspiration windows
+    included, while they do prune. Catches returning less than the futility bound after the
+    quiet moves were skipped (mutation: ``best = fut_value`` deleted): the node's value
+    would then be an upper bound lower than what the skipped moves may reach, and the table
+    hands it on."""
+    pruned = 0
+    for seed in range(60):
+        game = smooth_tree(seed, 6, (2, 5), 2)
+        root = game.initial_state()
+        for depth in (3, 4, 5):
+            truth = plain_minimax(game, root, 0, depth)
+            for options in ({"aspiration": 1.0}, {}):
+                s = make_searcher(game, "id", discount=False, futility=True, **options)
+                r = s.search(root, Limit(depth=depth))
+                assert r.value == truth, (seed, depth, options)
+                pruned += s.futility_prunes + s.reverse_futility_prunes
+    assert pruned > 100
 
 
 # ----- late-move reductions ---------------------------------------------------------------
@@ -182,13 +229,14 @@ def test_table_wins_are_stored_relative_to_the_node() -> None:
     s = game.initial_state()
     kept = make_searcher(game, "id")
     kept.search(s)  # fills the table to the end of the game
-    line = [4, 0, 8, 2]  # X: centre, corner; O answers into a lost position
+    line = [4, 1, 0, 8]  # X takes the centre, O an edge: X wins (in 5 plies, then 3)
     for a in line:
         s = game.result(s, a)
         fresh = make_searcher(game, "id").search(s)
         again = kept.search(s)
         assert again.value == fresh.value, (a, again.value, fresh.value)
         assert again.tt_hits > 0
+    assert fresh.value == 1 - 3 * (1 / 1000)  # X mates in three plies
 
 
 # ----- null moves -----------------------------------------------------------------------------
@@ -213,29 +261,79 @@ def test_no_null_move_in_a_pawn_ending() -> None:
         assert (on.value, on.nodes) == (off.value, off.nodes), fen
 
 
+class PassAnywhereChess(ChessGame):
+    """Chess whose null-move hook allows a pass even in check (the engine's own conditions
+    must then keep it out), and whose passes are recorded: ``(from, in check)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.passes: list[tuple[Any, bool]] = []
+        self.passed: set[int] = set()  # ids of positions reached by a pass ...
+        self.kept: list[Any] = []  # ... kept alive, so that no id is reused
+
+    def null_move_allowed(self, state: Any) -> bool:
+        return True
+
+    def null_result(self, state: Any) -> Any:
+        self.passes.append((state, self.in_check(state)))
+        c = super().null_result(state)
+        self.passed.add(id(c))
+        self.kept.append(c)
+        return c
+
+
+def test_no_null_move_in_check_or_after_a_null_move() -> None:
+    """The engine's own null-move conditions, with a game hook that would allow any pass:
+    never in check, never right after a pass (two passes in a row would search the same
+    position shallower and call it a cut-off). Catches dropping ``not checked`` (the chess
+    hook also refuses a pass in check, which hid it) or ``not nulled[ply]`` from the
+    null-move condition of ``negamax``."""
+    game = PassAnywhereChess()
+    # a rook up (passes fail high); rooks with checks on both sides; depth 8 lets a pass
+    # follow a pass (a pass at depth d searches d - 1 - 3 below it, and passes need d >= 3)
+    for fen, depth in (("6k1/8/8/8/8/8/5PPP/3R2K1 w - - 0 1", 8),
+                       ("4r1k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 6),
+                       ("2r3k1/5p1p/6p1/8/8/6P1/5P1P/1R4K1 b - - 0 1", 6)):
+        game.passes.clear()
+        game.passed.clear()
+        game.kept.clear()
+        s = game.parse_state(fen)
+        passes: list[tuple[Any, bool]] = game.passes
+        make_searcher(game, "id", lmr=False, futility=False).search(s, Limit(depth=depth))
+        assert passes, fen
+        assert not any(checked for _, checked in passes), fen
+        assert not any(id(state) in game.passed for state, _ in passes), fen
+
+
 # ----- mates: every rule keeps the exact distance ------------------------------------------
 
 
-#: positions with a forced mate: (FEN, the mating move, plies to the mate)
+#: positions with a forced mate: (FEN, the mating move, plies to the mate, search depths);
+#: the WAC ones (Win at Chess, tests/data/chess/wac.epd) are found at depth 4 by the check
+#: extensions
 MATES = [
-    ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "d1d8", 1),
-    ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "g3g6", 3),  # WAC.001
-    ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6", 3),
+    ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "d1d8", 1, (2, 3)),
+    ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "g3g6", 3, (4, 5)),  # 001
+    ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6", 3, (4, 5)),
+    ("k5r1/p4b2/2P5/5p2/3P1P2/4QBrq/P5P1/4R1K1 w - - 0 1", "e3e8", 7, (4,)),  # WAC.253
+    ("3Q4/p3b1k1/2p2rPp/2q5/4B3/P2P4/7P/6RK w - - 0 1", "d8h8", 7, (4,)),  # WAC.298
+    ("6k1/2pb1r1p/3p1PpQ/p1nPp3/1q2P3/2N2P2/PrB5/2K3RR w - - 0 1", "h6g6", 7, (4,)),  # 103
 ]
 
 
 def test_pruning_keeps_the_exact_mate_distance() -> None:
     """With every pruning rule on (null moves, futility and reverse futility, late-move
     reductions) the engine reports each mate at its exact distance, as with all of them
-    off. Catches dropping the mate-score guards (null move only when ``-threshold < beta <
-    threshold``, its ``beta if v > threshold else v``; futility only when ``-threshold <
-    alpha and beta < threshold``) and the check exemptions (``not checked``)."""
+    off. Catches futility pruning in check (mutation: ``not checked`` dropped from the
+    futility condition: the WAC positions lose their mate), reducing or pruning moves that
+    give check (``not (check_hook and in_check(c))`` dropped from ``reducible``) and using
+    a shallower table entry (``if e[0] >= d:`` -> ``if True:``)."""
     game = get_game("chess")
     mate = game.max_utility
     step = mate / 1000
-    for fen, best, plies in MATES:
+    for fen, best, plies, depths in MATES:
         s = game.search_root(game.parse_state(fen))
-        for depth in (plies + 1, plies + 2):
+        for depth in depths:
             off = make_searcher(game, "id", null_move=False, futility=False, lmr=False)
             on = make_searcher(game, "id")
             a, b = off.search(s, Limit(depth=depth)), on.search(s, Limit(depth=depth))
