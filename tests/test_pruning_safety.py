@@ -9,6 +9,16 @@ futility only in zero-window nodes, null moves not in pawn endings) a search in 
 such node occurs must equal the search with the rule off, node for node; for late-move
 reductions, which change values on purpose, a tree built so that a reduced search fails high
 wrongly; for mate scores, positions whose mate the engine must report at its exact distance.
+
+Hand mutations no test here catches (each run against this file, the PV contract tests
+and 48 WAC mates at depths 4 and 5, where they changed node counts but no value or move):
+late-move reductions in check (``not checked`` dropped from ``lmr_node``: moves that give
+check are never reduced, and the check extension keeps a node in check deep enough);
+the null move's mate guards (``-threshold < beta < threshold`` dropped, or ``return v``
+for ``return beta if v > threshold else v``) and futility's (``-threshold < alpha and
+beta < threshold`` dropped): the mating moves are checks or captures, which are never
+pruned, and a window at a mate score reaches the pruned depths only in mates longer than
+these depths see. A position that needs them is the next thing to add.
 """
 
 from __future__ import annotations
@@ -85,11 +95,13 @@ class SmoothTree(TreeGame):
 
 def test_futility_with_margins_that_hold_changes_no_value() -> None:
     """Where the margins hold (a tree whose values move at most 2 per ply), futility and
-    reverse futility pruning keep the exact minimax value, table and aspiration windows
-    included, while they do prune. Catches returning less than the futility bound after the
-    quiet moves were skipped (mutation: ``best = fut_value`` deleted): the node's value
-    would then be an upper bound lower than what the skipped moves may reach, and the table
-    hands it on."""
+    reverse futility pruning keep the exact minimax value, table, PVS and aspiration
+    windows included, while they do prune. Catches, with the rules working together,
+    deleting the PVS re-search (kernel or root), the aspiration re-search, the table's
+    depth rule (``if e[0] >= d:`` -> ``if True:``) or its bound rule (``flag == LOWER`` ->
+    ``flag == UPPER``). Futility's own bound (``best = fut_value``) and first move are
+    guarded by ``test_pv_contract.py::test_fail_soft_bounds_hold_for_every_window`` on the
+    same trees."""
     pruned = 0
     for seed in range(60):
         game = smooth_tree(seed, 6, (2, 5), 2)

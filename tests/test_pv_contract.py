@@ -12,6 +12,8 @@ cut is a safety net the engine must never need.
 from __future__ import annotations
 
 import random
+from math import inf as INF
+from math import nextafter
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ from gamesearch.errors import UnsupportedGameError
 from gamesearch.games import GAMES, get_game
 from gamesearch.search import Limit, Negamax, make_searcher
 from gamesearch.search.common import Iteration, SearchResult
+from gamesearch.search.control import Clock
 
 #: the position of issue 20: quiescence scored a mate inline and kept a stale tail after it
 #: ("... g2g1 e1d2")
@@ -180,3 +183,51 @@ def test_annotate_cuts_an_illegal_or_overlong_pv() -> None:
         assert len(r.pv_moves) == len(win)
     illegal = SearchResult("test", 0.0, 0, [0, 0, 1], 3, 0, 0.0).annotate(game, root)
     assert illegal.pv == [0] and len(illegal.pv_moves) == 1
+
+
+# ----- the value half of the contract: fail-soft bounds are true bounds -----------------
+
+
+def plain_minimax(game: Any, s: Any, depth: int) -> float:
+    """Depth-limited negamax from the definition, for the player to move at ``s``."""
+    if game.is_terminal(s):
+        return float(game.utility(s, game.to_move(s)))
+    if depth == 0:
+        return float(game.evaluate(s, game.to_move(s)))
+    p = game.to_move(s)
+    return max((1 if game.to_move(c) == p else -1) * plain_minimax(game, c, depth - 1)
+               for c in (game.result(s, a) for a in game.actions(s)))
+
+
+def test_fail_soft_bounds_hold_for_every_window() -> None:
+    """The kernel's contract, window by window, at the root (``search_root``): a value at or
+    below alpha bounds the true value from above, one at or above beta from below, one
+    inside is exact, and the PV is legal, for full and zero windows around the truth, on
+    trees where futility's margins hold (so that the truth is plain minimax) with the
+    table, PVS and futility on. Catches a futile node returning less than its futility
+    bound (mutation: ``best = fut_value`` deleted in ``negamax``: a zero-window root then
+    fails high on a value above the truth) and pruning a futile node's first move
+    (``prune = futile and not first`` -> ``prune = futile``: the node has no move and
+    hands up a stale line)."""
+    from test_pruning_safety import smooth_tree
+
+    checked = 0
+    for seed in range(40):
+        game = smooth_tree(seed, 5, (2, 4), 2)
+        root = game.initial_state()
+        for depth in (2, 3, 4):
+            truth = plain_minimax(game, root, depth)
+            for lo in range(int(truth) - 4, int(truth) + 5):
+                for alpha, beta in ((lo, nextafter(lo, INF)), (lo - 0.5, lo + 2.5)):
+                    s = make_searcher(game, "id", discount=False, futility=True)
+                    it = s.search_root(root, depth, alpha, beta, Clock.start(None))
+                    where = (seed, depth, alpha, beta, it.value, truth)
+                    if it.value <= alpha:
+                        assert truth <= it.value, where
+                    elif it.value >= beta:
+                        assert truth >= it.value, where
+                    else:
+                        assert truth == it.value, where
+                    check_line(game, root, list(it.pv), str(where))
+                    checked += 1
+    assert checked > 1000
