@@ -135,8 +135,9 @@ def lmr_trap() -> TreeGame:
 def test_lmr_re_searches_a_reduced_move_that_fails_high() -> None:
     """Catches deleting the full-depth re-search after a reduced search beats alpha
     (mutation: ``if v <= alpha:`` -> ``if True:`` in the reduced branch of ``negamax``,
-    which keeps the reduced value): B then cuts off on the reduced value of b4 and the root
-    plays a1 for 5."""
+    which keeps the reduced value; also with the re-search counter still counting,
+    ``if v <= alpha or (re_searches := re_searches + 1) > 0:``, which no other test
+    catches): B then cuts off on the reduced value of b4 and the root plays a1 for 5."""
     game = lmr_trap()
     root = game.initial_state()
     assert plain_minimax(game, root, 0, 4) == 10
