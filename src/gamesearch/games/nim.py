@@ -139,8 +139,12 @@ class Nim(Game[NimState, NimAction]):
 
     # ----- what every search asks ------------------------------------------------------
     def key(self, state: NimState) -> Hashable:
-        # Heaps in any order are the same position for the transposition table.
-        return (tuple(sorted(state.heaps)), state.player)
+        # The table keeps a best move with each key, and plays it in any state of that key:
+        # so states with one key must have the same legal actions. Heaps in another order
+        # have the same value but not the same moves (heap 2 is another heap), so the key is
+        # the heaps in their order (sorting them gave the PV illegal moves:
+        # tests/test_pv_contract.py).
+        return (state.heaps, state.player)
 
     # search_start(state): what a game needs at the start of every search. Every search
     # driver calls it, whatever the front end; the default (the state itself) is right for

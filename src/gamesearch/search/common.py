@@ -64,8 +64,11 @@ class SearchResult:
 
     def annotate(self, game: Any, state: Any) -> SearchResult:
         """Fill ``move``, ``pv_moves`` and ``best_moves`` in ``game``'s notation, ``state``
-        being the root. A PV that runs into an illegal move (a stale table entry) is cut
-        there."""
+        being the root, and make ``pv`` legal: a PV that runs into an illegal move (a
+        stale table entry) or goes on after the game has ended is cut there, in ``pv``
+        and ``pv_moves`` alike, so that every front end formats the same legal line.
+        (The engines' contract makes the cut a safety net: their PVs are legal,
+        ``tests/test_pv_contract.py``.)"""
         if self.action is not None:
             self.move = game.format_action(state, self.action)
         words: list[str] = []
@@ -79,6 +82,7 @@ class SearchResult:
             except Exception:  # a game whose notation cannot follow this line
                 break
         self.pv_moves = words
+        self.pv = self.pv[:len(words)]  # (a copy: the caller may share the list)
         if not self.best_actions and self.action is not None:
             self.best_actions = [self.action]
         self.best_moves = [game.format_action(state, a) for a in self.best_actions]

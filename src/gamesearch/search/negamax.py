@@ -502,7 +502,14 @@ class Negamax(Searcher):
             futility_prunes = reverse_futility_prunes = 0
 
         def quiesce(s: Any, alpha: float, beta: float, ply: int, p: int) -> float:
-            """Stand pat on EVAL, then try only the noisy actions (captures and the like)."""
+            """Stand pat on EVAL, then try only the noisy actions (captures and the like).
+
+            The same contract as ``negamax`` (its docstring) with the stand-pat as the
+            value of "no noisy move": fail-soft in ``(alpha, beta)``; ``lines[ply]`` is
+            ``None`` when the stand-pat (or the lazy estimate) is the value, else the best
+            noisy move followed by its child's line, an empty one when that move ends the
+            game (the child is scored here, not searched, so its slot is cleared here).
+            """
             nonlocal nodes, next_check, seldepth
             if ply > seldepth:
                 seldepth = ply
@@ -537,6 +544,7 @@ class Negamax(Searcher):
                     elif u <= -maxu:
                         u += (ply + 1) * step
                     v = u if cp == p else -u
+                    lines[ply + 1] = None  # nothing follows a move that ends the game
                 elif cp == p:
                     v = quiesce(c, alpha, beta, ply + 1, cp)
                 else:
@@ -608,6 +616,39 @@ class Negamax(Searcher):
             return (not loud and not (check_hook and in_check(c))), noisy
 
         def negamax(s: Any, alpha: float, beta: float, d: int, ply: int, p: int) -> float:
+            """The value of ``s`` (``p`` to move, ``ply`` plies below the root) searched
+            ``d`` plies deep, from ``p``'s side, in the window ``alpha < beta``.
+
+            Let V be the value of the tree this search examines: the depth-``d`` negamax
+            value (quiescence at the horizon, wins discounted by distance from the root),
+            of the tree the pruning rules leave (null move, futility, late-move
+            reductions, Pons's safe moves change it on purpose; table entries of deeper
+            searches stand in for their subtrees). Fail-soft, like sunfish's ``bound()``,
+            the value ``v`` returned is:
+
+            * ``v <= alpha`` (fail low): an upper bound, ``V <= v``;
+            * ``v >= beta`` (fail high): a lower bound, ``V >= v``;
+            * ``alpha < v < beta``: exact, ``v == V``.
+
+            A zero window (``beta`` the next float above ``alpha``) asks only "is V above
+            alpha?"; the pruning rules act only there.
+
+            On every return ``lines[ply]`` holds this node's principal variation as a
+            linked list ``(move, tail)`` or ``None``, legal move by move from ``s``, with
+            no move after one that ends the game (deeper slots are scratch):
+
+            * terminal node, horizon without quiescence, Pons's early exits, null-move
+              cut-off, reverse futility: ``None``;
+            * horizon with quiescence: what ``quiesce`` leaves (its docstring);
+            * table cut-off: ``(table move, None)``, or ``None`` without a move;
+            * after the move loop: ``(best move, lines[ply + 1] as its search left it)``
+              for the best move searched, whether the node failed high, low or is exact
+              (on a fail low, or when futility raised the value, only a hint); every
+              path of a child writes ``lines[ply + 1]`` before it is read, and the
+              first move is always searched (a state that is not terminal has one);
+            * a timeout raises :class:`SearchTimeout` and leaves the slots undefined (the
+              root copies its line after each completed move, see ``_root_loop``).
+            """
             nonlocal nodes, next_check, horizon, cutoffs, tt_hits, reductions, re_searches
             nonlocal futility_prunes
             nodes += 1
