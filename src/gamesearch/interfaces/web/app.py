@@ -9,7 +9,6 @@ full server ``429`` with ``Retry-After``. The OpenAPI description is at ``/docs`
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import threading
 import time
@@ -49,12 +48,12 @@ from ..analysis import (
     analyze,
     default_agent,
     default_algorithm,
-    format_pv,
     move_scores,
     solve_record,
 )
 from . import learn, sessions, validation
 from .gate import Busy, SearchGate
+from .thinking import info_event, report_fields, sse, stream_move
 from .tournaments import Library
 from .validation import Caps, WebInputError
 
@@ -93,10 +92,6 @@ def _labels(text: str | None) -> dict[str, str]:
                                 "characters)")
         out[key.strip()] = val.strip()
     return out
-
-
-def _sse(event: str, data: Any) -> str:
-    return f"event: {event}\ndata: {json.dumps(data)}\n\n"
 
 
 def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active: int = 2,
@@ -370,10 +365,7 @@ def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
         events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
 
         def info(r: SearchResult) -> None:
-            data = {"depth": r.depth, "value": _value(r.value),
-                    "score_text": g.format_score(s, r.value), "pv": format_pv(g, s, r.pv),
-                    "nodes": r.nodes, "nps": round(r.nps), "seconds": round(r.seconds, 4),
-                    "svg": g.render_svg(s, pv=r.pv, last=last, interactive=False)}
+            data = info_event(g, s, r, last)
             loop.call_soon_threadsafe(events.put_nowait, ("info", data))
 
         last = g.format_action(*history[-1]) if history else None
@@ -388,53 +380,13 @@ def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
             elapsed = time_now() - start
             out: dict[str, Any] = {"move": g.format_action(s, action), "agent": spec,
                                    "seconds": round(elapsed, 4), "budget": round(seconds, 4)}
-            report = a.report
-            if report is not None and report.source == "search":
-                out.update(value=_value(report.value),
-                           score_text=g.format_score(s, report.value), depth=report.depth,
-                           nodes=report.nodes, pv=format_pv(g, s, list(report.pv)),
-                           source="search")
-            elif report is not None and report.source in ("book", "solver"):
-                out.update(value=report.value, nodes=report.nodes, pv=[out["move"]],
-                           source=report.source)
-            else:
-                out.update(source="agent")
+            out.update(report_fields(g, s, out["move"], a.report))
             return out
 
         gate.reserve()
 
-        async def stream() -> AsyncIterator[str]:
-            async with gate.turn():
-                task = asyncio.ensure_future(anyio.to_thread.run_sync(work))
-                try:
-                    yield _sse("start", {"agent": spec, "budget": round(seconds, 4)})
-                    while True:
-                        getter = asyncio.ensure_future(events.get())
-                        done, _ = await asyncio.wait({task, getter},
-                                                     return_when=asyncio.FIRST_COMPLETED)
-                        if getter in done:
-                            kind, data = getter.result()
-                            yield _sse(kind, data)
-                            continue
-                        getter.cancel()
-                        while not events.empty():
-                            kind, data = events.get_nowait()
-                            yield _sse(kind, data)
-                        try:
-                            yield _sse("move", task.result())
-                        except GameError as exc:
-                            yield _sse("error", {"error": str(exc)})
-                        except Exception as exc:  # an agent's own failure, not a traceback
-                            yield _sse("error", {"error": f"{type(exc).__name__}: {exc}"})
-                        break
-                finally:
-                    if not task.done():  # the client left: stop the search, then free the slot
-                        stop.set()
-                        with anyio.CancelScope(shield=True):
-                            await asyncio.wait({task})
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache"})
+        return stream_move(gate, work, stop, events,
+                           {"agent": spec, "budget": round(seconds, 4)})
 
 
 def _add_analysis_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:
@@ -559,16 +511,16 @@ def _add_tournament_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: 
 
         async def stream() -> AsyncIterator[str]:
             seen = first["games"]
-            yield _sse("update", first)
+            yield sse("update", first)
             end = time_now() + seconds
             while time_now() < end and seen < max(first["scheduled"], 1):
                 await asyncio.sleep(interval)
                 count = await anyio.to_thread.run_sync(library.count, file, tid)
                 if count != seen:
                     seen = count
-                    yield _sse("update", await anyio.to_thread.run_sync(
+                    yield sse("update", await anyio.to_thread.run_sync(
                         library.tournament, file, tid))
-            yield _sse("end", {"games": seen})
+            yield sse("end", {"games": seen})
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache"})
@@ -591,16 +543,6 @@ def _add_status_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Libr
 
 def time_now() -> float:
     return time.perf_counter()
-
-
-def _value(v: Any) -> Any:
-    if isinstance(v, tuple | list):
-        return [_value(x) for x in v]
-    if isinstance(v, float):
-        if v.is_integer():
-            return int(v)
-        return round(v, 4)
-    return v
 
 
 def _book(text: str | None) -> str | None:

@@ -25,7 +25,6 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,9 +36,10 @@ from pydantic import BaseModel
 from ...errors import GameError, echo
 from ...game import CHANCE, Game
 from ...search import Limit, SearchResult
-from ..analysis import default_agent, format_pv
+from ..analysis import default_agent
 from . import validation
 from .gate import SearchGate
+from .thinking import info_event, report_fields, stream_move
 from .validation import Caps, WebInputError
 
 #: the games a server keeps at most (the least recently used goes first)
@@ -190,18 +190,6 @@ def move_entry(game: Game[Any, Any], move: Move, ply: int, seat: int | None) -> 
     return {"ply": ply, "move": game.format_action(move.before, move.action),
             "text": game.describe_action(move.before, move.action),
             "player": move.mover}
-
-
-def describe_pv(game: Game[Any, Any], state: Any, pv: Any) -> list[str]:
-    """A principal variation as people write it (chess: SAN), each move read in its own
-    position; it stops where the game ends or the dice decide."""
-    words = []
-    for a in pv:
-        if game.is_terminal(state) or game.to_move(state) == CHANCE:
-            break
-        words.append(game.describe_action(state, a))
-        state = game.result(state, a)
-    return words
 
 
 def result_text(game: Game[Any, Any], state: Any) -> str:
@@ -437,11 +425,7 @@ def _add_think_route(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionS
         events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
 
         def info(r: SearchResult) -> None:
-            data = {"depth": r.depth, "value": _value(r.value),
-                    "score_text": g.format_score(s, r.value), "pv": format_pv(g, s, r.pv),
-                    "pv_text": describe_pv(g, s, r.pv), "nodes": r.nodes, "nps": round(r.nps),
-                    "seconds": round(r.seconds, 4),
-                    "svg": g.render_svg(s, pv=r.pv, last=last, interactive=False)}
+            data = info_event(g, s, r, last)
             loop.call_soon_threadsafe(events.put_nowait, ("info", data))
 
         agent = await anyio.to_thread.run_sync(validation.agent, g, spec, seconds, info, caps)
@@ -455,18 +439,7 @@ def _add_think_route(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionS
                                    "player": player,
                                    "seconds": round(time.perf_counter() - start, 4),
                                    "budget": round(seconds, 4)}
-            report = agent.report
-            if report is not None and report.source == "search":
-                pv = list(report.pv)
-                out.update(value=_value(report.value),
-                           score_text=g.format_score(s, report.value), depth=report.depth,
-                           nodes=report.nodes, pv=format_pv(g, s, pv),
-                           pv_text=describe_pv(g, s, pv), source="search")
-            elif report is not None and report.source in ("book", "solver"):
-                out.update(value=report.value, nodes=report.nodes, pv=[out["move"]],
-                           source=report.source)
-            else:
-                out.update(source="agent")
+            out.update(report_fields(g, s, out["move"], agent.report))
             if stop.is_set():  # the page left (a reload): it asks again, at this ply
                 raise StaleMove("the search was stopped: nothing was played")
             with session.lock:  # played only if nobody moved meanwhile
@@ -478,61 +451,11 @@ def _add_think_route(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionS
 
         gate.reserve()
 
-        async def stream() -> AsyncIterator[str]:
-            async with gate.turn():
-                task = asyncio.ensure_future(anyio.to_thread.run_sync(work))
-                try:
-                    yield _sse("start", {"agent": spec, "player": player,
-                                         "budget": round(seconds, 4)})
-                    while True:
-                        getter = asyncio.ensure_future(events.get())
-                        done, _ = await asyncio.wait({task, getter},
-                                                     return_when=asyncio.FIRST_COMPLETED)
-                        if getter in done:
-                            kind, data = getter.result()
-                            yield _sse(kind, data)
-                            continue
-                        getter.cancel()
-                        while not events.empty():
-                            kind, data = events.get_nowait()
-                            yield _sse(kind, data)
-                        try:
-                            yield _sse("move", task.result())
-                        except GameError as exc:
-                            yield _sse("error", {"error": str(exc),
-                                                 "status": getattr(exc, "status", 400)})
-                        except Exception as exc:  # an agent's own failure, not a traceback
-                            yield _sse("error", {"error": f"{type(exc).__name__}: {exc}"})
-                        break
-                finally:
-                    if not task.done():  # the client left: stop the search, then free the slot
-                        stop.set()
-                        with anyio.CancelScope(shield=True):
-                            await asyncio.wait({task})
-                        if not task.cancelled():
-                            task.exception()  # retrieved: "nothing was played" is expected
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache"})
+        return stream_move(gate, work, stop, events,
+                           {"agent": spec, "player": player, "budget": round(seconds, 4)})
 
 
 def _check_seat(session: Session, seat: int | None) -> None:
     if seat is not None and not 0 <= seat < session.game.num_players:
         raise WebInputError(f"seat {seat}: {session.game.name} has seats 0 to "
                             f"{session.game.num_players - 1}")
-
-
-def _sse(event: str, data: Any) -> str:
-    import json
-
-    return f"event: {event}\ndata: {json.dumps(data)}\n\n"
-
-
-def _value(v: Any) -> Any:
-    if isinstance(v, tuple | list):
-        return [_value(x) for x in v]
-    if isinstance(v, float):
-        if v.is_integer():
-            return int(v)
-        return round(v, 4)
-    return v

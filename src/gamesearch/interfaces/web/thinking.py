@@ -1,0 +1,126 @@
+"""An engine's move streamed to the page as server-sent events: written once for the
+stateless ``/api/think`` (``app.py``) and the server-held games' ``think`` (``sessions.py``).
+
+The search runs in a worker thread (``work``), under the search gate (a bounded number of
+searches at once); its iterations arrive on a queue as ``info`` events, then its answer as
+``move`` (or ``error``). A client that leaves stops the search (its stop event) and frees
+the gate's slot only once the thread has ended.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import anyio.to_thread
+from fastapi.responses import StreamingResponse
+
+from ...agents import AgentReport
+from ...errors import GameError
+from ...game import CHANCE, Game
+from ...search import SearchResult
+from ..analysis import format_pv
+from .gate import SearchGate
+
+
+def sse(event: str, data: Any) -> str:
+    """One server-sent event."""
+    return f"event: {event}\ndata: {json.dumps(data)}\n\n"
+
+
+def web_value(v: Any) -> Any:
+    """A search value for the page: vectors as lists, whole floats as ints, others rounded
+    to 4 decimals."""
+    if isinstance(v, tuple | list):
+        return [web_value(x) for x in v]
+    if isinstance(v, float):
+        return int(v) if v.is_integer() else round(v, 4)
+    return v
+
+
+def describe_pv(game: Game[Any, Any], state: Any, pv: Any) -> list[str]:
+    """A principal variation as people write it (the game's ``describe_action``: chess's
+    SAN), each move read in its own position; it stops where the game ends, the dice
+    decide, or a move is not legal."""
+    out: list[str] = []
+    for a in pv:
+        if (game.is_terminal(state) or game.to_move(state) == CHANCE
+                or a not in game.actions(state)):
+            break
+        out.append(game.describe_action(state, a))
+        state = game.result(state, a)
+    return out
+
+
+def info_event(game: Game[Any, Any], state: Any, r: SearchResult,
+               last: str | None) -> dict[str, Any]:
+    """The ``info`` event of one completed iteration: depth, value (and ``score_text``,
+    its words), PV (notation and ``pv_text``), nodes, nodes/s, seconds, the board with the
+    PV drawn (``last``: the move that led to ``state``)."""
+    return {"depth": r.depth, "value": web_value(r.value),
+            "score_text": game.format_score(state, r.value), "pv": format_pv(game, state, r.pv),
+            "pv_text": describe_pv(game, state, list(r.pv)), "nodes": r.nodes,
+            "nps": round(r.nps), "seconds": round(r.seconds, 4),
+            "svg": game.render_svg(state, pv=r.pv, last=last, interactive=False)}
+
+
+def report_fields(game: Game[Any, Any], state: Any, move: str,
+                  report: AgentReport | None) -> dict[str, Any]:
+    """What the agent's typed report says about its move, for the ``move`` event."""
+    if report is not None and report.source == "search":
+        pv = list(report.pv)
+        return {"value": web_value(report.value),
+                "score_text": game.format_score(state, report.value), "depth": report.depth,
+                "nodes": report.nodes, "pv": format_pv(game, state, pv),
+                "pv_text": describe_pv(game, state, pv), "source": "search"}
+    if report is not None and report.source in ("book", "solver"):
+        return {"value": report.value, "nodes": report.nodes, "pv": [move],
+                "source": report.source}
+    return {"source": "agent"}
+
+
+def stream_move(gate: SearchGate, work: Callable[[], dict[str, Any]], stop: threading.Event,
+                events: asyncio.Queue[tuple[str, Any]], start: dict[str, Any]
+                ) -> StreamingResponse:
+    """The response that streams ``start``, then the queued ``info`` events while ``work``
+    runs in a thread, then its result as ``move`` (or ``error``). The caller has reserved
+    the gate's slot (``gate.reserve()``)."""
+
+    async def stream() -> AsyncIterator[str]:
+        async with gate.turn():
+            task = asyncio.ensure_future(anyio.to_thread.run_sync(work))
+            try:
+                yield sse("start", start)
+                while True:
+                    getter = asyncio.ensure_future(events.get())
+                    done, _ = await asyncio.wait({task, getter},
+                                                 return_when=asyncio.FIRST_COMPLETED)
+                    if getter in done:
+                        kind, data = getter.result()
+                        yield sse(kind, data)
+                        continue
+                    getter.cancel()
+                    while not events.empty():
+                        kind, data = events.get_nowait()
+                        yield sse(kind, data)
+                    try:
+                        yield sse("move", task.result())
+                    except GameError as exc:
+                        yield sse("error", {"error": str(exc),
+                                            "status": getattr(exc, "status", 400)})
+                    except Exception as exc:  # an agent's own failure, not a traceback
+                        yield sse("error", {"error": f"{type(exc).__name__}: {exc}"})
+                    break
+            finally:
+                if not task.done():  # the client left: stop the search, then free the slot
+                    stop.set()
+                    with anyio.CancelScope(shield=True):
+                        await asyncio.wait({task})
+                    if not task.cancelled():
+                        task.exception()  # retrieved: a refusal after a stop is expected
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache"})
