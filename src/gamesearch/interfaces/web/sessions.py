@@ -36,7 +36,6 @@ from pydantic import BaseModel
 from ...errors import GameError, echo
 from ...game import CHANCE, Game
 from ...search import Limit, SearchResult
-from ..analysis import default_agent
 from . import validation
 from .gate import SearchGate
 from .thinking import info_event, report_fields, stream_move
@@ -278,30 +277,13 @@ def create(store: SessionStore, body: NewGame, caps: Caps, rng: random.Random) -
     the time), so that a bad input is refused before the first move."""
     spec = (validation.text("game", body.game, caps) or "").strip()
     g = validation.game(spec, caps)  # the spec is passed whole: get_game reads its options
-    start_text = validation.text("position", body.position, caps) or ""
-    s, _ = validation.state(g, start_text, None, caps)
-    given = list(body.agents or [])
-    if len(given) > g.num_players:
-        raise WebInputError(f"agents: {len(given)} given, {g.name} has {g.num_players} "
-                            "players")
-    default = default_agent(g)
-    agents: list[str] = []
-    for seat in range(g.num_players):
-        name = f"player {seat + 1}'s agent"
-        text = given[seat] if seat < len(given) else ("human" if seat == 0 else default)
-        try:  # the agent is built once now, so that its spec is checked whole
-            checked = validation.spec(name, text, caps) or ("human" if seat == 0 else default)
-            if checked.partition(":")[0].strip().lower() != "human":
-                validation.agent(g, checked, 1.0, None, caps)
-        except GameError as exc:
-            message = str(exc)
-            raise WebInputError(message if message.startswith(name) else
-                                f"{name} {echo(text)}: {message}") from None
-        agents.append(checked)
+    start_text = (validation.text("position", body.position, caps) or "").strip()
+    s, agents = validation.new_game(g, start_text, list(body.agents or []), caps,
+                                    person_first=True)
     seconds = validation.number("time", None if body.time is None else str(body.time))
     validation.capped_time(float(seconds) if seconds is not None else None, caps)
     _clock(body.clock)
-    session = Session(secrets.token_urlsafe(9), spec, g, start_text.strip(), s, agents,
+    session = Session(secrets.token_urlsafe(9), spec, g, start_text, s, agents,
                       float(seconds) if seconds is not None else None,
                       (body.clock or "").strip() or None)
     session.roll(rng)

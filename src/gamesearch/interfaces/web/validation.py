@@ -218,12 +218,14 @@ def require_solvable(g: Game[Any, Any], what: str = "solve") -> None:
 
 
 def new_game(g: Game[Any, Any], position: str | None, agents: list[str | None],
-             caps: Caps) -> tuple[Any, list[str]]:
-    """Everything a new game is started with, checked before its first move: the start
-    ``position`` (its parse error, 400, says what is wrong with it) and every seat's agent
-    spec (``human``, or a spec :func:`gamesearch.agents.make_agent` builds; a bad one is
-    refused naming its seat and spec). Seats without a spec get the game's default
-    opponent. Returns the start state and the specs, one per seat."""
+             caps: Caps, *, person_first: bool = False) -> tuple[Any, list[str]]:
+    """Everything a new game is started with, checked before its first move (the one check
+    of ``/api/start`` and of the games the server holds): the start ``position`` (its parse
+    error, 400, says what is wrong with it) and every seat's agent spec (``human``, or a
+    spec :func:`gamesearch.agents.make_agent` builds, built once here so that it is checked
+    whole; a bad one is refused naming its seat and spec). Seats without a spec get the
+    game's default opponent (``person_first``: the first seat a person). Returns the start
+    state and the specs, one per seat."""
     position = text("position", position, caps)
     try:
         s = g.initial_state() if position is None or position.strip() == "" else (
@@ -235,13 +237,16 @@ def new_game(g: Game[Any, Any], position: str | None, agents: list[str | None],
                             f"{g.num_players} players")
     specs: list[str] = []
     for seat, given in enumerate([*agents, *[None] * (g.num_players - len(agents))], 1):
-        name = f"agent {seat}"
+        name = f"player {seat}'s agent"
         try:
-            value = spec(name, given, caps) or default_agent(g)
+            value = spec(name, given, caps) or (
+                "human" if person_first and seat == 1 else default_agent(g))
             if value.partition(":")[0].strip().lower() != "human":
                 agent(g, value, 1.0, None, caps)
         except GameError as exc:
-            raise WebInputError(f"{name} ({echo(given or '')}): {exc}") from None
+            message = str(exc)
+            raise WebInputError(message if message.startswith(name) else
+                                f"{name} {echo(given or '')}: {message}") from None
         specs.append(value)
     return s, specs
 
