@@ -51,7 +51,6 @@ import random
 import time
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from types import MappingProxyType
 from typing import Any, Generic, Protocol, TypeVar
 
 from .errors import InvalidLimitError, SearchTimeout
@@ -395,13 +394,9 @@ class Observation(Protocol[S, A_co]):
         ...
 
 
-#: An empty mapping (perft conventions of a game without perft, and the like).
-EMPTY: Mapping[str, str] = MappingProxyType({})
-
 __all__ = [
     "BOOK_OFF",
     "BOOK_ON",
-    "EMPTY",
     "RAW_SCORES",
     "Book",
     "BookEntry",

@@ -303,6 +303,9 @@ class Nim(Game[NimState, NimAction]):
                                        f"{self.state_notation}")
         return NimState(self._checked_heaps(tuple(int(w) for w in words), text), player)
 
+    # render(state): the position as text for the terminal; the default (format_state)
+    # serves Nim.
+
     @staticmethod
     def _checked_heaps(heaps: tuple[int, ...], text: str) -> tuple[int, ...]:
         if not 1 <= len(heaps) <= MAX_HEAPS or not all(0 <= h <= MAX_HEAP for h in heaps):

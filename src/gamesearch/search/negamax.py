@@ -104,6 +104,8 @@ LMR_FULL_MOVES = 3
 LMR_DEEP_MOVES = 8
 #: plies the per-ply arrays (lines, killers, null-move marks) provide for
 MAX_PLIES = 1024
+#: the engine's own defaults, for a game that asks for no settings
+NO_SETTINGS = EngineSettings()
 
 #: What a root search may be told by a caller before its moves are searched (the exact
 #: solver's window bounds): ``(state, moves, alpha, beta, key) -> Iteration`` to end the
@@ -182,7 +184,7 @@ class Negamax(Searcher):
         self._null_hooks = game.null_move()
         self.null_move = (self._null_hooks is not None and self.iterate
                           if null_move is None else null_move)
-        defaults = game.engine_settings() or EngineSettings()
+        defaults = game.engine_settings() or NO_SETTINGS
         #: late-move reductions (None: when the game asks for them and the search iterates)
         self.lmr = (defaults.lmr and self.iterate
                     and not self.safe if lmr is None else lmr)
