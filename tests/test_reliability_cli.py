@@ -141,7 +141,7 @@ def test_book_max_seconds_stops_inside_a_solve(tmp_path: Path) -> None:
     elapsed = time.monotonic() - start
     check(outcome)
     assert outcome.code == 0 and "stopped on --max-seconds" in outcome.stderr
-    assert elapsed < 1 + 1.5, elapsed  # the empty board alone takes minutes to solve
+    assert elapsed < 1 + 5, elapsed  # the empty board alone takes minutes (slack: a loaded CI)
 
 
 def test_ranges_refuse_what_python_would_accept() -> None:
