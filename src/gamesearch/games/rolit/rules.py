@@ -238,8 +238,8 @@ class Rolit(Game[RState, int]):
         square order."""
         p = state[state[4]]
         others = (state[0] | state[1] | state[2] | state[3]) ^ p
-        scored = sorted(((-(CORNERS >> a & 1), -flips(p, others, a).bit_count(), a)
-                         for a in actions))
+        scored = sorted((-(CORNERS >> a & 1), -flips(p, others, a).bit_count(), a)
+                         for a in actions)
         return [a for _, _, a in scored]
 
     def drawing(self) -> Drawing[RState]:
