@@ -33,6 +33,8 @@ GAMES: dict[str, tuple[str, str]] = {
     "connect4": ("connect4:ConnectFour", "Connect Four 7x6, columns 1-7, Pons position strings"),
     "chess": ("chess:ChessGame", "chess on python-chess (the [chess] extra): UCI/SAN moves, FEN"),
     "othello": ("othello:Othello", "Othello 8x8, moves a1-h8 and pass, FFO/Edax board strings"),
+    "rolit": ("rolit:Rolit", "Rolit 8x8 for 2-4 players (rolit:players=3), moves a1-h8: "
+              "most balls wins"),
     "pig": ("pig:Pig", "the dice game Pig, race to 20 (roll or hold): expectiminimax"),
     "nim": ("nim:Nim", "Nim, heaps 3 4 5, last counter wins: the readable example game"),
     "fig6.2": ("trees:fig6_2", "AIMA Fig 6.2 two-ply tree (minimax value 3, move a1)"),

@@ -1,0 +1,73 @@
+"""Rolit drawn as SVG (:meth:`Rolit.drawing`): a1 at the top left, rows 1-8 downwards (as
+the rules' example and the terminal print the board); every legal square is a target with
+``data-move`` (``f4``); the PV as numbered translucent balls of the mover's colour; the
+balls of each colour counted under the board, the neutral colours marked so."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..svg import document, esc, label, pv_texts, target
+
+CELL = 50
+PAD = 24
+#: The fill of each colour (R, Y, G, B).
+FILL = {"R": "#d7263d", "Y": "#f4d03f", "G": "#2e9e4f", "B": "#2f6fdf"}
+
+
+def _ball(col: int, row: int, colour: str, extra: str = "", text: str = "") -> str:
+    x, y = PAD + col * CELL + CELL / 2, PAD + row * CELL + CELL / 2
+    out = (f'<circle{extra} cx="{x:g}" cy="{y:g}" r="{CELL * 0.4:g}" fill="{colour}" '
+           'stroke="#222" stroke-width="1.5"/>')
+    if text:
+        out += (f'<text x="{x:g}" y="{y + 6:g}" text-anchor="middle" font-size="17" '
+                f'fill="#111">{esc(text)}</text>')
+    return out
+
+
+def render(game: Any, state: Any, *, pv: Sequence[Any] = (),
+           labels: Mapping[str, str] | None = None, last: str | None = None,
+           interactive: bool = True, **_: Any) -> str:
+    board = game.format_state(state).split()[0]
+    legal = set(game.legal_action_strings(state)) if interactive else set()
+    width, height = 8 * CELL + 2 * PAD, 8 * CELL + 2 * PAD + 30
+    parts = [f'<rect width="{width}" height="{height}" fill="#fbfaf5"/>',
+             f'<rect x="{PAD}" y="{PAD}" width="{8 * CELL}" height="{8 * CELL}" '
+             'fill="#9aa5ad"/>']
+    for k in range(9):
+        a = PAD + k * CELL
+        parts.append(f'<path d="M{a} {PAD}V{PAD + 8 * CELL}M{PAD} {a}H{PAD + 8 * CELL}" '
+                     'stroke="#5d6870" stroke-width="1.5"/>')
+    for k in range(8):
+        parts.append(label("abcdefgh"[k], PAD + k * CELL + CELL / 2, PAD - 7, size=13))
+        parts.append(label(str(k + 1), PAD / 2, PAD + k * CELL + CELL / 2 + 5, size=13))
+    for i, c in enumerate(board):
+        col, row = i % 8, i // 8
+        square = "abcdefgh"[col] + str(row + 1)
+        if last == square:
+            parts.append(f'<rect class="last" x="{PAD + col * CELL}" y="{PAD + row * CELL}" '
+                         f'width="{CELL}" height="{CELL}" fill="#c8d1d6"/>')
+        if c in FILL:
+            parts.append(_ball(col, row, FILL[c], f' class="stone ball-{c}"'))
+    for n, (text, player, _s) in enumerate(pv_texts(game, state, pv), 1):
+        col, row = "abcdefgh".index(text[0]), int(text[1]) - 1
+        parts.append('<g class="pv" opacity="0.55">'
+                     + _ball(col, row, FILL["RYGB"[player]], "", str(n)) + "</g>")
+    for i in range(64):
+        col, row = i % 8, i // 8
+        square = "abcdefgh"[col] + str(row + 1)
+        x, y = PAD + col * CELL, PAD + row * CELL
+        if labels and square in labels:
+            parts.append(label(labels[square], x + CELL / 2, y + CELL / 2 + 5, size=14,
+                               fill="#111"))
+        if square in legal:
+            parts.append(f'<circle cx="{x + CELL / 2:g}" cy="{y + CELL / 2:g}" r="5" '
+                         f'fill="{FILL["RYGB"[game.to_move(state)]]}" opacity="0.8"/>')
+            parts.append(target(square, x, y, CELL, CELL, f"play {square}"))
+    counts = []
+    for q, c in enumerate("RYGB"):
+        mark = "" if q < game.players else " (neutral)"
+        counts.append(f"{c} {board.count(c)}{mark}")
+    parts.append(label("   ".join(counts), width / 2, PAD + 8 * CELL + 22, size=14))
+    return document(width, height, parts, "board rolit")
