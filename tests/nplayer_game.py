@@ -58,7 +58,7 @@ class Race(Game[State, Action]):
 
     def actions(self, state: State) -> Sequence[Action]:
         moves = list(range(1, self.step + 1))
-        return moves + [0] if self._ahead(state) is not None else moves
+        return [*moves, 0] if self._ahead(state) is not None else moves
 
     def result(self, state: State, action: Action) -> State:
         squares, p, turns = state

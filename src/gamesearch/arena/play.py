@@ -5,14 +5,14 @@ see :mod:`gamesearch.arena.runner`). It never raises because of an agent: an age
 raises loses by ``crash``, one that overruns its clock by more than the grace period loses
 by ``timeout``, one that returns an action not in ``game.actions(state)`` loses by
 ``illegal-move``. A game longer than ``max_plies`` (after the opening) is a draw by
-``move-limit``.
+``move-limit``. All randomness (random agents, dice) comes from seeds derived from the
+job's slot, never from process state, so a game is the same on any worker.
 
 Results are kept per seat, for any number of seats: the game's ``returns`` (None when the
 game did not end by its rules), the *ranks* (1 is best; players with equal returns share the
 better rank, "1224" competition ranking) and the *score* of each seat, the share of the other
 seats it beat, a tie counting half (two seats: 1, ½, 0 as ever). A forfeit ranks the
-forfeiting seat last and the others tied first; a move-limit draw ties everyone. All randomness (random agents, dice) comes from seeds derived from the
-job's slot, never from process state, so a game is the same on any worker.
+forfeiting seat last and the others tied first; a move-limit draw ties everyone.
 """
 
 from __future__ import annotations

@@ -223,7 +223,7 @@ def render_standings(rows: Sequence[Standing]) -> str:
 
 
 def render_pairs(agents: Sequence[AgentEntry], records: Sequence[GameRecord],
-                 pairs: Sequence[tuple[int, int]]) -> str:
+                 pairs: Sequence[tuple[int, ...]]) -> str:
     lines = []
     for a, b in pairs:
         sc = pair_score(records, a, b)

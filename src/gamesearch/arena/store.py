@@ -504,6 +504,7 @@ class Store:
         for (rowid, pair, game_no, opening, a0, a1, start, oplies, moves, s0, s1, term,
              detail, t0, t1, n0, n1, p0, p1, finished, per_seat) in rows:
             try:
+                seat: dict[str, Any]
                 if per_seat is None:  # (a row of a version-0 file: two seats in columns)
                     seat = {"seats": [a0, a1], "scores": [s0, s1], "ranks": [],
                             "returns": None, "times": [t0, t1], "nodes": [n0, n1],

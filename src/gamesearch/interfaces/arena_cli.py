@@ -68,7 +68,7 @@ def _config(args: argparse.Namespace, agents: list[str], games: int, fmt: str
             ) -> TournamentConfig:
     game = load_game(args.game)
     if getattr(args, "func", None) is cmd_match and game.num_players != 2:
-        raise ArenaError(f"match is for two players; {game.spec} has {game.num_players} "
+        raise ArenaError(f"match is for two-player games; {game.spec} has {game.num_players} "
                          f"seats: use gamesearch tournament {game.spec} --agents A B C ...")
     config = TournamentConfig(
         game=game.spec,
@@ -180,7 +180,7 @@ def _print(result: TournamentResult, args: argparse.Namespace, out: TextIO) -> N
             out.write(result.sprt.describe(sc)
                       + ("  (stopped early)" if result.stopped_by_sprt else "") + "\n")
     else:
-        pairs = (cfg.pairs() if cfg.seats == 2 else
+        pairs: list[tuple[int, ...]] = (cfg.pairs() if cfg.seats == 2 else
                  [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))])
         head = "pairs" if cfg.seats == 2 else "head to head (better rank = win)"
         out.write(f"{head}:\n" + render_pairs(agents, result.records, pairs) + "\n")
