@@ -278,8 +278,9 @@ def _spawn(argv: list[str]) -> subprocess.Popen[str]:
 
 
 #: A slow deterministic agent (30 ms a move, asleep) among fast ones, three seats: 8 tables.
-SOAK3 = ["tournament", RACE3, "--agents", "py:arena_agents:Sleepy", "maxn:depth=1",
-         "paranoid:depth=2", "random:seed=5", "--games-per-pair", "6", "--seed", "2",
+SOAK3 = ["tournament", "py:nplayer_game:Race:players=3,goal=16", "--agents",
+         "py:arena_agents:Sleepy", "maxn:depth=1", "paranoid:depth=2", "random:seed=5",
+         "--games-per-pair", "9", "--seed", "2",
          "--quiet", "--json"]
 
 
@@ -293,7 +294,7 @@ def test_a_three_seat_tournament_resumes_after_sigkill_to_the_same_standings(
     landed = 0
     for _ in range(4):
         proc = _spawn([*SOAK3, "--db", str(db)])
-        time.sleep(rng.uniform(0.8, 1.6))
+        time.sleep(rng.uniform(0.6, 1.4))
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             landed += 1
@@ -303,9 +304,44 @@ def test_a_three_seat_tournament_resumes_after_sigkill_to_the_same_standings(
     assert final.returncode == 0, err
     assert landed >= 3
     resumed = json.loads(out)
-    assert resumed["played"] > 0 and resumed["games"] == resumed["scheduled"] == 24
+    assert resumed["played"] > 0 and resumed["games"] == resumed["scheduled"] == 36
     ref_out, ref_err = reference.communicate(timeout=180)
     assert reference.returncode == 0, ref_err
     assert resumed["standings"] == json.loads(ref_out)["standings"]
     with Store(str(db)) as store:
         assert store.count_duplicates(1) == 0 and store.leases(1) == []
+
+
+# ----- play in the terminal -------------------------------------------------------------------
+def test_play_seats_any_mix_of_people_and_agents(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--agents`` one spec a seat, ``--seat K=SPEC`` over it; max^n's vector is shown per
+    player; the end lists every seat's rank. Mutation caught: ``specs[int(seat) - 1]`` as
+    ``specs[int(seat)]`` (seat 3's human lands in no seat: no prompt is read)."""
+    asked: list[str] = []
+
+    def answer(prompt: str = "") -> str:
+        asked.append(prompt)
+        return "1"
+
+    monkeypatch.setattr("builtins.input", answer)
+    code, out, err = cli(["play", RACE3, "--agents", "maxn:depth=2", "random:seed=1",
+                          "random:seed=2", "--seat", "3=human", "--seed", "1"])
+    assert code == 0, err
+    assert asked, "the human in seat 3 was never asked"
+    assert "human (player 3) plays 1" in out
+    assert "maxn:depth=2 (player 1) plays" in out and "values by player 1: " in out
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("game over: 1. player ") and last.count("player ") == 3
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["--agents", "random", "random"], "has 3 seats; --agents gave 2"),
+    (["--seat", "4=random"], "has seats 1 to 3"),
+    (["--seat", "two=random"], "expected SEAT=SPEC"),
+    (["--agents", "random", "random", "random", "--second", "maxn"], "not both"),
+    (["--agents", "alphabeta", "random", "random"], "two-player"),
+])
+def test_play_refuses_seats_that_do_not_fit_in_one_line(argv: list[str], needle: str) -> None:
+    code, _, err = cli(["play", RACE3, *argv])
+    assert code == 2 and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1 and needle in err, err
