@@ -46,6 +46,16 @@ MIN_SEATS, MAX_SEATS = 2, 6
 MAX_TABLES = 500
 
 
+def table_count(agents: int, seats: int, fmt: str = "round-robin") -> int:
+    """How many tables a tournament of ``agents`` at ``seats`` seats has (see the module's
+    docstring): every combination, at most :data:`MAX_TABLES`."""
+    if seats <= 2:
+        return agents - 1 if fmt == "gauntlet" else agents * (agents - 1) // 2
+    if fmt == "gauntlet":
+        return min(MAX_TABLES, math.comb(agents - 1, seats - 1))
+    return min(MAX_TABLES, math.comb(agents, seats))
+
+
 def balanced_tables(agents: int, seats: int, count: int, seed: object,
                     fixed: Sequence[int] = ()) -> list[tuple[int, ...]]:
     """``count`` distinct tables of ``seats`` of the ``agents`` (each sorted), chosen so that
@@ -292,6 +302,8 @@ class TournamentConfig:
     def as_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["time_control"] = str(self.time_control)
+        if self.seats > 2:  # (two seats: the key of before, which files hold)
+            data["seats"] = self.seats
         return data
 
     @cached_property
