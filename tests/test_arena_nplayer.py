@@ -36,6 +36,7 @@ from gamesearch.arena.play import (
 from gamesearch.arena.report import openskill_ratings, standings
 from gamesearch.arena.schedule import MAX_TABLES, balanced_tables
 from gamesearch.arena.store import SCHEMA_VERSION
+from gamesearch.arena.timecontrol import TimeControl
 from gamesearch.interfaces.cli import main
 
 TESTS = Path(__file__).resolve().parent
@@ -145,6 +146,30 @@ def test_a_three_seat_tournament_stores_returns_and_ranks_per_seat(tmp_path: Pat
     parallel = run_tournament(cfg, RunOptions(workers=2))
     assert ([r.outcome_key() for r in parallel.records]
             == [r.outcome_key() for r in result.records])
+
+
+@pytest.mark.parametrize(("agent", "termination"), [
+    ("py:arena_agents:Crash", "crash"), ("py:arena_agents:Illegal", "illegal-move"),
+    ("py:arena_agents:Exit", "crash"), ("py:arena_agents:Hang", "timeout")])
+def test_a_forfeit_at_a_three_seat_table_ranks_the_offender_last(agent: str, termination: str
+                                                                 ) -> None:
+    """The offender last, the two others tied first, whichever seat offends and whether the
+    game's process survives it (Exit, Hang: the runner's record). Mutation caught:
+    ``forfeit_ranks`` returning ``1`` for the loser and ``seats`` for the others."""
+    cfg = TournamentConfig(RACE3, tuple(parse_agents([agent, "random:seed=1",
+                                                      "random:seed=2"])),
+                           games_per_pair=3, time_control=TimeControl(0.5, 0.0), grace=0.2)
+    result = run_tournament(cfg)
+    assert len(result.records) == 3
+    for r in result.records:
+        assert r.termination == termination, r.detail
+        bad = r.seats.index(0)
+        assert r.ranks == [3 if seat == bad else 1 for seat in range(3)]
+        assert r.scores[bad] == 0.0 and all(s == 0.75 for k, s in enumerate(r.scores)
+                                            if k != bad)
+    assert sorted(r.seats.index(0) for r in result.records) == [0, 1, 2]
+    (row,) = [s for s in result.standings if s.index == 0]
+    assert row.forfeits == 3 and row.mean_rank == 3.0
 
 
 def _record(pair: int, game_no: int, seats: list[int], ranks: list[int]) -> GameRecord:
