@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import math
 import random
 import shutil
 import signal
@@ -124,6 +125,32 @@ def test_too_many_combinations_are_a_balanced_seeded_sample() -> None:
     assert cfg.pairs() == tables
     gauntlet = balanced_tables(14, 6, 50, seed=0, fixed=(0,))
     assert all(0 in t for t in gauntlet)
+
+
+def test_the_sample_always_ends_and_stays_balanced() -> None:
+    """Every size from 7 to 29 agents at 3 to 6 seats (three seeds each): 500 distinct tables,
+    seat counts within 2, and no endless search, also where 500 is nearly every combination
+    (16 agents at 3 seats: 560). Mutation caught: without the fallback to random unseen
+    tables (``misses < 4`` as ``True``), (16, 3) searches for ever; the alarm turns that
+    into a failure."""
+    def alarm(*_: object) -> None:
+        raise TimeoutError("balanced_tables did not end")
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.alarm(60)
+    try:
+        for agents in range(7, 30):
+            for seats in (3, 4, 5, 6):
+                if math.comb(agents, seats) <= MAX_TABLES:
+                    continue
+                for seed in range(3):
+                    tables = balanced_tables(agents, seats, MAX_TABLES, seed)
+                    assert len(set(tables)) == MAX_TABLES
+                    counts = Counter(a for t in tables for a in t)
+                    assert max(counts.values()) - min(counts.values()) <= 2
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # ----- playing, storing, rating -------------------------------------------------------------

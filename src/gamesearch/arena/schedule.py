@@ -11,7 +11,8 @@ combination that holds the first agent), in lexicographic order, so that two sea
 today's pairs. When there are more than :data:`MAX_TABLES` combinations, a seeded balanced
 sample of :data:`MAX_TABLES` of them is played instead (:func:`balanced_tables`: each table
 is made of the agents seated least often so far, ties broken by a shuffle drawn from the
-seed, so that any two agents' table counts differ by at most one).
+seed, so that any two agents' table counts differ by at most two; by at most one in 193 of
+the 201 cases of 7 to 29 agents, 3 to 6 seats and three seeds that the tests draw).
 
 Game ``g`` of a table of ``n`` agents rotates it by ``g % n`` (seat ``k`` gets the table's
 agent ``(k + g) % n``) and uses opening ``(g // n) % len(openings)``: every opening is
@@ -61,14 +62,20 @@ def balanced_tables(agents: int, seats: int, count: int, seed: object,
     """``count`` distinct tables of ``seats`` of the ``agents`` (each sorted), chosen so that
     every agent sits at nearly the same number of tables: each new table takes the agents
     seated least often so far, ties broken by a fresh shuffle drawn from ``seed``; a table
-    already drawn is replaced by the next-least-seated choice. ``fixed`` agents sit at every
-    table (the gauntlet's first agent). Deterministic in its arguments."""
+    already drawn is replaced by the next-least-seated choice, and when a few shuffles find
+    only tables already drawn, by the least-seated of 32 random tables not yet drawn (there
+    are always some: ``count`` is below the number of combinations). ``fixed`` agents sit
+    at every table (the gauntlet's first agent). Deterministic in its arguments."""
     rng = random.Random(derive_seed("tables", agents, seats, count, seed, *fixed))
     free = [a for a in range(agents) if a not in fixed]
     want = seats - len(fixed)
     counts = dict.fromkeys(free, 0)
     chosen: list[tuple[int, ...]] = []
     seen: set[tuple[int, ...]] = set()
+    if count > math.comb(len(free), want):
+        raise ArenaError(f"{count} tables of {seats} asked; only "
+                         f"{math.comb(len(free), want)} exist")
+    misses = 0
     while len(chosen) < count:
         order = free[:]
         rng.shuffle(order)
@@ -80,7 +87,22 @@ def balanced_tables(agents: int, seats: int, count: int, seed: object,
             table = tuple(sorted((*fixed, *pick)))
             k += 1
         if table in seen:
-            continue  # (a new shuffle gives other candidates)
+            misses += 1
+            if misses < 4:
+                continue  # (a new shuffle gives other candidates)
+            fresh: set[tuple[int, ...]] = set()
+            for _ in range(2000):
+                candidate = tuple(sorted((*fixed, *rng.sample(free, want))))
+                if candidate not in seen:
+                    fresh.add(candidate)
+                    if len(fresh) >= 32:
+                        break
+            if not fresh:  # (nearly every combination drawn: list those left)
+                fresh = {t for t in (tuple(sorted((*fixed, *c)))
+                                     for c in itertools.combinations(free, want))
+                         if t not in seen}
+            table = min(sorted(fresh), key=lambda t: sum(counts.get(a, 0) for a in t))
+        misses = 0
         seen.add(table)
         chosen.append(table)
         for a in table:
