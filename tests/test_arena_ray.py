@@ -111,3 +111,15 @@ def test_a_ray_worker_imports_an_outside_game(ray_instance: None) -> None:
     assert all(sum(int(m) for m in r.moves) == 9 for r in remote.records)
     assert sorted(r.outcome_key() for r in remote.records) == sorted(
         r.outcome_key() for r in run_tournament(cfg).records)
+
+
+def test_ray_plays_three_seats_as_the_local_backend(ray_instance: None) -> None:
+    """Three seats (tests/nplayer_game.py's race): each Ray task plays a rotated table and
+    sends back its per-seat results, the same as local processes."""
+    cfg = TournamentConfig("py:nplayer_game:Race:players=3", tuple(parse_agents(
+        ["maxn:depth=2", "paranoid:depth=2", "random:seed=4", "mcts:iterations=20,seed=1"])),
+        games_per_pair=3)
+    remote = run_tournament(cfg, RunOptions(backend="ray", workers=2))
+    assert len(remote.records) == 12 and all(len(r.ranks) == 3 for r in remote.records)
+    assert sorted(r.outcome_key() for r in remote.records) == sorted(
+        r.outcome_key() for r in run_tournament(cfg).records)

@@ -26,14 +26,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def web_server(db: Path | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+def web_server(db: Path | None = None, env: dict[str, str] | None = None
+               ) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     port = free_port()
     argv = [sys.executable, "-m", "gamesearch", "web", "--host", "127.0.0.1",
             "--port", str(port)]
     if db is not None:
         argv += ["--db", str(db)]
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):

@@ -7,6 +7,12 @@ by ``timeout``, one that returns an action not in ``game.actions(state)`` loses 
 ``illegal-move``. A game longer than ``max_plies`` (after the opening) is a draw by
 ``move-limit``. All randomness (random agents, dice) comes from seeds derived from the
 job's slot, never from process state, so a game is the same on any worker.
+
+Results are kept per seat, for any number of seats: the game's ``returns`` (None when the
+game did not end by its rules), the *ranks* (1 is best; players with equal returns share the
+better rank, "1224" competition ranking) and the *score* of each seat, the share of the other
+seats it beat, a tie counting half (two seats: 1, ½, 0 as ever). A forfeit ranks the
+forfeiting seat last and the others tied first; a move-limit draw ties everyone.
 """
 
 from __future__ import annotations
@@ -58,6 +64,14 @@ class GameRecord(Slotted):
     #: moves each seat's agent made (chance moves and the opening not counted)
     plies: list[int] = field(default_factory=lambda: [0, 0])
     finished_at: str = field(default_factory=now_iso)
+    #: rank of every seat (1 best, ties share); derived from ``scores`` when not given
+    ranks: list[int] = field(default_factory=list)
+    #: the game's returns per seat (``None``: the game did not end by its rules)
+    returns: list[float] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.ranks:
+            self.ranks = ranks_of(self.scores)
 
 
     def to_dict(self) -> dict[str, Any]:
@@ -70,20 +84,38 @@ class GameRecord(Slotted):
     def outcome_key(self) -> tuple[Any, ...]:
         """What must not depend on the machine: everything but clock times and timestamps."""
         return (self.pair, self.game_no, tuple(self.seats), self.opening_index,
-                tuple(self.moves), tuple(self.scores), self.termination, tuple(self.nodes))
+                tuple(self.moves), tuple(self.scores), self.termination, tuple(self.nodes),
+                tuple(self.ranks), None if self.returns is None else tuple(self.returns))
 
 
-def forfeit_scores(loser: int) -> list[float]:
-    return [0.0 if seat == loser else 1.0 for seat in range(2)]
+def ranks_of(values: Any) -> list[int]:
+    """Competition ranks ("1224") of ``values``, higher values better: 1 plus the number of
+    strictly better values, so equal values share the better rank."""
+    vals = [float(v) for v in values]
+    return [1 + sum(w > v for w in vals) for v in vals]
+
+
+def scores_from_ranks(ranks: Any) -> list[float]:
+    """Each seat's share of the other seats it ranks above, a shared rank counting half
+    (two seats: 1-0, 0-1 or ½-½)."""
+    n = len(ranks)
+    if n < 2:
+        return [0.5] * n
+    return [(sum(r < o for o in ranks) + 0.5 * (sum(r == o for o in ranks) - 1)) / (n - 1)
+            for r in ranks]
+
+
+def forfeit_ranks(loser: int, seats: int = 2) -> list[int]:
+    """The forfeiting seat last, every other seat tied first."""
+    return [seats if seat == loser else 1 for seat in range(seats)]
+
+
+def forfeit_scores(loser: int, seats: int = 2) -> list[float]:
+    return scores_from_ranks(forfeit_ranks(loser, seats))
 
 
 def scores_from_returns(returns: Any) -> list[float]:
-    r0, r1 = float(returns[0]), float(returns[1])
-    if r0 > r1:
-        return [1.0, 0.0]
-    if r0 < r1:
-        return [0.0, 1.0]
-    return [0.5, 0.5]
+    return scores_from_ranks(ranks_of(returns))
 
 
 def import_agent_module(name: str) -> ModuleType:
@@ -170,6 +202,7 @@ def play_job(job: Job, emit: Callable[[Event], None] | None = None) -> GameRecor
     """
     send: Callable[[Event], None] = emit if emit is not None else (lambda event: None)
     game = load_game(job.game)
+    n = len(job.seats)
     opening = job.opening
     state = opening.state(game) if opening is not None else game.initial_state()
     moves = list(opening.moves) if opening is not None else []
@@ -177,11 +210,14 @@ def play_job(job: Job, emit: Callable[[Event], None] | None = None) -> GameRecor
         pair=job.pair, game_no=job.game_no, seats=list(job.seats), specs=list(job.specs),
         opening_index=job.opening_index,
         start_position=opening.position if opening is not None else None,
-        opening_plies=len(moves), moves=moves, scores=[0.5, 0.5], termination="normal",
+        opening_plies=len(moves), moves=moves, scores=[0.5] * n, termination="normal",
+        times=[0.0] * n, nodes=[0] * n, plies=[0] * n,
     )
 
-    def finish(termination: str, scores: list[float], detail: str = "") -> GameRecord:
-        record.termination, record.scores, record.detail = termination, scores, detail
+    def finish(termination: str, ranks: list[int], detail: str = "",
+               returns: list[float] | None = None) -> GameRecord:
+        record.termination, record.detail = termination, detail
+        record.ranks, record.scores, record.returns = ranks, scores_from_ranks(ranks), returns
         record.finished_at = now_iso()
         for agent in agents:
             with contextlib.suppress(Exception):  # closing must not change the result
@@ -193,18 +229,18 @@ def play_job(job: Job, emit: Callable[[Event], None] | None = None) -> GameRecor
         try:
             agents.append(make_arena_agent(game, spec, derive_seed(job.seed, "seat", seat)))
         except Exception as exc:
-            return finish("crash", forfeit_scores(seat),
+            return finish("crash", forfeit_ranks(seat, n),
                           f"{spec} could not start: {type(exc).__name__}: {exc}")
 
     tc = job.time_control
-    remaining = [tc.base, tc.base]
+    remaining = [tc.base] * n
 
     def choose(player: int, s: Any) -> Any:
         """One agent move under the clocks: timed, checked, and a failure a forfeit."""
         agent, spec = agents[player], job.specs[player]
         send(("start", len(record.moves), player, remaining[player]))
-        limit = Limit(clocks=(max(remaining[0], 0.0), max(remaining[1], 0.0)),
-                      increments=(tc.increment, tc.increment))
+        limit = Limit(clocks=tuple(max(r, 0.0) for r in remaining),
+                      increments=(tc.increment,) * n)
         start = time.perf_counter()
         try:
             action = agent.choose(game, s, limit)
@@ -244,10 +280,11 @@ def play_job(job: Job, emit: Callable[[Event], None] | None = None) -> GameRecor
     try:
         state, _ = play_game(game, agents, state, chance_rng, on_move, job.max_plies, choose)
     except Forfeit as forfeit:
-        return finish(forfeit.termination, forfeit_scores(forfeit.loser), forfeit.detail)
+        return finish(forfeit.termination, forfeit_ranks(forfeit.loser, n), forfeit.detail)
     if game.is_terminal(state):
-        return finish("normal", scores_from_returns(game.returns(state)))
-    return finish("move-limit", [0.5, 0.5], f"no result after {job.max_plies} plies")
+        returns = [float(v) for v in game.returns(state)]
+        return finish("normal", ranks_of(returns), returns=returns)
+    return finish("move-limit", [1] * n, f"no result after {job.max_plies} plies")
 
 
 class Forfeit(Exception):

@@ -1,4 +1,14 @@
-"""What a person sees: standings, pairwise results, a progress line, a rating plot, exports."""
+"""What a person sees: standings, pairwise results, a progress line, a rating plot, exports.
+
+Two seats: points, Elo against the field with its 95 % margin (:mod:`.ratings`), as ever.
+Three to six seats (:func:`standings` with ``seats > 2``): games, first places, mean rank, the
+mean score (the share of the table beaten, a tie counting half) with its 95 % interval (the
+mean ± 1.96 standard errors), the mean score in each seat, and a rating from the
+``openskill`` library (Weng and Lin's Bayesian approximation, its Plackett-Luce model, the
+library's defaults: mu 25, sigma 25/3), fed every game's ranks in schedule order so that
+the rating does not depend on the order in which workers finished; its 95 % interval is
+``mu ± 1.96 sigma``. Agents are ordered by mean score, then by rating.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +24,7 @@ from typing import Any, TextIO
 from ..game import Game
 from .errors import ArenaError
 from .play import GameRecord
-from .ratings import SPRT, Score, format_elo
+from .ratings import SPRT, Z95, Score, format_elo
 from .schedule import AgentEntry
 
 FORFEITS = ("crash", "timeout", "illegal-move")
@@ -38,6 +48,46 @@ class Standing:
     seconds: float = 0.0
     nodes: int = 0
     moves: int = 0
+    #: seats at a table (3 to 6: the fields below are filled, ``score`` stays empty)
+    seats: int = 2
+    games: int = 0
+    #: games ranked first (alone or tied)
+    firsts: int = 0
+    rank_sum: float = 0.0
+    #: per-game scores (share of the table beaten), for the mean and its interval
+    points: list[float] = field(default_factory=list)
+    #: score sum and games in each seat
+    seat_points: list[float] = field(default_factory=list)
+    seat_games: list[int] = field(default_factory=list)
+    #: openskill rating (mean, uncertainty)
+    mu: float = math.nan
+    sigma: float = math.nan
+
+    @property
+    def mean_rank(self) -> float:
+        return self.rank_sum / self.games if self.games else math.nan
+
+    @property
+    def mean_score(self) -> float:
+        return sum(self.points) / len(self.points) if self.points else math.nan
+
+    @property
+    def score_margin(self) -> float:
+        """Half the 95 % interval of the mean score (nan below two games)."""
+        n = len(self.points)
+        if n < 2:
+            return math.nan
+        mean = self.mean_score
+        var = sum((x - mean) ** 2 for x in self.points) / (n - 1)
+        return Z95 * math.sqrt(var / n)
+
+    def seat_score(self, seat: int) -> float:
+        games = self.seat_games[seat] if seat < len(self.seat_games) else 0
+        return self.seat_points[seat] / games if games else math.nan
+
+    @property
+    def rating_margin(self) -> float:
+        return Z95 * self.sigma
 
     @property
     def elo(self) -> float:
@@ -48,8 +98,31 @@ class Standing:
         return self.score.elo_margin()
 
 
-def standings(agents: Sequence[AgentEntry], records: Sequence[GameRecord]) -> list[Standing]:
-    """Every agent's result against the field, best first (points, then Elo, then order)."""
+def openskill_ratings(count: int, records: Sequence[GameRecord]
+                      ) -> list[tuple[float, float]]:
+    """(mu, sigma) of every agent after rating every game's ranks with openskill's
+    Plackett-Luce model, games in schedule order (round, then table)."""
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError:
+        raise ArenaError("ratings of 3 to 6 seats need openskill: "
+                         "pip install 'gamesearch[arena]'") from None
+    model = PlackettLuce()
+    ratings = [model.rating() for _ in range(count)]
+    for r in sorted(records, key=lambda x: (x.game_no, x.pair)):
+        teams = [[ratings[a]] for a in r.seats]
+        rated = model.rate(teams, ranks=[float(k) for k in r.ranks])
+        for a, team in zip(r.seats, rated, strict=True):
+            ratings[a] = team[0]
+    return [(float(x.mu), float(x.sigma)) for x in ratings]
+
+
+def standings(agents: Sequence[AgentEntry], records: Sequence[GameRecord],
+              seats: int = 2) -> list[Standing]:
+    """Every agent's result against the field, best first: two seats by points, then Elo,
+    then order; more seats by mean score, then rating, then order."""
+    if seats > 2:
+        return _nplayer_standings(agents, records, seats)
     table = [Standing(i, a.name, a.spec) for i, a in enumerate(agents)]
     for r in records:
         for seat in range(2):
@@ -63,17 +136,76 @@ def standings(agents: Sequence[AgentEntry], records: Sequence[GameRecord]) -> li
     return sorted(table, key=lambda s: (-s.score.points, -s.score.score, s.index))
 
 
+def _nplayer_standings(agents: Sequence[AgentEntry], records: Sequence[GameRecord],
+                       seats: int) -> list[Standing]:
+    table = [Standing(i, a.name, a.spec, seats=seats, seat_points=[0.0] * seats,
+                      seat_games=[0] * seats) for i, a in enumerate(agents)]
+    for r in records:
+        for seat, agent in enumerate(r.seats):
+            st = table[agent]
+            st.games += 1
+            st.firsts += r.ranks[seat] == 1
+            st.rank_sum += r.ranks[seat]
+            st.points.append(r.scores[seat])
+            if seat < seats:
+                st.seat_points[seat] += r.scores[seat]
+                st.seat_games[seat] += 1
+            st.seconds += r.times[seat]
+            st.nodes += r.nodes[seat]
+            st.moves += r.plies[seat]
+            if r.termination in FORFEITS and r.ranks[seat] == len(r.seats) > 1 and \
+                    r.scores[seat] == 0.0:
+                st.forfeits += 1
+    for st, (mu, sigma) in zip(table, openskill_ratings(len(agents), records), strict=True):
+        st.mu, st.sigma = mu, sigma
+    return sorted(table, key=lambda s: (-(s.mean_score if s.games else -1.0), -s.mu, s.index))
+
+
 def pair_score(records: Sequence[GameRecord], a: int, b: int) -> Score:
-    """Agent ``a``'s wins, draws and losses against agent ``b``."""
+    """Agent ``a``'s wins, draws and losses against agent ``b``: in the games where both
+    sat, a better rank is a win, the same rank a draw (two seats: the game's result)."""
     total = Score()
     for r in records:
-        if set(r.seats) != {a, b}:
+        if a not in r.seats or b not in r.seats or a == b:
             continue
-        total = total + _score_of(r.scores[r.seats.index(a)])
+        if len(r.seats) == 2:
+            total = total + _score_of(r.scores[r.seats.index(a)])
+            continue
+        ra, rb = r.ranks[r.seats.index(a)], r.ranks[r.seats.index(b)]
+        total = total + (Score(1, 0, 0) if ra < rb else Score(0, 0, 1) if ra > rb
+                         else Score(0, 1, 0))
     return total
 
 
+def _num(x: float, fmt: str) -> str:
+    return "n/a" if math.isnan(x) else format(x, fmt)
+
+
+def render_nplayer_standings(rows: Sequence[Standing]) -> str:
+    """The table of 3 to 6 seats (see the module's docstring)."""
+    seats = rows[0].seats if rows else 3
+    width = max(5, *(len(r.name) for r in rows))
+    seat_head = " ".join(f"{'seat' + str(k + 1):>6}" for k in range(seats))
+    lines = [f"{'#':>2}  {'agent':<{width}}  {'games':>5}  {'1st':>4}  {'rank':>5}  "
+             f"{'score ± 95%':>15}  {seat_head}  {'rating ± 95%':>14}  {'forfeits':>8}  "
+             f"{'s/move':>7}  {'nodes/move':>10}"]
+    for k, r in enumerate(rows, 1):
+        per_move = r.seconds / r.moves if r.moves else 0.0
+        nodes = r.nodes / r.moves if r.moves else 0.0
+        score = (f"{100 * r.mean_score:.1f}% ± {100 * r.score_margin:.1f}"
+                 if not math.isnan(r.score_margin) else _num(100 * r.mean_score, ".1f") + "%")
+        per_seat = " ".join(f"{_num(100 * r.seat_score(s), '5.1f'):>5}%" for s in range(seats))
+        lines.append(
+            f"{k:>2}  {r.name:<{width}}  {r.games:>5}  {r.firsts:>4}  "
+            f"{_num(r.mean_rank, '.2f'):>5}  {score:>15}  {per_seat}  "
+            f"{_num(r.mu, '.1f') + ' ± ' + _num(r.rating_margin, '.1f'):>14}  "
+            f"{r.forfeits:>8}  {per_move:>7.3f}  {nodes:>10.0f}")
+    return "\n".join(lines)
+
+
 def render_standings(rows: Sequence[Standing]) -> str:
+    if rows and rows[0].seats > 2:
+        return render_nplayer_standings(rows)
     width = max(5, *(len(r.name) for r in rows))
     lines = [f"{'#':>2}  {'agent':<{width}}  {'games':>5}  {'W':>4}  {'D':>4}  {'L':>4}  "
              f"{'points':>7}  {'score':>6}  {'Elo vs field':>16}  {'forfeits':>8}  "
@@ -91,7 +223,7 @@ def render_standings(rows: Sequence[Standing]) -> str:
 
 
 def render_pairs(agents: Sequence[AgentEntry], records: Sequence[GameRecord],
-                 pairs: Sequence[tuple[int, int]]) -> str:
+                 pairs: Sequence[tuple[int, ...]]) -> str:
     lines = []
     for a, b in pairs:
         sc = pair_score(records, a, b)
@@ -113,6 +245,10 @@ class Progress:
         self.done = 0
         #: every agent's score against the field, and agent 0's against agent 1
         self.scores = [Score() for _ in agents]
+        #: every agent's score sum and games (any number of seats)
+        self.points = [0.0 for _ in agents]
+        self.games = [0 for _ in agents]
+        self.seats = 2
         self.pair = Score()
         self._last = 0.0
         self._printed = ""
@@ -125,9 +261,11 @@ class Progress:
 
     def _count(self, r: GameRecord) -> None:
         self.done += 1
-        for seat in range(2):
-            i = r.seats[seat]
+        self.seats = len(r.seats)
+        for seat, i in enumerate(r.seats):
             self.scores[i] = self.scores[i] + _score_of(r.scores[seat])
+            self.points[i] += r.scores[seat]
+            self.games[i] += 1
         if set(r.seats) == {0, 1}:
             self.pair = self.pair + _score_of(r.scores[r.seats.index(0)])
 
@@ -143,6 +281,12 @@ class Progress:
             return text
         if not self.done:
             return head
+        if self.seats > 2:
+            lead = max(range(len(self.agents)), key=lambda i: (
+                self.points[i] / self.games[i] if self.games[i] else -1.0, -i))
+            return (f"{head}  leader {self.agents[lead].name} "
+                    f"{100 * self.points[lead] / max(1, self.games[lead]):.1f}% of "
+                    f"{self.games[lead]} games")
         best = max(range(len(self.agents)),
                    key=lambda i: (self.scores[i].points, self.scores[i].score, -i))
         top = self.scores[best]
@@ -169,7 +313,10 @@ class Progress:
 
 
 # ----- export ----------------------------------------------------------------------------
-def result_text(scores: Sequence[float]) -> str:
+def result_text(scores: Sequence[float], ranks: Sequence[int] = ()) -> str:
+    """``1-0``, ``0-1``, ``1/2-1/2``; for more seats the ranks by seat, ``1-3-2``."""
+    if len(ranks) > 2:
+        return "-".join(map(str, ranks))
     return {1.0: "1-0", 0.0: "0-1"}.get(scores[0], "1/2-1/2")
 
 
@@ -187,8 +334,10 @@ def game_json(record: GameRecord, agents: Sequence[AgentEntry], game: str,
         "agents": [agents[i].name for i in record.seats],
         "specs": [agents[i].spec for i in record.seats],
         "moves": record.moves,
-        "result": result_text(record.scores),
+        "result": result_text(record.scores, record.ranks),
         "scores": record.scores,
+        "ranks": record.ranks,
+        "returns": record.returns,
         "termination": record.termination,
         "detail": record.detail,
         "seconds": [round(t, 6) for t in record.times],
@@ -284,8 +433,13 @@ COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e
            "#7f7f7f", "#bcbd22", "#17becf")
 
 
-def render_svg(title: str, agents: Sequence[AgentEntry], records: Sequence[GameRecord]) -> str:
-    """Two panels: Elo against the field with 95% bars, and Elo as the games came in."""
+def render_svg(title: str, agents: Sequence[AgentEntry], records: Sequence[GameRecord],
+               seats: int = 2) -> str:
+    """Two panels: Elo against the field with 95% bars, and Elo as the games came in. For
+    more than two seats, one panel: each agent's openskill rating (mu, centred on the
+    library's starting 25) with its 95% interval."""
+    if seats > 2:
+        return _render_rating_svg(title, standings(agents, records, seats))
     rows = standings(agents, records)
     w, row_h, left = 900, 26, 230
     h1 = 50 + row_h * len(rows)
@@ -360,16 +514,48 @@ def render_svg(title: str, agents: Sequence[AgentEntry], records: Sequence[GameR
     return "\n".join(x for x in out if x)
 
 
+def _render_rating_svg(title: str, rows: Sequence[Standing]) -> str:
+    w, row_h, left = 900, 26, 230
+    height = 70 + row_h * len(rows)
+    spans = [abs(r.mu - 25.0) + r.rating_margin for r in rows
+             if math.isfinite(r.mu) and math.isfinite(r.sigma)]
+    span = max(5.0, *spans) * 1.1 if spans else 5.0
+    x0, x1 = left, w - 170
+
+    def xs(v: float) -> float:
+        return x0 + (x1 - x0) * (max(-span, min(span, v)) + span) / (2 * span)
+
+    esc = html.escape
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{height}" '
+           f'font-family="sans-serif" font-size="12">',
+           f'<text x="10" y="20" font-size="15" font-weight="bold">{esc(title)}</text>',
+           f'<text x="{x0}" y="38" fill="#555">openskill rating (Plackett-Luce), 95% '
+           f'interval; the dashed line is the starting 25</text>',
+           f'<line x1="{xs(0):.1f}" y1="44" x2="{xs(0):.1f}" y2="{height - 10}" '
+           f'stroke="#aaa" stroke-dasharray="4 3"/>']
+    for k, r in enumerate(rows):
+        y = 58 + row_h * k
+        c, m = r.mu - 25.0, r.rating_margin
+        out += [f'<text x="10" y="{y + 4}">{esc(r.name[:34])}</text>',
+                f'<line x1="{xs(c - m):.1f}" y1="{y}" x2="{xs(c + m):.1f}" y2="{y}" '
+                f'stroke="#333"/>',
+                f'<circle cx="{xs(c):.1f}" cy="{y}" r="4" fill="{COLOURS[0]}"/>',
+                f'<text x="{x1 + 12}" y="{y + 4}" fill="#555">'
+                f'{r.mu:.1f} ± {m:.1f}</text>']
+    out.append("</svg>")
+    return "\n".join(out)
+
+
 def write_plot(path: str, title: str, agents: Sequence[AgentEntry],
-               records: Sequence[GameRecord]) -> None:
+               records: Sequence[GameRecord], seats: int = 2) -> None:
     """``.svg``: the picture alone; anything else: a self-contained HTML page holding it."""
-    svg = render_svg(title, agents, records)
+    svg = render_svg(title, agents, records, seats)
     if path.lower().endswith(".svg"):
         text = svg + "\n"
     else:
         text = ("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>"
                 f"{html.escape(title)}</title></head><body>\n{svg}\n"
-                f"<pre>{html.escape(render_standings(standings(agents, records)))}</pre>\n"
+                f"<pre>{html.escape(render_standings(standings(agents, records, seats)))}</pre>\n"
                 "</body></html>\n")
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(text)

@@ -130,15 +130,19 @@ class _Live:
     conn: Connection
     deadline: float
     moves: list[str] = field(default_factory=list)
-    times: list[float] = field(default_factory=lambda: [0.0, 0.0])
-    nodes: list[int] = field(default_factory=lambda: [0, 0])
-    plies: list[int] = field(default_factory=lambda: [0, 0])
+    times: list[float] = field(default_factory=list)
+    nodes: list[int] = field(default_factory=list)
+    plies: list[int] = field(default_factory=list)
     #: the seat whose agent is thinking (None: the harness is running)
     thinking: int | None = None
     started: float = 0.0
     remaining: float = 0.0
     record: GameRecord | None = None
     error: str | None = None
+
+    def __post_init__(self) -> None:
+        n = len(self.job.seats)
+        self.times, self.nodes, self.plies = [0.0] * n, [0] * n, [0] * n
 
 
 def _fallback_record(live: _Live, termination: str, detail: str) -> GameRecord:
@@ -151,7 +155,7 @@ def _fallback_record(live: _Live, termination: str, detail: str) -> GameRecord:
         start_position=opening.position if opening is not None else None,
         opening_plies=len(opening.moves) if opening is not None else 0,
         moves=[*(opening.moves if opening is not None else ()), *live.moves],
-        scores=forfeit_scores(loser), termination=termination, detail=detail,
+        scores=forfeit_scores(loser, len(job.seats)), termination=termination, detail=detail,
         times=live.times, nodes=live.nodes, plies=live.plies, finished_at=now_iso(),
     )
 

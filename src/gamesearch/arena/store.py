@@ -14,6 +14,15 @@ unleased slots in a transaction, renews its leases while it plays, and removes a
 the transaction that stores the game. A lease whose owner died is taken over: at once when
 the owner ran on this host (its pid is gone), else when it expires.
 
+**Schema versions** (SQLite's ``PRAGMA user_version``). Version 0 is the first layout, with
+two seats in columns (``agent0``, ``score1``, ...). Version 1 (:data:`SCHEMA_VERSION`) adds
+``games.seat_results``, a JSON object of per-seat lists for any number of seats (``seats``:
+the agents, ``scores``, ``ranks``, ``returns``, ``times``, ``nodes``, ``plies``); the two-seat
+columns hold seats 0 and 1 as before. Opening a version-0 file for writing migrates it in one
+transaction (the column is added, rows written before keep ``NULL`` there and are read from
+the columns, their ranks derived from their scores); its tournaments keep their keys, so the
+same command resumes them. A file of a newer version is refused.
+
 The file is checked when it is opened: another program's database (a foreign
 ``application_id``, other tables, or a ``games`` table without our columns) and a damaged
 one (``PRAGMA quick_check``) are refused with a one-line :class:`ArenaError`, and so is any
@@ -91,6 +100,8 @@ CREATE TABLE IF NOT EXISTS leases (
     PRIMARY KEY (tournament_id, pair, game_no)
 );
 """
+#: ``PRAGMA user_version`` of a results file written now (see the module's docstring).
+SCHEMA_VERSION = 1
 #: ``PRAGMA application_id`` of a results file ("GSAR").
 APPLICATION_ID = 0x47534152
 #: The tables and columns a results file must have (``leases`` is added to older files).
@@ -153,6 +164,7 @@ class Store:
     def __init__(self, path: str = ":memory:") -> None:
         self.path = path
         self.db: sqlite3.Connection | None = None
+        self._seat_results: bool | None = None
         with self._opening():
             self.db = sqlite3.connect(path, isolation_level=None, timeout=10.0)
             self._check()
@@ -162,6 +174,29 @@ class Store:
             self.db.executescript(SCHEMA)
             if self.db.execute("PRAGMA application_id").fetchone()[0] == 0:
                 self.db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            self._migrate()
+
+    def _version(self) -> int:
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    def _migrate(self) -> None:
+        """Bring the file to :data:`SCHEMA_VERSION`, in one transaction (a second process
+        opening the same old file at once finds it done)."""
+        if self._version() >= SCHEMA_VERSION:
+            return
+        with self._transaction():
+            version = self._version()
+            if version < 1:
+                have = {str(row[1]) for row in self._db.execute("PRAGMA table_info(games)")}
+                if "seat_results" not in have:
+                    self._db.execute("ALTER TABLE games ADD COLUMN seat_results TEXT")
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    def _has_seat_results(self) -> bool:
+        if self._seat_results is None:
+            have = {str(row[1]) for row in self._db.execute("PRAGMA table_info(games)")}
+            self._seat_results = "seat_results" in have
+        return self._seat_results
 
     @contextlib.contextmanager
     def _opening(self) -> Iterator[None]:
@@ -202,6 +237,11 @@ class Store:
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
         if not tables:
             return
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise ArenaError(f"results database {echo(self.path)} has schema version "
+                             f"{version}, newer than this gamesearch's {SCHEMA_VERSION}: "
+                             "open it with a newer gamesearch, or give a new --db")
         others = sorted(tables - set(TABLES))
         if others:
             listed = ", ".join(others[:5]) + (", ..." if len(others) > 5 else "")
@@ -236,6 +276,7 @@ class Store:
         store = cls.__new__(cls)
         store.path = path
         store.db = None
+        store._seat_results = None
         with store._opening():
             store.db = sqlite3.connect(f"file:{quote(str(Path(path).resolve()))}?mode=ro",
                                        uri=True, isolation_level=None,
@@ -345,17 +386,21 @@ class Store:
     def add_game(self, tournament_id: int, r: GameRecord, owner: Owner | None = None) -> bool:
         """Store one game (and end ``owner``'s lease of its slot, in the same transaction);
         False (and nothing written) when its slot is already stored."""
+        per_seat = json.dumps({"seats": r.seats, "scores": r.scores, "ranks": r.ranks,
+                               "returns": r.returns, "times": r.times, "nodes": r.nodes,
+                               "plies": r.plies}, separators=(",", ":"))
         with self._transaction():
             cur = self._db.execute(
                 "INSERT OR IGNORE INTO games (tournament_id, pair, game_no, round, opening, "
                 "agent0, agent1, start_position, opening_plies, moves, score0, score1, "
-                "termination, detail, time0, time1, nodes0, nodes1, plies0, plies1, finished_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "termination, detail, time0, time1, nodes0, nodes1, plies0, plies1, finished_at, "
+                "seat_results) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (tournament_id, r.pair, r.game_no, r.round, r.opening_index,
                  r.seats[0], r.seats[1], r.start_position, r.opening_plies,
                  json.dumps(r.moves), r.scores[0], r.scores[1], r.termination, r.detail,
                  r.times[0], r.times[1], r.nodes[0], r.nodes[1], r.plies[0], r.plies[1],
-                 r.finished_at),
+                 r.finished_at, per_seat),
             )
             if owner is not None:
                 self._db.execute(
@@ -452,17 +497,28 @@ class Store:
         rows = self._db.execute(
             "SELECT id, pair, game_no, opening, agent0, agent1, start_position, opening_plies, "
             "moves, score0, score1, termination, detail, time0, time1, nodes0, nodes1, "
-            "plies0, plies1, finished_at FROM games WHERE tournament_id = ? AND id > ? "
+            "plies0, plies1, finished_at, "
+            + ("seat_results" if self._has_seat_results() else "NULL")
+            + " FROM games WHERE tournament_id = ? AND id > ? "
             + ("ORDER BY pair, game_no" if after == 0 else "ORDER BY id"), (tid, after))
         for (rowid, pair, game_no, opening, a0, a1, start, oplies, moves, s0, s1, term,
-             detail, t0, t1, n0, n1, p0, p1, finished) in rows:
+             detail, t0, t1, n0, n1, p0, p1, finished, per_seat) in rows:
             try:
+                seat: dict[str, Any]
+                if per_seat is None:  # (a row of a version-0 file: two seats in columns)
+                    seat = {"seats": [a0, a1], "scores": [s0, s1], "ranks": [],
+                            "returns": None, "times": [t0, t1], "nodes": [n0, n1],
+                            "plies": [p0, p1]}
+                else:
+                    seat = json.loads(per_seat)
                 record = GameRecord(
-                    pair=pair, game_no=game_no, seats=[a0, a1], specs=[specs[a0], specs[a1]],
+                    pair=pair, game_no=game_no, seats=seat["seats"],
+                    specs=[specs[a] for a in seat["seats"]],
                     opening_index=opening, start_position=start, opening_plies=oplies,
-                    moves=json.loads(moves), scores=[s0, s1], termination=term,
-                    detail=detail, times=[t0, t1], nodes=[n0, n1], plies=[p0, p1],
-                    finished_at=finished,
+                    moves=json.loads(moves), scores=seat["scores"], termination=term,
+                    detail=detail, times=seat["times"], nodes=seat["nodes"],
+                    plies=seat["plies"], finished_at=finished, ranks=seat["ranks"],
+                    returns=seat["returns"],
                 )
             except (KeyError, TypeError, ValueError):
                 raise ArenaError(f"results database {echo(self.path)}: game {pair}:{game_no} "

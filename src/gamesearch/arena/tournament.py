@@ -139,6 +139,7 @@ class LeasedSchedule:
 def validate(config: TournamentConfig) -> None:
     """Refuse a configuration before any game: unknown game, bad agent specs."""
     game = load_game(config.game)
+    config.check_seats()
     check_agent_specs(game, [a.spec for a in config.agents])
 
 
@@ -197,6 +198,6 @@ def run_tournament(config: TournamentConfig, options: RunOptions | None = None
         records = store.games(tid)
     return TournamentResult(
         config=config, tournament_id=tid, records=records,
-        standings=standings(list(config.agents), records), played=played,
+        standings=standings(list(config.agents), records, config.seats), played=played,
         scheduled=config.total, sprt=sprt, stopped_by_sprt=stopped,
     )

@@ -66,8 +66,12 @@ def _openings(args: argparse.Namespace, games_per_pair: int) -> tuple[Opening, .
 
 def _config(args: argparse.Namespace, agents: list[str], games: int, fmt: str
             ) -> TournamentConfig:
-    return TournamentConfig(
-        game=load_game(args.game).spec,
+    game = load_game(args.game)
+    if getattr(args, "func", None) is cmd_match and game.num_players != 2:
+        raise ArenaError(f"match is for two-player games; {game.spec} has {game.num_players} "
+                         f"seats: use gamesearch tournament {game.spec} --agents A B C ...")
+    config = TournamentConfig(
+        game=game.spec,
         agents=tuple(parse_agents(agents)),
         format=fmt,
         games_per_pair=games,
@@ -77,6 +81,8 @@ def _config(args: argparse.Namespace, agents: list[str], games: int, fmt: str
         seed=args.seed,
         max_plies=args.max_plies,
     )
+    config.check_seats()
+    return config
 
 
 def _run(args: argparse.Namespace, config: TournamentConfig, sprt: SPRT | None
@@ -93,7 +99,8 @@ def _run(args: argparse.Namespace, config: TournamentConfig, sprt: SPRT | None
              if len(config.agents) == 2 else f"{config.game} {config.format}, "
              f"{len(config.agents)} agents")
     writers: list[tuple[str | None, Callable[[str], None]]] = [
-        (args.plot, lambda path: write_plot(path, title, list(config.agents), result.records)),
+        (args.plot, lambda path: write_plot(path, title, list(config.agents), result.records,
+                                            config.seats)),
         (args.export_jsonl, lambda path: write_jsonl(path, result.records, list(config.agents),
                                                      config.game, config.key)),
         (args.export_pgn, lambda path: write_pgn(path, result.records, list(config.agents),
@@ -121,11 +128,19 @@ def _summary(result: TournamentResult) -> dict[str, Any]:
         "scheduled": result.scheduled,
         "games": len(result.records),
         "played": result.played,
+        "seats": cfg.seats,
         "standings": [
             {"agent": s.name, "spec": s.spec, "games": s.score.games, "wins": s.score.wins,
              "draws": s.score.draws, "losses": s.score.losses, "points": s.score.points,
              "elo": num(s.elo), "margin": num(s.margin),
              "elo_text": format_elo(s.elo, s.margin), "forfeits": s.forfeits}
+            if s.seats == 2 else
+            {"agent": s.name, "spec": s.spec, "games": s.games, "firsts": s.firsts,
+             "mean_rank": num(s.mean_rank), "score": num(s.mean_score),
+             "score_margin": num(s.score_margin),
+             "seat_scores": [num(s.seat_score(k)) for k in range(s.seats)],
+             "rating": num(s.mu), "rating_sigma": num(s.sigma),
+             "rating_margin": num(s.rating_margin), "forfeits": s.forfeits}
             for s in result.standings
         ],
         "terminations": {},
@@ -151,7 +166,8 @@ def _print(result: TournamentResult, args: argparse.Namespace, out: TextIO) -> N
         return
     cfg = result.config
     agents = list(cfg.agents)
-    out.write(f"{cfg.game}, {cfg.format}, time control {cfg.time_control}: "
+    seats = f", {cfg.seats} seats, {len(cfg.pairs())} tables" if cfg.seats > 2 else ""
+    out.write(f"{cfg.game}, {cfg.format}{seats}, time control {cfg.time_control}: "
               f"{len(result.records)}/{result.scheduled} games "
               f"({result.played} played now)\n")
     out.write(render_standings(result.standings) + "\n")
@@ -164,7 +180,10 @@ def _print(result: TournamentResult, args: argparse.Namespace, out: TextIO) -> N
             out.write(result.sprt.describe(sc)
                       + ("  (stopped early)" if result.stopped_by_sprt else "") + "\n")
     else:
-        out.write("pairs:\n" + render_pairs(agents, result.records, cfg.pairs()) + "\n")
+        pairs: list[tuple[int, ...]] = (cfg.pairs() if cfg.seats == 2 else
+                 [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))])
+        head = "pairs" if cfg.seats == 2 else "head to head (better rank = win)"
+        out.write(f"{head}:\n" + render_pairs(agents, result.records, pairs) + "\n")
     terms: dict[str, int] = {}
     for r in result.records:
         terms[r.termination] = terms.get(r.termination, 0) + 1
@@ -239,10 +258,14 @@ def add_arena_commands(sub: Any) -> None:
     s = sub.add_parser("tournament", help="round-robin or gauntlet between several agents")
     s.add_argument("game", help=GAME_SPEC_HELP)
     s.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
-                   help="agent specs (NAME=SPEC to name one); the first is the gauntlet's")
+                   help="agent specs (NAME=SPEC to name one); the first is the gauntlet's. "
+                   "A game of N seats (rolit:players=3) seats every combination of N agents "
+                   "(a balanced sample of 500 when there are more), each rotated through "
+                   "every seat")
     s.add_argument("--format", choices=FORMATS, default="round-robin")
     s.add_argument("--games-per-pair", type=argtype("games"), default=2, metavar="N",
-                   help="games between each pair, colours alternating (default 2) "
+                   help="games at each pair (table), colours (seats) rotating; a multiple of "
+                   "the seats puts every agent in every seat (default 2) "
                    + help_range("games"))
     _common(s)
     s.set_defaults(func=cmd_tournament)

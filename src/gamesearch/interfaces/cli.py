@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from .. import __version__
 from ..agents import AGENT_KINDS, QuitGame, make_agent, play_game
 from ..argtypes import argtype, help_range
-from ..errors import GameError, InvalidLimitError, one_line
+from ..errors import GameError, InvalidLimitError, echo, one_line
 from ..files import iter_lines
 from ..game import CHANCE, Game
 from ..games import available_games, game_options, get_game
@@ -88,19 +88,42 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # ----- play -----------------------------------------------------------------------------
+def seat_specs(game: Game[Any, Any], args: argparse.Namespace) -> list[str]:
+    """The agent of every seat of ``play``: ``--agents`` (one spec a seat, in seat order),
+    else seat 1 ``--first`` (default human) and seat 2 ``--second`` (default: the game's
+    strongest agent, e.g. the solver for connect4, else ``id``; ``maxn`` for three seats or
+    more, as for seats 3 to 6); then ``--seat K=SPEC`` replaces seat K's agent."""
+    n = game.num_players
+    given = list(args.agents or []) or list(args.agent or [])
+    if given:
+        if args.first != "human" or args.second is not None:
+            raise CliError("give the seats' agents either with --agents or with "
+                           "--first/--second, not both")
+        if len(given) != n:
+            raise CliError(f"{game.spec} has {n} seats; --agents gave {len(given)} agents")
+        specs = given
+    else:
+        hooks = game.match_hooks()
+        default = "id" if n == 2 else "maxn"
+        second = args.second or (hooks and hooks.default_opponent) or default
+        specs = [args.first, second] + [default] * max(0, n - 2)
+    for item in args.seat or []:
+        seat, eq, spec = item.partition("=")
+        seat = seat.strip()
+        if not eq or not spec.strip() or not seat.isascii() or not seat.isdigit():
+            raise CliError(f"--seat {echo(item)}: expected SEAT=SPEC, e.g. --seat 2=maxn")
+        if not 1 <= int(seat) <= n:
+            raise CliError(f"--seat {echo(item)}: {game.spec} has seats 1 to {n}")
+        specs[int(seat) - 1] = spec.strip()
+    return specs
+
+
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     game = _game(args.game)
     state = _state(game, args.position)
     if args.time is not None and not args.time > 0:
         raise InvalidLimitError(f"--time {args.time}: must be a positive number of seconds")
-    specs = list(args.agent or [])
-    if not specs:
-        # the game's strongest agent (Connect Four: its book, then the exact solver)
-        hooks = game.match_hooks()
-        second = args.second or (hooks and hooks.default_opponent) or "id"
-        specs = [args.first, second] + ["id"] * max(0, game.num_players - 2)
-    if len(specs) != game.num_players:
-        raise CliError(f"{game.name} has {game.num_players} players; got {len(specs)} agents")
+    specs = seat_specs(game, args)
 
     def write(text: str) -> None:
         out.write(text + "\n")
@@ -121,6 +144,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         elif report.source == "solver":
             line += (f"   [score {report.value}, solved, {report.nodes} nodes, "
                      f"{report.seconds:.2f} s]")
+        elif report.source == "search" and isinstance(report.value, tuple | list):
+            values = ", ".join(f"{k + 1}: {_value_text(v)}" for k, v in enumerate(report.value))
+            line += (f"   [values by player {values}; depth {report.depth}, "
+                     f"{report.nodes} nodes, {report.seconds:.2f} s]")
         elif report.source == "search":
             line += (f"   [value {_value_text(report.value)}, depth {report.depth}, "
                      f"{report.nodes} nodes, {report.seconds:.2f} s]")
@@ -140,6 +167,11 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     winners = [i for i, r in enumerate(returns) if r == best]
     if len(winners) == len(returns):
         write("game over: draw")
+    elif len(returns) > 2:  # every seat's rank (ties share the better rank)
+        ranks = [1 + sum(o > r for o in returns) for r in returns]
+        write("game over: " + ", ".join(
+            f"{k}. player {p + 1} ({specs[p]}, {_value_text(float(returns[p]))})"
+            for k, p in sorted((k, p) for p, k in enumerate(ranks))))
     else:
         write("game over: " + ", ".join(f"player {w + 1} ({specs[w]})" for w in winners) + " wins")
     return 0
@@ -390,11 +422,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("play", help="play a game in the terminal")
     s.add_argument("game", help=GAME_SPEC_HELP)
-    s.add_argument("--first", default="human", help="agent of player 1 (default human)")
+    s.add_argument("--first", default="human", help="agent of seat 1 (default human)")
     s.add_argument("--second", default=None,
-                   help="agent of player 2 (default: the game's strongest agent, e.g. solver "
-                   "for connect4; else id)")
-    s.add_argument("--agent", action="append", help="agents in player order (n-player games)")
+                   help="agent of seat 2 (default: the game's strongest agent, e.g. solver "
+                   "for connect4; else id; maxn with three seats or more)")
+    s.add_argument("--agents", nargs="+", metavar="SPEC",
+                   help="every seat's agent in seat order, human included: "
+                   "rolit:players=3 --agents human maxn:depth=3 paranoid")
+    s.add_argument("--seat", action="append", metavar="K=SPEC",
+                   help="seat K's agent (1-based; repeatable), over the defaults or --agents: "
+                   "--seat 3=human")
+    s.add_argument("--agent", action="append", help=argparse.SUPPRESS)  # (old: --agents)
     s.add_argument("--time", type=argtype("time"), default=1.0,
                    help="seconds per engine move " + help_range("time"))
     s.add_argument("--position", help="start position in the game's notation")

@@ -196,8 +196,13 @@ def result_text(game: Game[Any, Any], state: Any) -> str:
     returns = list(game.returns(state))
     best = max(returns)
     winners = [i for i, r in enumerate(returns) if r == best]
-    text = ("draw" if len(winners) == len(returns) else
-            " and ".join(f"player {w + 1}" for w in winners) + " wins")
+    if len(returns) > 2 and len(winners) < len(returns):  # every seat's rank, ties shared
+        ranks = [1 + sum(o > r for o in returns) for r in returns]
+        text = ", ".join(f"{k}. player {p + 1}" for k, p in sorted(
+            (k, p) for p, k in enumerate(ranks)))
+    else:
+        text = ("draw" if len(winners) == len(returns) else
+                " and ".join(f"player {w + 1}" for w in winners) + " wins")
     why = game.termination(state)
     if why:
         text += " by " + why

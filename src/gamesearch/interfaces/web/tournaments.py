@@ -1,5 +1,9 @@
 """The Tournaments page: the arena's SQLite files, read-only, as standings, pairwise
-results, Elo with 95 % intervals, the rating plot and every game move by move.
+results, Elo with 95 % intervals, the rating plot and every game move by move. A tournament
+of 3 to 6 seats (``seats`` in its stored configuration) shows the n-player standings of
+:mod:`gamesearch.arena.report` instead: first places, mean rank, mean score with its 95 %
+interval, the score in every seat and the openskill rating with its 95 % interval; its
+pairwise table is head to head (a better rank in a game both played is a win).
 
 The server is given one results file or one folder (``gamesearch web --db``). Requests name
 a file only by its name as listed here (:class:`Library`); nothing a request sends is ever
@@ -17,8 +21,8 @@ from typing import Any
 
 from ...arena.errors import ArenaError
 from ...arena.ratings import Score, format_elo
-from ...arena.report import pair_score, render_svg, result_text, standings
-from ...arena.schedule import AgentEntry
+from ...arena.report import Standing, pair_score, render_svg, result_text, standings
+from ...arena.schedule import AgentEntry, table_count
 from ...arena.store import Store
 from .validation import WebInputError
 
@@ -82,7 +86,8 @@ class Library:
             info = _summary(store, found[0])
             agents = [AgentEntry(n, s) for n, s in store.agents(tid)]
             records = store.games(tid)
-        rows = standings(agents, records)
+        seats = int(info["seats"])
+        rows = standings(agents, records, seats)
         n = len(agents)
         pairs = ([(0, j) for j in range(1, n)] if info["format"] == "gauntlet"
                  else [(i, j) for i in range(n) for j in range(i + 1, n)])
@@ -91,7 +96,8 @@ class Library:
         info.update({
             "file": name,
             "agents": [{"name": a.name, "spec": a.spec} for a in agents],
-            "standings": [{"agent": s.name, "spec": s.spec, **_score(s.score),
+            "standings": [{"agent": s.name, "spec": s.spec,
+                           **(_score(s.score) if seats == 2 else _nplayer(s)),
                            "forfeits": s.forfeits,
                            "seconds_per_move": s.seconds / s.moves if s.moves else 0.0,
                            "nodes_per_move": s.nodes / s.moves if s.moves else 0.0}
@@ -100,10 +106,10 @@ class Library:
                        **_score(pair_score(records, a, b))} for a, b in pairs],
             "table": [[None if i == j else _score(pair_score(records, i, j))
                        for j in range(n)] for i in range(n)],
-            "plot": _scalable(render_svg(title, agents, records)),
+            "plot": _scalable(render_svg(title, agents, records, seats)),
             "records": [{"index": k, "pair": r.pair, "game_no": r.game_no, "round": r.round,
-                       "agents": [agents[i].name for i in r.seats],
-                       "result": result_text(r.scores), "termination": r.termination,
+                       "agents": [agents[i].name for i in r.seats], "ranks": r.ranks,
+                       "result": result_text(r.scores, r.ranks), "termination": r.termination,
                        "plies": len(r.moves), "finished_at": r.finished_at}
                       for k, r in enumerate(records)],
         })
@@ -122,7 +128,8 @@ class Library:
         r = records[index]
         return {"game": found[0]["game"], "index": index, "start_position": r.start_position,
                 "opening_plies": r.opening_plies, "moves": r.moves,
-                "agents": [agents[i][0] for i in r.seats], "result": result_text(r.scores),
+                "agents": [agents[i][0] for i in r.seats], "ranks": r.ranks,
+                "returns": r.returns, "result": result_text(r.scores, r.ranks),
                 "termination": r.termination, "detail": r.detail,
                 "seconds": r.times, "nodes": r.nodes}
 
@@ -144,13 +151,20 @@ def _scalable(svg: str) -> str:
                        f'height="{h}"', 1)
 
 
+def _nplayer(s: Standing) -> dict[str, Any]:
+    return {"games": s.games, "firsts": s.firsts, "mean_rank": _num(s.mean_rank),
+            "score": _num(s.mean_score), "score_margin": _num(s.score_margin),
+            "seat_scores": [_num(s.seat_score(k)) for k in range(s.seats)],
+            "rating": _num(s.mu), "rating_margin": _num(s.rating_margin)}
+
+
 def _summary(store: Store, t: dict[str, Any]) -> dict[str, Any]:
     cfg = t["config"]
     n = len(cfg.get("agents", []))
     fmt = cfg.get("format", "round-robin")
-    pairs = n - 1 if fmt == "gauntlet" else n * (n - 1) // 2
-    scheduled = pairs * int(cfg.get("games_per_pair", 0))
-    return {"id": t["id"], "key": t["key"], "game": t["game"], "format": fmt,
+    seats = int(cfg.get("seats", 2))
+    scheduled = table_count(n, seats, fmt) * int(cfg.get("games_per_pair", 0))
+    return {"id": t["id"], "key": t["key"], "game": t["game"], "format": fmt, "seats": seats,
             "created": t["created"], "games": t["games"], "scheduled": scheduled,
             "time_control": cfg.get("time_control"),
             "agent_names": [a.get("name") for a in cfg.get("agents", [])]}

@@ -40,9 +40,10 @@ function esc(text) {
 }
 
 function fmtValue(v, text) {
+  // a vector (max^n): one value per player, P1 first
+  if (Array.isArray(v)) return v.map((x, i) => `P${i + 1} ${fmtValue(x)}`).join(" · ");
   if (text) return text;  // the server's words for a search value (score_text: "mate in 2 (White to move)")
   if (v === null || v === undefined) return "?";
-  if (Array.isArray(v)) return "(" + v.map((x) => fmtValue(x)).join(", ") + ")";
   if (typeof v === "number" && !Number.isInteger(v)) return v.toFixed(3).replace(/0+$/, "");
   return String(v);
 }

@@ -14,7 +14,17 @@ async function init() {
   if (params.get("position")) $("#start").value = params.get("position");
   if (params.get("time")) $("#time").value = params.get("time");
   if (params.get("clock")) $("#clock").value = params.get("clock");
-  $("#game").addEventListener("change", () => { makeAgentInputs(); newGame(); });
+  $("#game").addEventListener("change", () => { makeSeatsControl(); makeAgentInputs(); newGame(); });
+  $("#seats").addEventListener("change", () => {
+    const n = Number($("#seats").value);
+    const spec = withPlayers($("#game").value, n);
+    if (![...$("#game").options].some((o) => o.value === spec)) {
+      $("#game").insertAdjacentHTML("afterbegin", `<option value="${esc(spec)}">${esc(spec)}</option>`);
+    }
+    $("#game").value = spec;
+    makeAgentInputs($$(".agent").map((i) => i.value.trim()), n);
+    newGame();
+  });
   $("#new").addEventListener("click", newGame);
   $("#undo").addEventListener("click", undo);
   $("#flip").addEventListener("click", () => { S.flip = !S.flip; show(S.shown); });
@@ -41,7 +51,8 @@ async function init() {
                    Home: () => show(0), End: () => show(null) };
     if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
   });
-  makeAgentInputs(params.getAll("agent"));
+  makeSeatsControl();
+  makeAgentInputs(params.getAll("agent"), seatsOf($("#game").value));
   const id = params.get("id");
   if (id) {
     try {
@@ -63,6 +74,7 @@ function restoreSettings(v) {
     $("#game").insertAdjacentHTML("afterbegin", `<option value="${esc(v.game)}">${esc(v.game)}</option>`);
   }
   $("#game").value = v.game;
+  makeSeatsControl(v.players);
   makeAgentInputs(v.agents, v.players);
   $("#start").value = v.start || "";
   if (v.time) $("#time").value = v.time;
@@ -83,20 +95,56 @@ function remember() {
   history.replaceState(null, "", url);
 }
 
+// The seats of a game with a ``players`` option (rolit:players=3): a choice of its range,
+// which rewrites the game's spec; hidden for a game whose seats are fixed.
+function playersOption(spec) {
+  const g = gameInfo(S.games, spec);
+  return g && (g.options || []).find((o) => o.name === "players");
+}
+
+function seatsOf(spec) {
+  const m = /[:,]players=(\d+)/.exec(String(spec));
+  const opt = playersOption(spec);
+  return m ? Number(m[1]) : opt ? Number(opt.default) : gameInfo(S.games, spec).players;
+}
+
+function withPlayers(spec, n) {
+  const cut = spec.indexOf(":");
+  const name = cut < 0 ? spec : spec.slice(0, cut);
+  const rest = cut < 0 ? [] : spec.slice(cut + 1).split(",").filter((x) => x && !x.startsWith("players="));
+  return `${name}:${[`players=${n}`, ...rest].join(",")}`;
+}
+
+function makeSeatsControl(players) {
+  const spec = $("#game").value;
+  const opt = playersOption(spec);
+  $("#seatsrow").style.display = opt ? "" : "none";
+  if (!opt) return;
+  const [lo, hi] = String(opt.range).split(" to ").map(Number);
+  const now = players || seatsOf(spec);
+  const choices = [];
+  for (let n = lo || 2; n <= (hi || lo || 2); n++) choices.push(n);
+  $("#seats").innerHTML = choices.map((n) => `<option value="${n}"${n === now ? " selected" : ""}>${n}</option>`).join("");
+}
+
 // One input per seat; ``players``: the seats of the game as started (a spec's options may
-// change them: rolit:players=3), else the game's default.
+// change them: rolit:players=3), else the game's default. A seat's default is the game's
+// agent (max^n when the game's default is two seats and more are asked).
 function makeAgentInputs(given, players) {
   const g = gameInfo(S.games, $("#game").value);
   const box = $("#agents");
   box.innerHTML = "";
-  for (let p = 0; p < (players || g.players); p++) {
-    const value = (given && given[p]) || (p === 0 ? "human" : g.default_agent);
+  const n = players || g.players;
+  const engine = n > 2 && g.players === 2 ? "maxn" : g.default_agent;
+  for (let p = 0; p < n; p++) {
+    const value = (given && given[p]) || (p === 0 ? "human" : engine);
     box.insertAdjacentHTML("beforeend",
       `<label for="agent${p}">Player ${p + 1}</label><input id="agent${p}" class="agent" ` +
       `value="${esc(value)}" list="agentlist">`);
   }
   box.insertAdjacentHTML("beforeend", `<datalist id="agentlist">${["human", "random",
-    "minimax", "alphabeta", "id", "solver", "maxn", "expectiminimax", "alphabeta:depth=4"]
+    "minimax", "alphabeta", "id", "solver", "maxn", "paranoid", "mcts", "expectiminimax",
+    "alphabeta:depth=4"]
     .map((a) => `<option value="${a}">`).join("")}</datalist>`);
 }
 
@@ -136,7 +184,7 @@ async function newGame(keepError) {
   if (gen !== S.gen) return;
   S.busy = false;
   S.view = v; S.shown = null;
-  if ($$(".agent").length !== v.players) makeAgentInputs(v.agents, v.players);
+  if ($$(".agent").length !== v.players) { makeSeatsControl(v.players); makeAgentInputs(v.agents, v.players); }
   startClocks();
   remember();
   advance();

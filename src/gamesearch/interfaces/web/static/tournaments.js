@@ -43,7 +43,8 @@ function show(d) {
     `${d.scheduled} games, time control ${esc(d.time_control || "?")}</div>`;
   $("#live").textContent = running ? "running: this page updates as games come in" : "";
   $("#standingsbox").style.display = "block";
-  $("#standings").innerHTML = "<tr><th>#</th><th class='l'>agent</th><th>games</th><th>W</th><th>D</th>" +
+  if (d.seats > 2) showSeated(d);
+  else $("#standings").innerHTML = "<tr><th>#</th><th class='l'>agent</th><th>games</th><th>W</th><th>D</th>" +
     "<th>L</th><th>points</th><th>score</th><th>Elo vs field (95 %)</th><th>forfeits</th>" +
     "<th>s/move</th><th>nodes/move</th></tr>" + d.standings.map((s, i) =>
       `<tr class="standing"><td>${i + 1}</td><td class="l">${esc(s.agent)}</td><td>${s.games}</td>` +
@@ -58,12 +59,32 @@ function show(d) {
   $("#plot").style.display = "block";
   $("#plot").innerHTML = d.plot;
   $("#gamesbox").style.display = "block";
-  $("#games").innerHTML = "<tr><th>#</th><th class='l'>first</th><th class='l'>second</th><th>result</th>" +
+  $("#games").innerHTML = "<tr><th>#</th>" + (d.seats > 2 ? "<th class='l'>seats, in order</th>"
+    : "<th class='l'>first</th><th class='l'>second</th>") + (d.seats > 2 ? "<th>ranks</th>" : "<th>result</th>") +
     "<th class='l'>termination</th><th>plies</th><th></th></tr>" + d.records.map((g) =>
-      `<tr><td>${g.index + 1}</td><td class="l">${esc(g.agents[0])}</td><td class="l">${esc(g.agents[1])}</td>` +
+      `<tr><td>${g.index + 1}</td>` + (d.seats > 2 ? `<td class="l">${esc(g.agents.join(", "))}</td>`
+        : `<td class="l">${esc(g.agents[0])}</td><td class="l">${esc(g.agents[1])}</td>`) +
       `<td>${esc(g.result)}</td><td class="l">${esc(g.termination)}</td><td>${g.plies}</td>` +
       `<td><button class="secondary replay" data-index="${g.index}">replay</button></td></tr>`).join("");
   $$(".replay").forEach((b) => b.addEventListener("click", () => replay(Number(b.dataset.index))));
+}
+
+// Three to six seats: first places, mean rank, mean score (95 %), the score in each seat and
+// the openskill rating (95 %), as the command line's table.
+function showSeated(d) {
+  const pct = (x) => x === null ? "n/a" : (100 * x).toFixed(1) + "%";
+  const seats = [...Array(d.seats).keys()];
+  $("#standings").innerHTML = "<tr><th>#</th><th class='l'>agent</th><th>games</th><th>1st</th>" +
+    "<th>mean rank</th><th>score (95 %)</th>" + seats.map((k) => `<th>seat ${k + 1}</th>`).join("") +
+    "<th>rating (95 %)</th><th>forfeits</th><th>s/move</th><th>nodes/move</th></tr>" +
+    d.standings.map((s, i) =>
+      `<tr class="standing"><td>${i + 1}</td><td class="l">${esc(s.agent)}</td><td>${s.games}</td>` +
+      `<td>${s.firsts}</td><td>${s.mean_rank === null ? "n/a" : s.mean_rank.toFixed(2)}</td>` +
+      `<td>${pct(s.score)}${s.score_margin === null ? "" : " ± " + (100 * s.score_margin).toFixed(1)}</td>` +
+      s.seat_scores.map((x) => `<td>${pct(x)}</td>`).join("") +
+      `<td>${s.rating === null ? "n/a" : s.rating.toFixed(1) + " ± " + s.rating_margin.toFixed(1)}</td>` +
+      `<td>${s.forfeits}</td><td>${s.seconds_per_move.toFixed(3)}</td>` +
+      `<td>${Math.round(s.nodes_per_move)}</td></tr>`).join("");
 }
 
 async function replay(index) {
