@@ -22,6 +22,7 @@ found so far among its exactly valued children:
   (different movers), when ``b`` is searching its *last* child and ``b``'s best so far
   gives ``a``'s mover at most ``h_a``: once ``h_a + h_c + (n-2)·lo >= S``, ``b``'s value
   is either its best so far or ``c``'s, neither better for ``a`` than ``h_a``: ``c`` stops.
+  It never needs a re-search (the tests check that it does none).
 * ``speculative`` — Sturtevant's speculative pruning: the same deep test on any child of
   ``b`` (with ``h_b`` added when ``b``'s mover differs from both: ``h_a + h_b + h_c +
   (n-3)·lo >= S``), so ``c``'s value, were ``b`` to pick it, would not be picked by
@@ -219,7 +220,7 @@ class MaxN(Searcher):
                     continue
                 if lastbranch and last[ply - 1]:
                     bb = bestvec[ply - 1]
-                    if (bb is None or bb[pa] <= ha) and ha + hc + (n - 2) * low >= total:
+                    if bb is not None and bb[pa] <= ha and ha + hc + (n - 2) * low >= total:
                         cutoffs += 1
                         return best, DEEP
                 if speculative:
