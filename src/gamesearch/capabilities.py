@@ -90,6 +90,18 @@ class MoveOrdering(Generic[S, A]):
 
 
 @dataclass(frozen=True)
+class TurnPassing(Generic[S]):
+    """``give_turn(state, player)``: the same position with ``player`` to move, as if the
+    players between had passed (``Game.turn_passing()``). Best-reply search (``brs``) needs
+    it on games of three or more players: its MIN layer lets any one opponent move out of
+    turn, then gives the turn back to the root player (Schadd & Winands 2011). A game
+    whose turn is part of the state (Rolit, Chinese Checkers) offers it by rewriting that
+    field."""
+
+    give_turn: Callable[[S, int], S]
+
+
+@dataclass(frozen=True)
 class Tactics(Generic[S, A]):
     """The moves the engine must not stop at (``Game.tactics()``; chess).
 

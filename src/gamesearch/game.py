@@ -51,6 +51,7 @@ from .capabilities import (
     SafeMoves,
     ScoreConvention,
     Tactics,
+    TurnPassing,
     solve_until,
 )
 from .errors import IllegalMoveError, InvalidPositionError, UnsupportedGameError
@@ -105,6 +106,13 @@ class GameType:
     #: player to move ``k`` plies below a state is the one to move there when ``k`` is even.
     #: Search reads the side from the ply's parity instead of calling ``to_move``.
     alternating: bool = False
+    #: Every terminal ``returns`` vector and every evaluation vector (``[evaluate(s, p) for
+    #: p in players]``) sums to this (``None``: not promised). With :attr:`value_bounds`
+    #: it lets max^n prune (Korf 1991; Sturtevant 2003: ``maxn:shallow=1`` ...).
+    constant_sum: float | None = None
+    #: ``(low, high)``: every player's terminal utility and evaluation lies in it
+    #: (``None``: not promised).
+    value_bounds: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
         if self.alternating and (self.num_players != 2 or self.chance):
@@ -285,6 +293,12 @@ class Game(Generic[S, A]):
     @capability
     def match_hooks(self) -> MatchHooks | None:
         """Default opponent, arena openings, PGN (:class:`~.capabilities.MatchHooks`)."""
+        return None
+
+    @capability
+    def turn_passing(self) -> TurnPassing[S] | None:
+        """The position with another player to move (:class:`~.capabilities.TurnPassing`),
+        for best-reply search on three or more players."""
         return None
 
     @capability

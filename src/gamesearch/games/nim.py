@@ -22,7 +22,7 @@ is for:
   ``move_ordering``, ``safe_moves``, a ``drawing`` and a ``perft``; for each capability it
   does not have (``tactics``, ``null_move``, ``score_convention``, ``engine_settings``,
   ``playouts``, ``fast_solver``, ``opening_book``, ``book_builder``, ``match_hooks``,
-  ``observation``) a comment says what it is for and which game has one.
+  ``turn_passing``, ``observation``) a comment says what it is for and which game has one.
 
 Its parameter, the start's heaps, is an option of its spec (``nim:heaps=1-3-5-7``): the
 ``options`` tuple declares it, typed and ranged, and the game keeps its value in the attribute
@@ -265,6 +265,9 @@ class Nim(Game[NimState, NimAction]):
     # book lines) and pgn_notation (FEN and UCI, so the arena can write PGN: chess). Nim
     # needs none: the default search plays it perfectly.
 
+    # turn_passing() -> TurnPassing: give_turn(state, player), the position with another
+    # player to move; best-reply search lets an opponent move out of turn with it on three
+    # or more players (Rolit, Chinese Checkers). Nim has two players and does not need it.
     # observation() -> Observation: what a seat may see in a game with hidden information
     # (observe(state, seat), its actions, sample(observation, rng) for a determinisation).
     # Nim, like every game so far, has perfect information: None, each seat sees the state.

@@ -525,8 +525,16 @@ class TreeGame(Game[int, str]):
             if r is not None
         )
         self.num_players = num_players
+        # What max^n's pruning needs (GameType.constant_sum, value_bounds): the leaves'
+        # vectors and the heuristic ones (the evaluation) all sum to one number.
+        vectors = [r for r in self._returns + self._heuristic_vec if r is not None]
+        sums = {math.fsum(r) for r in vectors}
+        constant = sums.pop() if len(sums) == 1 else None
+        entries = [x for r in vectors for x in r]
         self.game_type = GameType(
-            num_players=num_players, chance=CHANCE in self._player, zero_sum=zero_sum
+            num_players=num_players, chance=CHANCE in self._player, zero_sum=zero_sum,
+            constant_sum=constant,
+            value_bounds=(min(entries), max(entries)) if entries else None,
         )
         biggest = max(
             (abs(x) for r in self._returns + self._heuristic_vec if r is not None for x in r),

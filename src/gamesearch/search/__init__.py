@@ -10,8 +10,10 @@
 An algorithm is named by a *spec*: ``name`` or ``name:key=value,key=value``, where the keys
 are the search limit (``depth``, ``time``, ``nodes``) and the algorithm's options
 (``tt=1M``, ``ordering=1``, ``pvs=1``, ``quiescence=0``, ``aspiration=50``, ``discount=0``,
-``soft_share=0.5``; for ``mcts``: ``c=0.5``, ``solver=1``, ``puct=1``, ``playout_depth=N``,
-``transpositions=1``, ``reuse=0``, ``seed=N``, ``iterations=N``, ``fast=0``, ``wdl=1``);
+``soft_share=0.5``; for ``maxn``: ``shallow=1``, ``lastbranch=1``, ``speculative=1``;
+``paranoid`` takes the engine's ``tt``, ``ordering``, ...; for ``mcts``: ``c=0.5``,
+``solver=1``, ``puct=1``, ``playout_depth=N``, ``transpositions=1``, ``reuse=0``,
+``seed=N``, ``iterations=N``, ``fast=0``, ``wdl=1``);
 :mod:`gamesearch.spec` reads them, each in its documented range.
 """
 
@@ -26,6 +28,7 @@ from ..game import Game
 from ..spec import read_bool, read_float, read_int, shorten, split_spec
 from .alphabeta import AlphaBeta
 from .base import Searcher
+from .brs import BestReply, BestReplyPlus
 from .common import Callback, SearchResult
 from .control import MAX_DEPTH_LIMIT, MAX_NODES, MAX_SECONDS, Limit
 from .expectiminimax import Expectiminimax
@@ -64,6 +67,8 @@ ALGORITHMS: dict[str, AlgorithmInfo] = {
         ),
         AlgorithmInfo("maxn", MaxN, {}, MaxN.summary),
         AlgorithmInfo("paranoid", Paranoid, {}, Paranoid.summary),
+        AlgorithmInfo("brs", BestReply, {}, BestReply.summary),
+        AlgorithmInfo("brs+", BestReplyPlus, {}, BestReplyPlus.summary),
         AlgorithmInfo("expectiminimax", Expectiminimax, {}, Expectiminimax.summary),
         AlgorithmInfo("mcts", MCTS, {}, MCTS.summary),
     ]
@@ -73,6 +78,7 @@ BOOL_OPTIONS = (
     "ordering", "killers", "history", "quiescence", "pvs", "discount", "iterate", "partial",
     "check_extension", "null_move", "lmr", "futility", "zero_eval",
     "solver", "puct", "transpositions", "reuse", "fast", "wdl",  # mcts
+    "shallow", "lastbranch", "speculative",  # maxn's pruning
 )
 
 #: How each option of a search spec is read (one reader, one documented range each).
@@ -158,6 +164,8 @@ __all__ = [
     "ALGORITHMS",
     "MCTS",
     "AlphaBeta",
+    "BestReply",
+    "BestReplyPlus",
     "Expectiminimax",
     "Limit",
     "MaxN",

@@ -81,7 +81,7 @@ class Searcher:
             raise UnsupportedGameError(
                 f"{self.name} needs a two-player zero-sum game; {game.name} has "
                 f"{gt.num_players} players{'' if gt.zero_sum else ' and is not zero-sum'}"
-                " (use maxn or paranoid)"
+                " (use maxn, paranoid, brs or brs+)"
             )
         if gt.chance and not self.handles_chance:
             raise UnsupportedGameError(
