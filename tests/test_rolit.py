@@ -661,3 +661,30 @@ def test_mcts_cuts_its_playouts_off_with_the_evaluation() -> None:
     s = game.initial_state()
     r = make_searcher(game, "mcts", seed=2, playout_depth=4).search(s, Limit(nodes=80))
     assert r.action in game.actions(s)
+
+
+def test_maxn_pruning_and_brs_on_rolit_agree_with_their_definitions() -> None:
+    """Rolit promises constant-sum values within +-max_utility (``GameType.constant_sum``,
+    ``value_bounds``) and offers ``turn_passing``: max^n's pruning rules then return plain
+    max^n's value and move on mid-game positions, and ``brs`` runs on three players.
+    Mutation caught: a ``value_bounds`` narrower than the values (e.g. ``(-0.1, 0.1)``), or
+    an evaluation whose players' values do not sum to 0, changes a pruned answer."""
+    import random
+
+    from gamesearch.search import Limit, make_searcher
+
+    for players in (3, 4):
+        game = get_game(f"rolit:players={players}")
+        rng = random.Random(players)
+        for _ in range(6):
+            s = game.initial_state()
+            for _ in range(rng.randrange(4, 30)):
+                s = game.result(s, rng.choice(list(game.actions(s))))
+            plain = make_searcher(game, "maxn").search(s, Limit(depth=3))
+            for opts in ({"shallow": True}, {"lastbranch": True}, {"speculative": True},
+                         {"shallow": True, "lastbranch": True, "speculative": True}):
+                pruned = make_searcher(game, "maxn", **opts).search(s, Limit(depth=3))
+                assert (pruned.action, pruned.value) == (plain.action, plain.value), opts
+                assert pruned.nodes <= plain.nodes
+            brs = make_searcher(game, "brs").search(s, Limit(depth=3))
+            assert brs.action in game.actions(s)

@@ -61,7 +61,7 @@ from collections.abc import Sequence
 from functools import partial
 from types import MappingProxyType
 
-from ...capabilities import Drawing, Evaluation, MoveOrdering, Perft
+from ...capabilities import Drawing, Evaluation, MoveOrdering, Perft, TurnPassing
 from ...errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
 from ...game import Game, GameType
 from ...spec import GameOption
@@ -131,8 +131,12 @@ class Rolit(Game[RState, int]):
             raise InvalidLimitError(f"rolit score={score!r}; allowed: rank, balls")
         self.score = score
         self.num_players = self.players
-        self.game_type = GameType(num_players=self.players, alternating=self.players == 2)
         self.max_utility = 1.0 if score == "rank" else 128.0
+        # Constant-sum (returns and evaluation sum to 0), each within +-max_utility: what
+        # max^n's pruning rules (maxn:shallow,lastbranch,speculative) rest on.
+        self.game_type = GameType(num_players=self.players, alternating=self.players == 2,
+                                  constant_sum=0.0,
+                                  value_bounds=(-self.max_utility, self.max_utility))
         self.description = (f"Rolit 8x8 for {self.players} players ("
                             + ", ".join(COLOUR_NAMES[:self.players])
                             + "), moves a1-h8; most balls wins")
@@ -228,6 +232,15 @@ class Rolit(Game[RState, int]):
         s = self.scores(state)
         total = sum(s)
         return EVAL_SHARE * self.max_utility * (s[player] - total / self.players) / (total + 1)
+
+    def turn_passing(self) -> TurnPassing[RState]:
+        """The same balls with another colour to move (best-reply search's out-of-turn
+        replies)."""
+        return TurnPassing(self.give_turn)
+
+    def give_turn(self, state: RState, player: int) -> RState:
+        """``state`` with ``player`` to move."""
+        return (state[0], state[1], state[2], state[3], player)
 
     def move_ordering(self) -> MoveOrdering[RState, int]:
         """Corners first, then the captures that roll over most balls (:meth:`order_actions`)."""
