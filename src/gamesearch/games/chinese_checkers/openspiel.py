@@ -134,3 +134,104 @@ def to_actions(state: CCState, move: int) -> list[int]:
                 and land not in visited:
             return [*seq, OS_PASS]
     return seq
+
+
+#: The policies of :func:`compare_games`' random games.
+POLICIES = ("uniform", "forward")
+
+
+def compare_games(players: int, games: int, *, seed: int = 0, max_moves: int = 1000,
+                  forward_share: float = 0.5) -> dict[str, Any]:
+    """Play ``games`` random games of ``players`` in both libraries side by side and check,
+    at every turn, that the whole moves are the same set, that the boards are the same,
+    and at the end that both end at the same turn with the same winner (OpenSpiel: the
+    one scored ``n-1``, everyone else ``-1``; at its move limit every return is 0 and we
+    name no winner). Returns to :mod:`.rules` are not compared (they differ by design).
+
+    A share ``forward_share`` of the games are *forward* games (each move drawn among the
+    moves that gain the most towards the target with probability 0.9, else uniformly), so
+    that games end by a player filling the triangle; the others are uniformly random (they
+    reach the move limit). Raises ``AssertionError`` naming the game and turn at the first
+    difference; returns counts: games, turns, whole moves, chain moves (more than one
+    OpenSpiel action), the longest action sequence, wins, move-limit ends."""
+    import random
+
+    from .rules import ChineseCheckers
+
+    game = ChineseCheckers(players, max_moves)
+    os_game = load(players, max_moves)
+    rng = random.Random(seed)
+    stats = {"players": players, "games": 0, "turns": 0, "moves": 0, "chains": 0,
+             "longest": 0, "wins": 0, "limit": 0, "passes": 0}
+    for g in range(games):
+        forward = rng.random() < forward_share
+        state = game.initial_state()
+        os_state = os_game.new_initial_state()
+        where = f"{players} players, game {g} (seed {seed})"
+        while True:
+            ended, os_ended = game.is_terminal(state), os_state.is_terminal()
+            assert ended == os_ended, f"{where}, turn {state.moves}: terminal {ended} vs " \
+                f"OpenSpiel {os_ended}"
+            if ended:
+                break
+            ours = game.actions(state)
+            theirs = whole_moves(os_state)
+            assert sorted(ours) == sorted(theirs), f"{where}, turn {state.moves}: moves " \
+                f"differ: ours only {sorted(set(ours) - set(theirs))}, OpenSpiel's only " \
+                f"{sorted(set(theirs) - set(ours))}"
+            seen = read_board(os_state, players)
+            assert seen.pieces == state.pieces and seen.player == state.player, \
+                f"{where}, turn {state.moves}: boards differ"
+            stats["turns"] += 1
+            stats["moves"] += len(ours)
+            for seq in theirs.values():
+                stats["longest"] = max(stats["longest"], len(seq))
+                stats["chains"] += len([a for a in seq if a != OS_PASS]) > 1
+            if forward and rng.random() < 0.9:
+                ordered = game.order_actions(state, ours)
+                dist = game.goal_distance[state.player]
+
+                def gain(a: int) -> int:
+                    return 0 if a == PASS else dist[a % HOLES] - dist[a // HOLES]
+
+                best = gain(ordered[0])
+                pool = [a for a in ordered if gain(a) == best]
+                move = pool[int(rng.random() * len(pool))]
+            else:
+                move = ours[int(rng.random() * len(ours))]
+            stats["passes"] += move == PASS
+            for a in to_actions(state, move):
+                assert os_state.current_player() == state.player, \
+                    f"{where}, turn {state.moves}: OpenSpiel's turn ended inside the chain"
+                os_state.apply_action(a)
+            state = game.result(state, move)
+        os_returns = list(os_state.returns())
+        winner = game.winner(state)
+        if winner is None:
+            assert state.moves >= max_moves and os_returns == [0.0] * players, \
+                f"{where}: no winner, OpenSpiel's returns {os_returns}"
+            stats["limit"] += 1
+        else:
+            expected = [players - 1.0 if p == winner else -1.0 for p in range(players)]
+            assert os_returns == expected, f"{where}: our winner {winner + 1}, " \
+                f"OpenSpiel's returns {os_returns}"
+            assert game.returns(state)[winner] == 1.0
+            stats["wins"] += 1
+        stats["games"] += 1
+    return stats
+
+
+def perft_whole_moves(os_state: Any, depth: int) -> int:
+    """OpenSpiel's whole-move perft: the positions ``depth`` turns deep, a turn being one
+    whole move (:func:`whole_moves`), a game over earlier counting 0."""
+    if depth == 0:
+        return 1
+    if os_state.is_terminal():
+        return 0
+    total = 0
+    for seq in whole_moves(os_state).values():
+        child = os_state.clone()
+        for a in seq:
+            child.apply_action(a)
+        total += perft_whole_moves(child, depth - 1)
+    return total
