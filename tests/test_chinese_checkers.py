@@ -317,13 +317,15 @@ def test_the_drawing_marks_every_hole_for_two_clicks() -> None:
 
 
 @pytest.mark.parametrize(("algorithm", "options"), [
-    ("maxn", {"depth": 2}), ("paranoid", {"depth": 3}), ("mcts", {"iterations": 60})])
+    ("maxn", {"depth": 2}), ("paranoid", {"depth": 3}),
+    ("mcts", {"iterations": 200, "playout_depth": 8})])
 @pytest.mark.parametrize("players", [3, 4])
 def test_every_n_player_search_plays_it(algorithm: str, options: dict[str, int],
                                         players: int) -> None:
-    """Each search returns a legal move from the start and after a few moves; max^n at
-    depth 1 picks the most forward move (the evaluation's argmax). Mutation caught: the
-    evaluation's cache keyed on nothing (every player got the first player's value)."""
+    """Each search returns a legal move from the start and after a few moves (MCTS with
+    playouts cut after 8 plies and scored by the evaluation); max^n at depth 1 picks the
+    most forward move (the evaluation's argmax). Mutation caught: the evaluation's cache
+    keyed on nothing (every player got the first player's value)."""
     game = ChineseCheckers(players)
     s = game.initial_state()
     for _ in range(players + 1):

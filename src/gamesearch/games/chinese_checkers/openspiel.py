@@ -191,7 +191,7 @@ def compare_games(players: int, games: int, *, seed: int = 0, max_moves: int = 1
                 ordered = game.order_actions(state, ours)
                 dist = game.goal_distance[state.player]
 
-                def gain(a: int) -> int:
+                def gain(a: int, dist: tuple[int, ...] = dist) -> int:
                     return 0 if a == PASS else dist[a % HOLES] - dist[a // HOLES]
 
                 best = gain(ordered[0])
