@@ -92,8 +92,8 @@ def test_a_chain_never_returns_to_its_start_and_every_end_is_one_move() -> None:
 
 def test_a_chain_stops_wherever_the_player_chooses() -> None:
     """A line of three pieces with gaps: jumps to each of the three landings are three
-    moves (and the piece's own hole does not block the chain). Mutation caught: an end
-    listed only when the chain cannot go on (only the last landing listed)."""
+    moves (and the piece's own hole does not block the chain). Mutation caught: the chain
+    stopped after its first jump (the landing never pushed on the stack)."""
     start = hole(8, 4)
     line = [hole(8, 6), hole(8, 10), hole(8, 14)]
     landings = [hole(8, 8), hole(8, 12), hole(8, 16)]
@@ -249,7 +249,8 @@ def test_illegal_moves_name_the_reason(move: str, reason: str) -> None:
                                   "chinese_checkers:players=7", "chinese_checkers:players=x",
                                   "chinese_checkers:max_moves=0", "chinese_checkers:seats=3"])
 def test_unsupported_options_are_one_line_errors(spec: str) -> None:
-    """Mutation caught: the players reader accepting any whole number."""
+    """Mutation caught: the constructor's check loosened to ``players < 2`` (then
+    ``ChineseCheckers(5)`` fails with a KeyError, not a GameError)."""
     with pytest.raises(InvalidLimitError) as info:
         get_game(spec)
     assert "\n" not in str(info.value)
@@ -293,9 +294,8 @@ def test_whole_moves_agree_with_openspiel_quick(players: int) -> None:
     """30 random games a player count (half forward games that end with a winner, half
     uniform games cut at 150 turns): at every turn the same whole moves and the same board,
     at the end the same turn and winner. ``benchmarks/chinese_checkers_openspiel.py`` runs
-    1,000 games a count. Mutations caught: ``to_actions`` never adding the pass 726 (the
-    next move then continues OpenSpiel's chain: boards differ), and a chain allowed to land
-    on its own start."""
+    1,000 games a count. Mutation caught: ``to_actions`` never adding the pass 726 (the
+    next move then continues OpenSpiel's chain: boards differ)."""
     from gamesearch.games.chinese_checkers.openspiel import compare_games
 
     stats = compare_games(players, 30, seed=players, max_moves=150)
