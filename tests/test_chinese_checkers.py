@@ -81,7 +81,8 @@ def test_the_first_moves_are_openspiels() -> None:
 def test_a_chain_never_returns_to_its_start_and_every_end_is_one_move() -> None:
     """Three pieces around the triangle A (i5) -> B -> C -> A: the chain reaches B and C
     (each by two chains, listed once) and never A again; four steps besides. Mutation
-    caught: the chain's visited set started empty (``seen = 0``): ``i5-i5`` appeared."""
+    caught: the chain's reached set started without the start (``blocked = occ``):
+    ``i5-i5`` appeared."""
     a, b, c = hole(8, 12), hole(8, 16), hole(6, 14)
     others = mask(hole(8, 14), hole(7, 15), hole(7, 13))
     moves = piece_moves(1 << a, (1 << a) | others)

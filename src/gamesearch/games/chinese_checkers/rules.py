@@ -69,10 +69,10 @@ PERFT_CONVENTIONS = MappingProxyType({
     "perft": "positions exactly D turns deep (a whole jump chain is one move); a game "
              "over earlier counts 0"})
 
-# Precomputed per hole: the neighbours' bits and holes; the (over bit, landing, landing
+# Precomputed per hole: (neighbour, its bit) of each step; (over bit, landing, landing
 # bit) of each jump.
-_STEPS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(n for n in B.NEIGHBOUR[h] if n >= 0) for h in range(HOLES))
+_STEPS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((n, 1 << n) for n in B.NEIGHBOUR[h] if n >= 0) for h in range(HOLES))
 _JUMPS: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
     tuple((1 << B.NEIGHBOUR[h][d], B.JUMP[h][d], 1 << B.JUMP[h][d])
           for d in range(6) if B.JUMP[h][d] >= 0) for h in range(HOLES))
@@ -109,6 +109,7 @@ def piece_moves(mine: int, occupied: int) -> list[int]:
     """The moves (``start * 121 + end``) of the pieces ``mine`` among ``occupied`` (both
     masks): steps, then every end hole of every jump chain, once each, sorted."""
     out: list[int] = []
+    append = out.append
     m = mine
     steps, jumps = _STEPS, _JUMPS
     while m:
@@ -117,18 +118,18 @@ def piece_moves(mine: int, occupied: int) -> list[int]:
         src = low.bit_length() - 1
         base = src * HOLES
         occ = occupied ^ low  # the piece has left its hole
-        for n in steps[src]:
-            if not (occ >> n) & 1:
-                out.append(base + n)
-        seen = low
+        for n, bit in steps[src]:
+            if not occ & bit:
+                append(base + n)
+        blocked = occupied  # occupied, or already reached (the start included)
         stack = [src]
         while stack:
             h = stack.pop()
             for over, land, land_bit in jumps[h]:
-                if occ & over and not (occ | seen) & land_bit:
-                    seen |= land_bit
+                if occ & over and not blocked & land_bit:
+                    blocked |= land_bit
                     stack.append(land)
-                    out.append(base + land)
+                    append(base + land)
     out.sort()
     return out
 
@@ -137,10 +138,9 @@ class ChineseCheckers(Game[CCState, int]):
     name = "chinese_checkers"
     description = "Chinese Checkers for 2, 3, 4 or 6 players on OpenSpiel's star board"
     max_utility = 1.0
-    state_notation = ("17 rows of holes top to bottom separated by '/', '.' an empty hole "
-                      "and 1-6 a player's piece, then the player to move (1-6) and the "
-                      "turns played, e.g. the start of 2 players: 1/11/111/1111/"
-                      "............./.../2222/222/22/2 1 0")
+    state_notation = ("17 rows of holes top to bottom separated by '/' ('.' an empty hole, "
+                      "1-6 a player's piece), then the player to move (1-6) and the turns "
+                      "played")
     options = (
         GameOption("players", int, 2, "2, 3, 4 or 6", "the number of players",
                    read=_read_players),
@@ -169,6 +169,8 @@ class ChineseCheckers(Game[CCState, int]):
         # Rank utilities: place k (0-based) of n.
         self._place_value = tuple(1 - 2 * k / (players - 1) for k in range(players))
         self._eval_cache: tuple[tuple[int, ...], tuple[float, ...]] = ((), ())
+        self.state_notation = (f"{ChineseCheckers.state_notation}; the start: "
+                               f"{self.format_state(self.initial_state())}")
 
     # ----- the rules -------------------------------------------------------------------
     def initial_state(self) -> CCState:
