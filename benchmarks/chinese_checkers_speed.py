@@ -60,6 +60,47 @@ def best_of(repeat: int, fn: Any) -> float:
     return best
 
 
+def measure(n: int, args: argparse.Namespace) -> tuple[Any, ...]:
+    """One row of the table: ``n`` players."""
+    positions = sample_positions(n, args.positions, args.seed + n)
+    game = ChineseCheckers(n, args.max_moves)
+    total = sum(len(game.actions(s)) for s, _ in positions)
+    first = sum(len(o.legal_actions()) for _, o in positions)
+    ours = best_of(args.repeat, lambda: [game.actions(s) for s, _ in positions])
+    theirs = best_of(args.repeat, lambda: [whole_moves(o) for _, o in positions])
+    raw = best_of(args.repeat, lambda: [o.legal_actions() for _, o in positions])
+
+    turns = [0]
+
+    def our_playouts() -> None:
+        rng = random.Random(args.seed)
+        turns[0] = 0
+        for _ in range(args.playouts):
+            end = random_playout(game, game.initial_state(), rng)
+            turns[0] += end.moves
+
+    os_game = load(n, args.max_moves)
+    actions = [0]
+
+    def os_playouts() -> None:
+        rng = random.Random(args.seed)
+        actions[0] = 0
+        for _ in range(args.playouts):
+            o = os_game.new_initial_state()
+            while not o.is_terminal():
+                legal = o.legal_actions()
+                o.apply_action(legal[int(rng.random() * len(legal))])
+                actions[0] += 1
+
+    t_ours = best_of(args.repeat, our_playouts)
+    t_os = best_of(args.repeat, os_playouts)
+    row = (n, f"{total / ours:,.0f}", f"{total / theirs:,.0f}",
+           f"{first / raw:,.0f}",
+           f"{args.playouts / t_ours:.1f} ({turns[0] / t_ours:,.0f})",
+           f"{args.playouts / t_os:.1f} ({actions[0] / t_os:,.0f})")
+    return row
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4, 6])
@@ -83,42 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for n in args.players:
-        positions = sample_positions(n, args.positions, args.seed + n)
-        game = ChineseCheckers(n, args.max_moves)
-        total = sum(len(game.actions(s)) for s, _ in positions)
-        first = sum(len(o.legal_actions()) for _, o in positions)
-        ours = best_of(args.repeat, lambda: [game.actions(s) for s, _ in positions])
-        theirs = best_of(args.repeat, lambda: [whole_moves(o) for _, o in positions])
-        raw = best_of(args.repeat, lambda: [o.legal_actions() for _, o in positions])
-
-        turns = [0]
-
-        def our_playouts() -> None:
-            rng = random.Random(args.seed)
-            turns[0] = 0
-            for _ in range(args.playouts):
-                end = random_playout(game, game.initial_state(), rng)
-                turns[0] += end.moves
-
-        os_game = load(n, args.max_moves)
-        actions = [0]
-
-        def os_playouts() -> None:
-            rng = random.Random(args.seed)
-            actions[0] = 0
-            for _ in range(args.playouts):
-                o = os_game.new_initial_state()
-                while not o.is_terminal():
-                    legal = o.legal_actions()
-                    o.apply_action(legal[int(rng.random() * len(legal))])
-                    actions[0] += 1
-
-        t_ours = best_of(args.repeat, our_playouts)
-        t_os = best_of(args.repeat, os_playouts)
-        row = (n, f"{total / ours:,.0f}", f"{total / theirs:,.0f}",
-               f"{first / raw:,.0f}",
-               f"{args.playouts / t_ours:.1f} ({turns[0] / t_ours:,.0f})",
-               f"{args.playouts / t_os:.1f} ({actions[0] / t_os:,.0f})")
+        row = measure(n, args)
         print("| " + " | ".join(map(str, row)) + " |", flush=True)
     return 0
 
