@@ -47,14 +47,15 @@ def render(game: Any, state: Any, *, pv: Sequence[Any] = (),
             tint[h] = TINTS[p]
     last_holes = set(last.split("-")) if last and "-" in last else set()
     parts = [f'<rect width="{width:g}" height="{height:g}" fill="#fbfaf5"/>']
+    grid = []
     for h in range(B.HOLES):
         x, y = _xy(h)
         for d in (3, 4, 5):  # each grid line once
             n = B.NEIGHBOUR[h][d]
             if n >= 0:
                 nx, ny = _xy(n)
-                parts.append(f'<path d="M{x:.1f} {y:.1f}L{nx:.1f} {ny:.1f}" '
-                             'stroke="#d8d2c0" stroke-width="1"/>')
+                grid.append(f"M{x:.1f} {y:.1f}L{nx:.1f} {ny:.1f}")
+    parts.append(f'<path d="{"".join(grid)}" stroke="#d8d2c0" stroke-width="1"/>')
     for h in range(B.HOLES):
         x, y = _xy(h)
         name = B.NAMES[h]
