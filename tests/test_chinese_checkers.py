@@ -5,8 +5,6 @@ search on it. Each test's docstring names the mutation of the rules it was seen 
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 from gamesearch import Limit, get_game, make_searcher, search
@@ -15,7 +13,12 @@ from gamesearch.games.chinese_checkers import PASS, CCState, ChineseCheckers
 from gamesearch.games.chinese_checkers import board as B
 from gamesearch.games.chinese_checkers.rules import piece_moves
 
-HAVE_OPENSPIEL = importlib.util.find_spec("pyspiel") is not None
+try:
+    import pyspiel  # noqa: F401
+
+    HAVE_OPENSPIEL = True
+except ImportError:
+    HAVE_OPENSPIEL = False
 needs_openspiel = pytest.mark.skipif(
     not HAVE_OPENSPIEL, reason="OPEN_SPIEL IS NOT INSTALLED (pip install open_spiel, the dev "
     "extra): the comparison with OpenSpiel's chinese_checkers is SKIPPED")
