@@ -36,6 +36,9 @@ GAMES: dict[str, tuple[str, str]] = {
     "rolit": ("rolit:Rolit", "Rolit 8x8 for 2-4 players (rolit:players=3), moves a1-h8: "
               "most balls wins"),
     "pig": ("pig:Pig", "the dice game Pig, race to 20 (roll or hold): expectiminimax"),
+    "chinese_checkers": ("chinese_checkers:ChineseCheckers",
+                         "Chinese Checkers, 2/3/4/6 players (players=3), OpenSpiel's star board, "
+                         "moves d1-e5"),
     "nim": ("nim:Nim", "Nim, heaps 3 4 5, last counter wins: the readable example game"),
     "fig6.2": ("trees:fig6_2", "AIMA Fig 6.2 two-ply tree (minimax value 3, move a1)"),
     "comp3200": ("trees:comp3200", "COMP 3200 16-leaf binary tree (minimax value 7)"),

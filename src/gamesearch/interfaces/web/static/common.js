@@ -67,10 +67,17 @@ function gameInfo(games, spec) { return games[spec] || games[String(spec).split(
 
 // Chess-like boards mark squares (data-square): a move is two clicks, from and to.
 // ``pick`` gets the move (a promotion: the queen unless ``choose`` asks for the piece).
+// A move's start and end squares: chess's UCI (e2e4, e7e8q), or START-END (Chinese
+// Checkers' d1-e5, whose hole names have two or three characters).
+function moveEnds(m) {
+  const i = m.indexOf("-");
+  return i > 0 ? [m.slice(0, i), m.slice(i + 1)] : [m.slice(0, 2), m.slice(2, 4)];
+}
+
 function squareClick(state, legal, sq, pick, choose) {
   if (state.selected) {
     const from = state.selected;
-    const candidates = legal.filter((m) => m.slice(0, 2) === from && m.slice(2, 4) === sq);
+    const candidates = legal.filter((m) => moveEnds(m)[0] === from && moveEnds(m)[1] === sq);
     if (candidates.length === 1) { state.selected = null; pick(candidates[0]); return; }
     if (candidates.length > 1) {
       state.selected = null;
@@ -79,7 +86,7 @@ function squareClick(state, legal, sq, pick, choose) {
       return;
     }
   }
-  state.selected = legal.some((m) => m.slice(0, 2) === sq) ? sq : null;
+  state.selected = legal.some((m) => moveEnds(m)[0] === sq) ? sq : null;
   markSquares(state.selected, legal);
 }
 
@@ -88,7 +95,8 @@ function markSquares(selected, legal) {
   if (!selected) return;
   $(`#board rect.sq[data-square="${selected}"]`)?.classList.add("selected");
   for (const m of legal) {
-    if (m.slice(0, 2) === selected) $(`#board rect.sq[data-square="${m.slice(2, 4)}"]`)?.classList.add("dest");
+    const [from, to] = moveEnds(m);
+    if (from === selected) $(`#board rect.sq[data-square="${to}"]`)?.classList.add("dest");
   }
 }
 
