@@ -46,3 +46,31 @@ def pv_texts(game: Any, state: Any, pv: Iterable[Any]) -> list[tuple[str, int, A
         out.append((game.format_action(state, a), game.to_move(state), state))
         state = game.result(state, a)
     return out
+
+
+def disc(x: float, y: float, radius: float, colour: str, extra: str = "", text: str = "",
+         text_fill: str = "#111") -> str:
+    """A disc (a stone, a ball) centred at ``(x, y)``, with an optional number on it (a
+    principal variation's move count)."""
+    out = (f'<circle{extra} cx="{x:g}" cy="{y:g}" r="{radius:g}" fill="{colour}" '
+           'stroke="#222" stroke-width="1.5"/>')
+    if text:
+        out += (f'<text x="{x:g}" y="{y + 6:g}" text-anchor="middle" font-size="17" '
+                f'fill="{text_fill}">{esc(text)}</text>')
+    return out
+
+
+def square_board(size: int, cell: float, pad: float, fill: str, line: str) -> list[str]:
+    """A ``size`` x ``size`` board of squares (Othello, Rolit) at ``pad`` from the edge,
+    its lines and its coordinates: files a.. above, ranks 1.. at the left, rank 1 on top."""
+    side = size * cell
+    parts = [f'<rect x="{pad}" y="{pad}" width="{side}" height="{side}" fill="{fill}"/>']
+    for k in range(size + 1):
+        a = pad + k * cell
+        parts.append(f'<path d="M{a} {pad}V{pad + side}M{pad} {a}H{pad + side}" '
+                     f'stroke="{line}" stroke-width="1.5"/>')
+    for k in range(size):
+        parts.append(label("abcdefghijklmnopqrs"[k], pad + k * cell + cell / 2, pad - 7,
+                           size=13))
+        parts.append(label(str(k + 1), pad / 2, pad + k * cell + cell / 2 + 5, size=13))
+    return parts

@@ -7,20 +7,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..svg import document, esc, label, pv_texts, target
+from ..svg import disc, document, label, pv_texts, square_board, target
 
 CELL = 50
 PAD = 24
 
 
 def _disc(col: int, row: int, colour: str, extra: str = "", text: str = "") -> str:
-    x, y = PAD + col * CELL + CELL / 2, PAD + row * CELL + CELL / 2
-    out = (f'<circle{extra} cx="{x:g}" cy="{y:g}" r="{CELL * 0.4:g}" fill="{colour}" '
-           'stroke="#222" stroke-width="1.5"/>')
-    if text:
-        out += (f'<text x="{x:g}" y="{y + 6:g}" text-anchor="middle" font-size="17" '
-                f'fill="#c00">{esc(text)}</text>')
-    return out
+    return disc(PAD + col * CELL + CELL / 2, PAD + row * CELL + CELL / 2, CELL * 0.4, colour,
+                extra, text, "#c00")
 
 
 def render(game: Any, state: Any, *, pv: Sequence[Any] = (),
@@ -29,16 +24,8 @@ def render(game: Any, state: Any, *, pv: Sequence[Any] = (),
     board = game.format_state(state).split()[0]
     legal = set(game.legal_action_strings(state)) if interactive else set()
     width, height = 8 * CELL + 2 * PAD, 8 * CELL + 2 * PAD + 40
-    parts = [f'<rect width="{width}" height="{height}" fill="#fbfaf5"/>',
-             f'<rect x="{PAD}" y="{PAD}" width="{8 * CELL}" height="{8 * CELL}" '
-             'fill="#2e7d4f"/>']
-    for k in range(9):
-        a = PAD + k * CELL
-        parts.append(f'<path d="M{a} {PAD}V{PAD + 8 * CELL}M{PAD} {a}H{PAD + 8 * CELL}" '
-                     'stroke="#1b4d30" stroke-width="1.5"/>')
-    for k in range(8):
-        parts.append(label("abcdefgh"[k], PAD + k * CELL + CELL / 2, PAD - 7, size=13))
-        parts.append(label(str(k + 1), PAD / 2, PAD + k * CELL + CELL / 2 + 5, size=13))
+    parts = [f'<rect width="{width}" height="{height}" fill="#fbfaf5"/>']
+    parts += square_board(8, CELL, PAD, "#2e7d4f", "#1b4d30")
     for i, c in enumerate(board):
         col, row = i % 8, i // 8
         square = "abcdefgh"[col] + str(row + 1)
