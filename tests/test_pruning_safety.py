@@ -10,15 +10,14 @@ such node occurs must equal the search with the rule off, node for node; for lat
 reductions, which change values on purpose, a tree built so that a reduced search fails high
 wrongly; for mate scores, positions whose mate the engine must report at its exact distance.
 
-Hand mutations no test here catches (each run against this file, the PV contract tests
-and 48 WAC mates at depths 4 and 5, where they changed node counts but no value or move):
-late-move reductions in check (``not checked`` dropped from ``lmr_node``: moves that give
-check are never reduced, and the check extension keeps a node in check deep enough);
-the null move's mate guards (``-threshold < beta < threshold`` dropped, or ``return v``
-for ``return beta if v > threshold else v``) and futility's (``-threshold < alpha and
-beta < threshold`` dropped): the mating moves are checks or captures, which are never
-pruned, and a window at a mate score reaches the pruned depths only in mates longer than
-these depths see. A position that needs them is the next thing to add.
+The guards no chess position we tried needed (each mutation changed node counts, never a
+value or a move, in the positions here, the PV contract tests and 48 WAC mates at depths 4
+and 5: the mating moves are checks or captures, never pruned, and a window at a mate score
+reaches the pruned depths only in mates longer than those depths see) have trees built for
+them at the end of this file (a tree game with a pass, check and futility margins where
+asked), in which removing the guard changes the value or the move against the same search
+with the rule off and against plain minimax: late-move reductions in check, the null
+move's two mate guards and futility's.
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ from typing import Any
 import pytest
 
 from gamesearch import Limit, get_game, make_searcher
-from gamesearch.capabilities import EngineSettings
+from gamesearch.capabilities import EngineSettings, NullMove, Tactics
 from gamesearch.game import CHANCE
 from gamesearch.games.chess import ChessGame
 from gamesearch.games.trees import TreeGame, node
@@ -354,3 +353,171 @@ def test_pruning_keeps_the_exact_mate_distance() -> None:
             a, b = off.search(s, Limit(depth=depth)), on.search(s, Limit(depth=depth))
             assert a.value == mate - plies * step, (fen, depth)
             assert (b.value, b.action.uci()) == (a.value, best), (fen, depth)
+
+
+# ----- the guards no chess position here needed: trees built for them -----------------------
+
+
+#: a tree's win: leaves worth this are wins (discounted by distance); heuristics stay small
+WIN = 1e9
+
+
+class GuardTree(TreeGame):
+    """A tree game for the guards: leaves of ``WIN`` are wins (``max_utility`` is ``WIN``),
+    a child labelled ``pass`` is the position after its node's mover passes (the null move,
+    allowed only there; it is no legal move), the nodes named in ``checks`` are in check
+    (the game's ``tactics()``: no noisy moves), and ``settings`` are the engine settings."""
+
+    def __init__(self, tree: Any, *, checks: frozenset[str] = frozenset(),
+                 settings: EngineSettings | None = None) -> None:
+        super().__init__(tree, name="guard-tree")
+        self.max_utility = WIN
+        self.checks = checks
+        self.settings = settings
+        self.passes: list[str] = []  # the nodes passed at, in order
+
+    def _pass(self, state: int) -> int:
+        self.passes.append(self.node_name(state))
+        return self.result(state, "pass")
+
+    def actions(self, state: int) -> Any:
+        return tuple(a for a in super().actions(state) if a != "pass")
+
+    def tactics(self) -> Tactics[int, str] | None:
+        return Tactics(lambda s: (), in_check=lambda s: self.node_name(s) in self.checks)
+
+    def null_move(self) -> NullMove[int] | None:
+        return NullMove(self._pass,
+                        lambda s: "pass" in super(GuardTree, self).actions(s))
+
+    def engine_settings(self) -> EngineSettings | None:
+        return self.settings
+
+
+def mate_line(name: str, player: int, plies: int) -> Any:
+    """A line of single moves from a node of ``player`` (``plies`` >= 1 below it) to a win
+    for player 0."""
+    if plies == 0:
+        return WIN
+    return node(name, player, [(f"{name}x", mate_line(f"{name}'", 1 - player, plies - 1))],
+                heuristic=0)
+
+
+def test_no_reductions_in_check() -> None:
+    """Late-move reductions skip a node in check: there the mover has to answer the threat,
+    and a quiet evasion's worth shows only at full depth. In chess the rule never changed a
+    result we tried (moves that give check are never reduced, and the check extension
+    keeps the node deep), so this tree isolates it: C (in check, extended to depth 3 in a
+    zero-window node) has four moves, and only the fourth, c4 -> D -> E -> 10, keeps the
+    game; reduced one ply it ends at E's heuristic, 0, and fails low for good. Catches
+    dropping ``not checked`` from ``lmr_node`` (the root then plays a1 for 5)."""
+    e = node("E", 0, [("e1", 10)], heuristic=0)
+    c = node("C", 0, [("c1", 0), ("c2", 0), ("c3", 0), ("c4", node("D", 1, [("d1", e)]))])
+    game = GuardTree(node("R", 0, [("a1", 5), ("a2", node("B", 1, [("b1", c)]))],
+                          heuristic=0), checks=frozenset({"C"}))
+    root = game.initial_state()
+    assert plain_minimax(game, root, 0, 5) == 10  # depth 4, plus the ply in check
+    for lmr in (False, True):
+        s = make_searcher(game, "negamax", pvs=True, lmr=lmr, check_extension=True,
+                          quiescence=False, null_move=False)
+        r = s.search(root, Limit(depth=4))
+        assert (r.value, r.action) == (10, "a2"), lmr
+    # ... while out of check, at the same depth, C's c4 is reduced and lost (reductions
+    # change fixed-depth values on purpose): the tree does test the rule
+    game.checks = frozenset()
+    s = make_searcher(game, "negamax", pvs=True, lmr=True, quiescence=False, null_move=False)
+    r = s.search(root, Limit(depth=5))
+    assert (r.value, r.action, s.reductions, s.re_searches) == (5, "a1", 1, 0)
+
+
+def null_mate_tree() -> GuardTree:
+    """Player 1's B is in zugzwang: its one move b1 lets player 0 mate at ply 3, but after a
+    pass (a null move) player 0 has only a quiet move (heuristic 0). a1 mates at ply 5."""
+    z = node("Z", 0, [("z1", node("Z1", 1, [("y", 0)], heuristic=0))], heuristic=0)
+    b = node("B", 1, [("b1", mate_line("C", 0, 1)), ("pass", z)], heuristic=0)
+    return GuardTree(node("R", 0, [("a1", mate_line("A", 1, 4)), ("a2", b)], heuristic=0))
+
+
+def test_no_null_move_against_a_mate_score() -> None:
+    """No null move where beta is a mate score: a pass cannot show that a position escapes
+    a mate (zugzwang). After a1 (mate at ply 5), a2 is searched with the zero window "mates
+    faster than ply 5?", so B's beta is a mate score; B's pass fails high, its only move
+    is mated at ply 3. Catches dropping ``-threshold < beta < threshold`` from the
+    null-move condition of ``negamax`` (B's null move cuts, and the root plays the slower
+    mate a1)."""
+    game = null_mate_tree()
+    root = game.initial_state()
+    step = WIN / 1000
+    for null in (False, True):
+        s = make_searcher(game, "negamax", pvs=True, null_move=null)
+        r = s.search(root, Limit(depth=5))
+        assert (r.value, r.action) == (WIN - 3 * step, "a2"), null
+    assert game.passes == []  # (B's only chance of a pass had a mate score for beta)
+    assert plain_minimax(game, root, 0, 5) == WIN
+
+
+def null_mate_bound_tree() -> GuardTree:
+    """G (player 0 to move, in zugzwang: its one move g1 is worth -5) is reached in a PV node
+    P whose beta is a mate score and whose alpha is not: after G's pass, H must move into a
+    mate (ply 6), faster than q1's mate (ply 8). The value is 4 (a2, p1)."""
+    h = node("H", 1, [("h1", WIN)], heuristic=0)
+    g = node("G", 0, [("g1", -5), ("pass", h)], heuristic=0)
+    p = node("P", 0, [("p1", 4), ("p2", node("C", 1, [("c1", g)]))], heuristic=0)
+    q = node("Q", 1, [("q1", mate_line("K", 0, 6)), ("q2", p)], heuristic=0)
+    return GuardTree(node("R", 0, [("a1", 3), ("a2", q)], heuristic=0))
+
+
+def test_a_null_move_mate_is_only_a_bound_at_beta() -> None:
+    """A null move that fails high on a mate score (here: a pass leaves the opponent to
+    move into a mate) returns beta, not the mate: the mate was found after an illegal pass.
+    The path: at the root a2 fails high over a1 (3) and is searched again; there q2's
+    zero-window search beats q1's mate, so Q searches it again and P is a PV node with the
+    window (3, mate at ply 8); its
+    p1 gives 4 and p2 is searched with the zero window (4, 4+), where G passes and fails
+    high. Returning beta (4+) lies inside P's window, so PVS searches p2 again with the full
+    window, in which no null move is tried: G is worth -5, the value 4. Catches
+    ``return beta if v > threshold else v`` -> ``return v`` in ``null_move_cutoff``: P then
+    cuts off on the mate at ply 6 above its beta, Q keeps q1, and the root reports a mate
+    at ply 8 that does not exist. Also catches dropping ``-threshold < beta < threshold``
+    (Q's zero-window search of q2 has beta at that mate: G's pass then cuts there)."""
+    game = null_mate_bound_tree()
+    root = game.initial_state()
+    assert plain_minimax(game, root, 0, 8) == 4
+    for null in (False, True):
+        s = make_searcher(game, "negamax", pvs=True, null_move=null)
+        r = s.search(root, Limit(depth=8))
+        assert (r.value, r.action, r.pv) == (4, "a2", ["a2", "q2", "p1"]), null
+    assert game.passes == ["G"]  # G passed (in P's zero-window search of p2) and cut
+
+
+def futility_mate_tree(margins: int) -> GuardTree:
+    """a1 mates at ply 5; a2 mates faster through B, a node of player 1 that every move
+    loses, and N, a node of player 0 whose second move (quiet: the tree has no noisy moves)
+    mates. With ``margins`` futility margins (depths below that are pruned) either B
+    (5 margins: depth 4) or only N (4 margins: depth 3) is near enough to the horizon."""
+    n = node("N", 0, [("n1", 0), ("n2", mate_line("K", 1, 1))], heuristic=0)
+    b = node("B", 1, [("b1", n)], heuristic=0)
+    return GuardTree(node("R", 0, [("a1", mate_line("A", 1, 4)), ("a2", b)], heuristic=0),
+                     settings=EngineSettings(futility_margins=(0.0, 1, 2, 3, 4)[:margins]))
+
+
+@pytest.mark.parametrize("margins", [5, 4])
+def test_no_futility_against_a_mate_score(margins: int) -> None:
+    """No futility pruning in a window at a mate score: a static value and a margin say
+    nothing about mates. After a1 (mate at ply 5) a2 is searched with the zero window
+    "mates faster?": B's window is a mate against it (alpha a mate score for its mover,
+    player 1), and so are K's, while N's is a mate for its mover (beta a mate score).
+    Catches, in either tree, dropping ``-threshold < alpha`` from the futility condition of
+    ``negamax`` (reverse futility ends B, or K: a static value minus the margin clears a
+    beta that is a mate against the mover) or ``beta < threshold`` (N's static value plus
+    the margin stays below alpha, and futility prunes n2, the mate at ply 4): either way
+    the root plays the slower mate a1."""
+    game = futility_mate_tree(margins)
+    root = game.initial_state()
+    step = WIN / 1000
+    for futility in (False, True):
+        s = make_searcher(game, "negamax", pvs=True, futility=futility)
+        r = s.search(root, Limit(depth=5))
+        assert (r.value, r.action) == (WIN - 4 * step, "a2"), futility
+        assert s.futility_prunes + s.reverse_futility_prunes == 0
+    assert plain_minimax(game, root, 0, 5) == WIN
