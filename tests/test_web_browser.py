@@ -16,7 +16,7 @@ pytest.importorskip("fastapi")
 from gamesearch.arena import RunOptions, TournamentConfig, parse_agents, run_tournament  # noqa: E402
 from gamesearch.games import get_game  # noqa: E402
 from gamesearch.search import Limit, search  # noqa: E402
-from web_server import CHROMIUM, CHROMIUM_ARGS, web_server  # noqa: E402
+from web_server import CHROMIUM, web_server  # noqa: E402
 
 if not os.path.exists(CHROMIUM):  # pragma: no cover - make test installs it
     pytest.skip(f"SKIPPED LOUDLY: no browser at {CHROMIUM}; install Debian's chromium "
@@ -34,24 +34,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     run_tournament(config, RunOptions(db=str(folder / "browser.sqlite")))
     with web_server(folder) as (base, _proc):
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    yield page
-    page.close()
-    assert not errors, errors
 
 
 #: ``GAMESEARCH_README_SHOTS=1``: the README's pictures (docs/web_desktop.png,

@@ -19,7 +19,7 @@ pytest.importorskip("fastapi")
 
 from gamesearch.arena import RunOptions, TournamentConfig, parse_agents, run_tournament  # noqa: E402
 from gamesearch.games import GAMES, register  # noqa: E402
-from web_server import CHROMIUM, CHROMIUM_ARGS, web_server  # noqa: E402
+from web_server import CHROMIUM, web_server  # noqa: E402
 
 if not os.path.exists(CHROMIUM):  # pragma: no cover - make test installs it
     pytest.skip(f"SKIPPED LOUDLY: no browser at {CHROMIUM}; install Debian's chromium "
@@ -48,24 +48,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with web_server(folder, {"PYTHONPATH": os.pathsep.join([str(site), str(TESTS)])}) as (
             base, _proc):
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    yield page
-    page.close()
-    assert not errors, errors
 
 
 def wait_turn(page: Any) -> str:
