@@ -17,7 +17,7 @@ import importlib
 import json
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -454,22 +454,13 @@ def render_svg(title: str, agents: Sequence[AgentEntry], records: Sequence[GameR
         return x0 + (x1 - x0) * (_clamp(elo) + span) / (2 * span)
 
     esc = html.escape
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{height}" '
-           f'font-family="sans-serif" font-size="12">',
-           f'<text x="10" y="20" font-size="15" font-weight="bold">{esc(title)}</text>',
-           f'<text x="{x0}" y="38" fill="#555">Elo against the field, 95% margin '
-           f'(clamped at ±{PLOT_CLAMP:g})</text>',
-           f'<line x1="{xs(0):.1f}" y1="44" x2="{xs(0):.1f}" y2="{h1}" stroke="#aaa" '
-           f'stroke-dasharray="4 3"/>']
-    for k, r in enumerate(rows):
-        y = 58 + row_h * k
+    intervals = []
+    for r in rows:
         m = r.margin if math.isfinite(r.margin) else PLOT_CLAMP
-        lo, hi = xs(r.elo - m), xs(r.elo + m)
-        out += [f'<text x="10" y="{y + 4}">{esc(r.name[:34])}</text>',
-                f'<line x1="{lo:.1f}" y1="{y}" x2="{hi:.1f}" y2="{y}" stroke="#333"/>',
-                f'<circle cx="{xs(r.elo):.1f}" cy="{y}" r="4" fill="{COLOURS[0]}"/>',
-                f'<text x="{x1 + 12}" y="{y + 4}" fill="#555">'
-                f'{esc(format_elo(r.elo, r.margin))}</text>']
+        intervals.append((r.name, r.elo, r.elo - m, r.elo + m,
+                          esc(format_elo(r.elo, r.margin))))
+    out = _interval_chart(title, f"Elo against the field, 95% margin (clamped at "
+                          f"±{PLOT_CLAMP:g})", w, height, h1, x0, x1, row_h, xs, intervals)
     # running Elo
     series = _running(agents, records)
     top = h1 + 40
@@ -525,25 +516,38 @@ def _render_rating_svg(title: str, rows: Sequence[Standing]) -> str:
     def xs(v: float) -> float:
         return x0 + (x1 - x0) * (max(-span, min(span, v)) + span) / (2 * span)
 
-    esc = html.escape
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{height}" '
-           f'font-family="sans-serif" font-size="12">',
-           f'<text x="10" y="20" font-size="15" font-weight="bold">{esc(title)}</text>',
-           f'<text x="{x0}" y="38" fill="#555">openskill rating (Plackett-Luce), 95% '
-           f'interval; the dashed line is the starting 25</text>',
-           f'<line x1="{xs(0):.1f}" y1="44" x2="{xs(0):.1f}" y2="{height - 10}" '
-           f'stroke="#aaa" stroke-dasharray="4 3"/>']
-    for k, r in enumerate(rows):
-        y = 58 + row_h * k
-        c, m = r.mu - 25.0, r.rating_margin
-        out += [f'<text x="10" y="{y + 4}">{esc(r.name[:34])}</text>',
-                f'<line x1="{xs(c - m):.1f}" y1="{y}" x2="{xs(c + m):.1f}" y2="{y}" '
-                f'stroke="#333"/>',
-                f'<circle cx="{xs(c):.1f}" cy="{y}" r="4" fill="{COLOURS[0]}"/>',
-                f'<text x="{x1 + 12}" y="{y + 4}" fill="#555">'
-                f'{r.mu:.1f} ± {m:.1f}</text>']
+    intervals = [(r.name, r.mu - 25.0, r.mu - 25.0 - r.rating_margin,
+                  r.mu - 25.0 + r.rating_margin, f"{r.mu:.1f} ± {r.rating_margin:.1f}")
+                 for r in rows]
+    out = _interval_chart(title, "openskill rating (Plackett-Luce), 95% interval; the "
+                          "dashed line is the starting 25", w, height, height - 10, x0, x1,
+                          row_h, xs, intervals)
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _interval_chart(title: str, caption: str, width: int, height: float, zero_to: float,
+                    x0: float, x1: float, row_h: int, xs: Callable[[float], float],
+                    intervals: Sequence[tuple[str, float, float, float, str]]) -> list[str]:
+    """The standings picture's top, one for the Elo and the openskill plots: the SVG's
+    head, the title, the caption and the dashed zero line (down to ``zero_to``), then a row
+    an agent from ``(name, value, low, high, text)``: the interval as a line, the value as
+    a dot, ``text`` (escaped by the caller) at the right. ``xs`` maps a value to x."""
+    esc = html.escape
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'font-family="sans-serif" font-size="12">',
+           f'<text x="10" y="20" font-size="15" font-weight="bold">{esc(title)}</text>',
+           f'<text x="{x0}" y="38" fill="#555">{caption}</text>',
+           f'<line x1="{xs(0):.1f}" y1="44" x2="{xs(0):.1f}" y2="{zero_to}" stroke="#aaa" '
+           f'stroke-dasharray="4 3"/>']
+    for k, (name, value, low, high, text) in enumerate(intervals):
+        y = 58 + row_h * k
+        out += [f'<text x="10" y="{y + 4}">{esc(name[:34])}</text>',
+                f'<line x1="{xs(low):.1f}" y1="{y}" x2="{xs(high):.1f}" y2="{y}" '
+                f'stroke="#333"/>',
+                f'<circle cx="{xs(value):.1f}" cy="{y}" r="4" fill="{COLOURS[0]}"/>',
+                f'<text x="{x1 + 12}" y="{y + 4}" fill="#555">{text}</text>']
+    return out
 
 
 def write_plot(path: str, title: str, agents: Sequence[AgentEntry],
