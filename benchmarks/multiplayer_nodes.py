@@ -3,7 +3,7 @@ in a second (issue 21's figures).
 
     python benchmarks/multiplayer_nodes.py [--game SPEC] [--positions 100] [--depth 4]
         [--plies 8-30] [--forward 0] [--seed 1] [--time 1.0] [--time-positions 20]
-        [--project 6] [--markdown]
+        [--project 6] [--clock wall|cpu] [--markdown]
 
 ``--game`` is a game spec (``rolit:players=3``, ``chinese_checkers:players=3``, once those
 games are registered) or ``random:players=3,branching=8-12,length=60`` (the random
@@ -24,11 +24,14 @@ thousand with speculative pruning. Table 2 gives the depth of the deepest comple
 iteration within ``--time`` seconds (iterative deepening under ``Limit(time=...)``),
 over ``--time-positions`` of the same positions, with the mean nodes of those searches
 and the load average of the machine before and after (the seconds of a shared machine
-mean little without it). Table 3 projects each algorithm's node count to ``--project``
-plies (default 6, the anchor's depth) from the last two measured depths (the growth
-factor from depth ``d-1`` to ``d``, applied for every further ply) and the time it would
-take at the nodes per second measured at ``--depth``: a calibration, labelled as such,
-for depths a run cannot reach. An algorithm the game cannot serve
+mean little without it). ``--clock cpu`` times those searches by the process's CPU time
+(``time.process_time`` as the searchers' clock) instead of the wall clock, so that the
+depth is the one a second of one core buys whatever the machine's load.
+Table 3 projects each algorithm's node count to ``--project`` plies (default 6, the
+anchor's depth) from the last two measured depths (the growth factor from depth ``d-1`` to
+``d``, applied for every further ply) and the hours it would take at the nodes per second
+of CPU time measured at ``--depth``: a calibration, labelled as such, for depths a run
+cannot reach. An algorithm the game cannot serve
 (max^n's pruning without ``GameType.constant_sum``, BRS without ``turn_passing()``) is
 listed with the reason. Times are wall-clock on a shared machine: compare within a run.
 """
@@ -118,18 +121,19 @@ def load() -> str:
         return "unknown"
 
 
-def search_all(searcher: Any, positions: list[Any], depth: int) -> tuple[int, int, list[Any],
-                                                                          float]:
-    """Nodes, cut-offs and moves of a search to ``depth`` of every position, and seconds."""
+def search_all(searcher: Any, positions: list[Any], depth: int
+               ) -> tuple[int, int, list[Any], float, float]:
+    """Nodes, cut-offs and moves of a search to ``depth`` of every position, and the
+    seconds: wall clock and CPU time of this process."""
     nodes = cutoffs = 0
     moves: list[Any] = []
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for s in positions:
         r = searcher.search(s, Limit(depth=depth))
         nodes += r.nodes
         cutoffs += r.cutoffs
         moves.append(r.action)
-    return nodes, cutoffs, moves, time.perf_counter() - start
+    return nodes, cutoffs, moves, time.perf_counter() - start, time.process_time() - cpu
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--time-positions", type=int, default=20)
     ap.add_argument("--project", type=int, default=6,
                     help="project node counts and time to this depth (0: no table 3)")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="table 2's seconds: wall-clock or the process's CPU time")
     ap.add_argument("--only", default="", help="comma-separated labels of table 1 to run")
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args(argv)
@@ -181,13 +187,13 @@ def main(argv: list[str] | None = None) -> int:
         try:
             searcher = make_searcher(game, name, **options)
         except GameError as exc:
-            rows.append([label, "—", "—", "—", "—", "—", "—"])
+            rows.append([label, "—", "—", "—", "—", "—", "—", "—"])
             notes.append(f"{label}: {exc}")
             continue
-        nodes, cutoffs, moves, seconds = search_all(searcher, positions, args.depth)
+        nodes, cutoffs, moves, seconds, cpu = search_all(searcher, positions, args.depth)
         if args.project > args.depth and args.depth > 1:
             shallower = search_all(searcher, positions, args.depth - 1)[0]
-            growth[label] = (shallower, nodes, nodes / max(seconds, 1e-9))
+            growth[label] = (shallower, nodes, nodes / max(cpu, 1e-9))
         if spec == "maxn":
             plain_nodes, plain_moves = nodes, moves
         same = sum(a == b for a, b in zip(moves, plain_moves, strict=True)) if plain_moves \
@@ -195,11 +201,11 @@ def main(argv: list[str] | None = None) -> int:
         ratio = f"{nodes / plain_nodes:.3f}" if plain_nodes else "—"
         rows.append([label, f"{nodes:,}", f"{nodes / len(positions):,.0f}", ratio,
                      f"{cutoffs:,}", f"{100 * same / len(positions):.0f} %" if plain_moves
-                     else "—", f"{seconds:.1f}"])
-        print(f"  {label}: {nodes:,} nodes, {seconds:.1f} s", file=sys.stderr)
+                     else "—", f"{seconds:.1f}", f"{cpu:.1f}"])
+        print(f"  {label}: {nodes:,} nodes, {seconds:.1f} s ({cpu:.1f} s CPU)", file=sys.stderr)
     print()
     print(table(rows, ["algorithm", "nodes (sum)", "nodes/position", "vs max^n", "cut-offs",
-                       "move = max^n", "seconds"], args.markdown))
+                       "move = max^n", "seconds", "CPU seconds"], args.markdown))
     print("reference: Sturtevant 2003, Chinese Checkers, 3 players, depth 6: max^n about "
           "1,200,000 expansions; speculative pruning about 100,000 (about 0.08 of max^n)")
     for note in notes:
@@ -223,10 +229,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"projection to depth {args.project} (a calibration, not a measurement): "
               f"nodes a position at depth {args.depth}, growth factor from depth "
               f"{args.depth - 1} to {args.depth}, applied {args.project - args.depth} more "
-              f"times; hours for the {len(positions)} positions at the measured nodes/s")
+              f"times; hours for the {len(positions)} positions at the nodes/s of CPU time")
         print(table(rows3, ["algorithm", f"nodes/position at {args.depth}", "growth a ply",
                             f"projected nodes/position at {args.project}", "vs max^n",
-                            "nodes/s", f"projected hours ({len(positions)} positions)"],
+                            "nodes/s (CPU)", f"projected hours ({len(positions)} positions)"],
                     args.markdown))
 
     # table 2: depth reached in --time seconds
@@ -241,13 +247,16 @@ def main(argv: list[str] | None = None) -> int:
             searcher = make_searcher(game, name, **options)
         except GameError:
             continue
+        if args.clock == "cpu":
+            searcher.time_source = time.process_time
         results = [searcher.search(s, Limit(time=args.time)) for s in timed]
         depths = [r.depth for r in results]
         rows2.append([label, f"{statistics.mean(depths):.2f}", str(min(depths)),
                       str(statistics.median(depths)), str(max(depths)),
                       f"{statistics.mean(r.nodes for r in results):,.0f}"])
     print()
-    print(f"depth of the deepest completed iteration in {args.time:g} s, "
+    print(f"depth of the deepest completed iteration in {args.time:g} s "
+          f"({'CPU time of this process' if args.clock == 'cpu' else 'wall clock'}), "
           f"{len(timed)} positions (load {load_before} before, {load()} after):")
     print(table(rows2, ["algorithm", "mean", "min", "median", "max", "nodes/search"],
                 args.markdown))
