@@ -151,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="project node counts and time to this depth (0: no table 3)")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="table 2's seconds: wall-clock or the process's CPU time")
-    ap.add_argument("--only", default="", help="comma-separated labels of table 1 to run")
+    ap.add_argument("--only", default="",
+                    help="comma-separated labels of table 1 to run, in this order")
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args(argv)
     try:
@@ -169,8 +170,14 @@ def main(argv: list[str] | None = None) -> int:
     if not positions:
         print("error: no non-terminal position sampled", file=sys.stderr)
         return 2
-    only = {x.strip() for x in args.only.split(",") if x.strip()}
-    algorithms = [(label, spec) for label, spec in ALGORITHMS if not only or label in only]
+    only = [x.strip() for x in args.only.split(",") if x.strip()]
+    specs = dict(ALGORITHMS)
+    unknown = [x for x in only if x not in specs]
+    if unknown:
+        print(f"error: --only {', '.join(unknown)}: not one of {', '.join(specs)}",
+              file=sys.stderr)
+        return 2
+    algorithms = [(label, specs[label]) for label in only] if only else ALGORITHMS
     branching = statistics.mean(len(game.actions(s)) for s in positions)
     sampling = f"{args.plies} plies" + (f", forward {args.forward:g}" if args.forward else "")
     print(f"{game.name} ({args.game}), {game.num_players} players: {len(positions)} positions "
@@ -202,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append([label, f"{nodes:,}", f"{nodes / len(positions):,.0f}", ratio,
                      f"{cutoffs:,}", f"{100 * same / len(positions):.0f} %" if plain_moves
                      else "—", f"{seconds:.1f}", f"{cpu:.1f}"])
-        print(f"  {label}: {nodes:,} nodes, {seconds:.1f} s ({cpu:.1f} s CPU)", file=sys.stderr)
+        print("  " + " | ".join(rows[-1]), f"(load {load()})", file=sys.stderr, flush=True)
     print()
     print(table(rows, ["algorithm", "nodes (sum)", "nodes/position", "vs max^n", "cut-offs",
                        "move = max^n", "seconds", "CPU seconds"], args.markdown))
