@@ -74,11 +74,15 @@ class Evaluation(Generic[S]):
     ``evaluate`` within ``estimate ± margin``: the engine's quiescence and futility
     pruning then settle a node without the full evaluation when the estimate lies far
     enough outside the window (lazy evaluation). ``name`` tells one of several apart
-    (``Game.evaluation(name)``)."""
+    (``Game.evaluation(name)``). ``at_chance``: the evaluation scores chance nodes (a
+    position before the dice are thrown, as backgammon's evaluations do), so the chance
+    searches stop at the first chance node past the depth limit instead of expanding its
+    outcomes into decision nodes to evaluate."""
 
     evaluate: Callable[[S, int], float]
     quick_evaluate: Callable[[S, int], tuple[float, float]] | None = None
     name: str = "default"
+    at_chance: bool = False
 
 
 @dataclass(frozen=True)

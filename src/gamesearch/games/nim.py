@@ -160,7 +160,8 @@ class Nim(Game[NimState, NimAction]):
         # evaluate(state, player), on the utility scale, strictly inside (-1, 1) so that a
         # real win always counts more. An Evaluation may add a quick_evaluate(state,
         # player) -> (estimate, margin), a cheap bracket of evaluate that lets the engine
-        # skip the full evaluation (lazy evaluation; chess has one). A game may offer
+        # skip the full evaluation (lazy evaluation; chess has one), and at_chance=True when
+        # it scores chance nodes, the positions before a roll (backgammon). A game may offer
         # several evaluations by name; Nim has one, the default (name None).
         if name is not None:
             return super().evaluation(name)
