@@ -373,12 +373,16 @@ class MatchHooks:
       of an openings file (moves in the game's notation, or a position; blank and ``#``
       lines are skipped), each played with both colours (``None``: the initial position);
     * ``pgn_notation`` -- positions are written in FEN (``format_state``) and moves in UCI
-      (``format_action``): the notations of PGN, so the arena can export the games as PGN.
+      (``format_action``): the notations of PGN, so the arena can export the games as PGN;
+    * ``points`` -- a game's returns are points won or lost (backgammon: 1, 2 for a gammon,
+      3 for a backgammon): the arena reports each agent's points per game with a 95 %
+      interval beside its win rate.
     """
 
     default_opponent: str | None = None
     arena_openings: Callable[[], Sequence[str]] | None = None
     pgn_notation: bool = False
+    points: bool = False
 
 
 class Observation(Protocol[S, A_co]):

@@ -263,7 +263,8 @@ class Nim(Game[NimState, NimAction]):
     # match_hooks() -> MatchHooks: what a match starts from when the caller names nothing:
     # default_opponent (the agent `gamesearch play` and the web app put against a person;
     # Connect Four's is the solver), arena_openings (the arena's start lines; chess's 50
-    # book lines) and pgn_notation (FEN and UCI, so the arena can write PGN: chess). Nim
+    # book lines), pgn_notation (FEN and UCI, so the arena can write PGN: chess) and points
+    # (returns are points won, so the arena reports points per game: backgammon). Nim
     # needs none: the default search plays it perfectly.
 
     # turn_passing() -> TurnPassing: give_turn(state, player), the position with another

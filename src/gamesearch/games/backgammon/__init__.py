@@ -1,5 +1,5 @@
 """Backgammon (money play, no cube): the rules, gnubg's notation and position IDs, gnubg's
-interchange board (``to_tanboard``/``from_tanboard``), a pip-count evaluation and a drawing.
+interchange board (``to_tanboard``/``from_tanboard``), a pip-and-blot evaluation and a drawing.
 Evaluations of a ``TanBoard`` plug in through :class:`Backgammon`'s ``evaluator``."""
 
 from __future__ import annotations

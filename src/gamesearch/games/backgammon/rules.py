@@ -1,4 +1,4 @@
-"""The rules of backgammon (money play, no doubling cube), its notation and a pip-count
+"""The rules of backgammon (money play, no doubling cube), its notation and a pip-and-blot
 evaluation.
 
 Rules (the standard game, as gnubg and OpenSpiel play it):
@@ -63,7 +63,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
-from ...capabilities import Drawing, Evaluation
+from ...capabilities import Drawing, Evaluation, MatchHooks
 from ...errors import IllegalMoveError, InvalidPositionError, UnsupportedGameError
 from ...game import CHANCE, Game, GameType
 
@@ -298,10 +298,27 @@ def pip_count(side: Board) -> int:
     return sum((i + 1) * n for i, n in enumerate(side))
 
 
+def exposed_blots(side: Board, other: Board) -> int:
+    """The blots (single checkers on points) of ``side`` that a checker of ``other`` could
+    still hit: beyond ``other``'s rearmost checker (``other`` moves towards ``side``'s
+    24-point; a checker on its bar is behind everything)."""
+    if other[BAR]:
+        rearmost = -1
+    else:
+        rearmost = min((23 - j for j in range(24) if other[j]), default=24)
+    return sum(1 for i in range(rearmost + 1, 24) if side[i] == 1)
+
+
 def pip_evaluator(board: TanBoard) -> float:
-    """A race estimate from the pip counts: the side on roll's lead (plus a roll's worth of
-    tempo, 8 pips) through a logistic curve, as expected points strictly inside (-1, 1)."""
-    lead = pip_count(board[0]) - pip_count(board[1]) + 8
+    """A crude estimate of the expected points for the side on roll (``board[1]``): its pip
+    lead, plus a roll's worth of tempo (8 pips), plus 12 pips per exposed blot of the side
+    not on roll (which the roll may hit) and less 4 per exposed blot of its own, through
+    ``tanh(x / 40)``: strictly inside (-1, 1). (Without the blots, an agent that counts
+    pips alone hits at every turn and leaves blots everywhere, and two such agents can
+    trade hits for thousands of plies.)"""
+    other, own = board[0], board[1]
+    lead = (pip_count(other) - pip_count(own) + 8 + 12 * exposed_blots(other, own)
+            - 4 * exposed_blots(own, other))
     return math.tanh(lead / 40.0)
 
 
@@ -316,9 +333,9 @@ class Backgammon(Game[BGState, BGAction]):
                       "4HPwATDgc/ABMA:opening for the start")
 
     def __init__(self, evaluator: TanEvaluator | None = None,
-                 evaluator_name: str = "pipcount") -> None:
+                 evaluator_name: str = "pips") -> None:
         self.evaluator: TanEvaluator = evaluator or pip_evaluator
-        self.evaluator_name = evaluator_name if evaluator else "pipcount"
+        self.evaluator_name = evaluator_name if evaluator else "pips"
         self._moves_cache: dict[BGState, dict[tuple[Board, Board], BGAction]] = {}
 
     # ----- the textbook's six functions -------------------------------------------------
@@ -410,9 +427,9 @@ class Backgammon(Game[BGState, BGAction]):
 
     # ----- capabilities --------------------------------------------------------------
     def evaluation(self, name: str | None = None) -> Evaluation[BGState] | None:
-        """The evaluation through the game's evaluator of a ``TanBoard`` (default: a pip
-        count race estimate); it scores chance nodes (before the roll), as gnubg's 0-ply
-        evaluation does."""
+        """The evaluation through the game's evaluator of a ``TanBoard`` (default:
+        :func:`pip_evaluator`, pips and exposed blots); it scores chance nodes (before
+        the roll), as gnubg's 0-ply evaluation does."""
         if name is not None and name != self.evaluator_name:
             raise UnsupportedGameError(f"backgammon has no evaluation {name!r}; it has "
                                        f"{self.evaluator_name!r}")
@@ -423,6 +440,11 @@ class Backgammon(Game[BGState, BGAction]):
         roll of the side on roll (a decision node's dice are ignored)."""
         v = self.evaluator((state[1], state[0]))
         return v if player == state[2] else -v
+
+    def match_hooks(self) -> MatchHooks:
+        """Star2 at depth 2 (gnubg's 1-ply) as the default opponent; results are points
+        (single 1, gammon 2, backgammon 3), reported per game by the arena."""
+        return MatchHooks(default_opponent="star2:depth=2", points=True)
 
     def drawing(self) -> Drawing[BGState]:
         """The board as SVG, the legal moves as buttons (see :mod:`.svg`)."""
@@ -553,11 +575,10 @@ class Backgammon(Game[BGState, BGAction]):
         x, o = (state[0], state[1]) if state[2] == 0 else (state[1], state[0])
         # point p (1..24, seat 0's numbering): X count x[p-1], O count o[24-p]
         def cell(p: int, row: int) -> str:
-            if x[p - 1] > row:
-                return " X" if row < 4 or x[p - 1] == row + 1 else f"{x[p - 1]:>2}"
-            if o[24 - p] > row:
-                return " O" if row < 4 or o[24 - p] == row + 1 else f"{o[24 - p]:>2}"
-            return "  "
+            for mark, n in (("X", x[p - 1]), ("O", o[24 - p])):
+                if n > row:  # the fifth row shows the count when more than five
+                    return f"{n if row == 4 and n > 5 else mark:>2} "
+            return "   "
 
         def rows(points: list[int], top: bool) -> list[str]:
             lines = []
@@ -565,16 +586,21 @@ class Backgammon(Game[BGState, BGAction]):
                 row = r if top else 4 - r
                 left = "".join(cell(p, row) for p in points[:6])
                 right = "".join(cell(p, row) for p in points[6:])
-                lines.append(f" |{left} |   |{right} |")
+                lines.append(f" |{left}|   |{right}|")
             return lines
+
+        def edge(points: list[int]) -> str:
+            left = "".join(f"{p:>2}-" for p in points[:6])
+            right = "".join(f"{p:>2}-" for p in points[6:])
+            return f" +{left}+---+{right}+"
 
         top = list(range(13, 25))
         bottom = list(range(12, 0, -1))
-        lines = [" +13-14-15-16-17-18------19-20-21-22-23-24-+  O home"]
+        lines = [edge(top) + "  O home"]
         lines += rows(top, True)
-        lines.append(f" |                  |BAR|                  |  bar X {x[BAR]} O {o[BAR]}")
+        lines.append(f" |{' ' * 18}|BAR|{' ' * 18}|  bar X {x[BAR]} O {o[BAR]}")
         lines += rows(bottom, False)
-        lines.append(" +12-11-10--9--8--7-------6--5--4--3--2--1-+  X home")
+        lines.append(edge(bottom) + "  X home")
         lines.append(f" off: X {CHECKERS - sum(x)}  O {CHECKERS - sum(o)};  pips: X "
                      f"{pip_count(x)}  O {pip_count(o)}")
         mark = "X" if state[2] == 0 else "O"
