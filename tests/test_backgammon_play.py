@@ -75,3 +75,37 @@ def test_web_drawing_lists_moves_with_the_agents_labels() -> None:
     assert svg.count('class="checker seat0"') >= 4 and 'class="die"' in svg
     # the labelled move comes first
     assert svg.index('data-move="8/5 6/5"') < svg.index('data-move="24/21 24/23"')
+
+
+def test_web_think_shows_the_agents_equities_for_its_top_moves() -> None:
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from gamesearch.interfaces.web import create_app
+
+    client = TestClient(create_app())
+    pos = client.get("/api/position", params={"game": "backgammon",
+                                               "position": "4HPwATDgc/ABMA:0:31"}).json()
+    assert "8/5 6/5" in pos["legal"] and 'class="die"' in pos["svg"]
+    rolled = client.get("/api/position", params={"game": "backgammon",
+                                                  "position": "4HPwATDgc/ABMA:1:--"}).json()
+    assert len(rolled["chance"]) == 21 and rolled["legal"] == []
+    with client.stream("GET", "/api/think", params={
+            "game": "backgammon", "position": "4HPwATDgc/ABMA:0:31",
+            "agent": "expectiminimax:depth=1", "time": "5"}) as r:
+        assert r.status_code == 200
+        text = "".join(r.iter_text())
+    events = [block.split("\n") for block in text.strip().split("\n\n")]
+    info = next(json.loads(e[1].removeprefix("data: ")) for e in events
+                if e[0] == "event: info")
+    top = info["top_moves"]
+    assert 1 <= len(top) <= 5 and top == sorted(top, key=lambda m: -m["value"])
+    game = get_game("backgammon")
+    s = game.parse_state("4HPwATDgc/ABMA:0:31")
+    ev = game.evaluation()
+    assert ev is not None
+    best = max(ev.evaluate(game.result(s, a), 0) for a in game.actions(s))
+    assert top[0]["value"] == pytest.approx(best, abs=1e-4)
+    assert f"{top[0]['move']}  {top[0]['value']:+.3f}" in info["svg"]
+    bad = client.get("/api/position", params={"game": "backgammon", "position": "nonsense"})
+    assert bad.status_code == 400 and "backgammon position" in bad.json()["error"]

@@ -78,8 +78,9 @@ def render(game: Any, state: Any, *, pv: Sequence[Any] = (),
                          'width="32" height="32" rx="6" fill="#fff" stroke="#333"/>')
             parts.append(label(str(face), off_x + 16 + 40 * k, Y0 + 56, size=18,
                                fill="#111"))
-    if interactive and not game.is_terminal(state) and state[3] > 0:
-        moves = game.legal_action_strings(state)
+    if not game.is_terminal(state) and state[3] > 0 and (interactive or labels):
+        # the legal moves as buttons; while an agent thinks, its top moves and equities
+        moves = game.legal_action_strings(state) if interactive else list(labels or {})
         if labels:  # the agent's best first
             moves.sort(key=lambda m: _label_value(labels.get(m)), reverse=True)
         y = Y0 + 80
@@ -87,7 +88,8 @@ def render(game: Any, state: Any, *, pv: Sequence[Any] = (),
             text = move + (f"  {labels[move]}" if labels and move in labels else "")
             parts.append(f'<text class="move" x="{off_x}" y="{y + 13}" font-size="12">'
                          f'{esc(text)}</text>')
-            parts.append(target(move, off_x - 2, y, W - off_x - 4, 17, f"play {move}"))
+            if interactive:
+                parts.append(target(move, off_x - 2, y, W - off_x - 4, 17, f"play {move}"))
             y += 18
         if len(moves) > MAX_MOVES_SHOWN:
             parts.append(f'<text x="{off_x}" y="{y + 13}" font-size="12" fill="#777">… '
