@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gamesearch.errors import IllegalMoveError, InvalidPositionError
+from gamesearch.errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
 from gamesearch.game import CHANCE, sample_outcome
 from gamesearch.games import get_game
 from gamesearch.games.backgammon import (
@@ -235,12 +235,15 @@ def test_evaluation_takes_a_tanboard_evaluator() -> None:
         seen.append(tb)
         return 0.25
 
-    g = Backgammon(evaluator, "const")
+    g = Backgammon("const", evaluator)
     s = from_tanboard((START_BOARD, START_BOARD), 1, None)
     ev = g.evaluation()
     assert ev is not None and ev.at_chance and ev.name == "const"
     assert ev.evaluate(s, 1) == 0.25 and ev.evaluate(s, 0) == -0.25
     assert seen[0] == to_tanboard(s)
+    assert get_game("backgammon").evaluation().name == "pips"  # type: ignore[union-attr]
+    with pytest.raises(InvalidLimitError, match="known evaluators: pips"):
+        get_game("backgammon:evaluator=nonesuch")
 
 
 # ----- against the referees -----------------------------------------------------------------

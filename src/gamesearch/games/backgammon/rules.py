@@ -64,8 +64,14 @@ from functools import partial
 from typing import Any
 
 from ...capabilities import Drawing, Evaluation, MatchHooks
-from ...errors import IllegalMoveError, InvalidPositionError, UnsupportedGameError
+from ...errors import (
+    IllegalMoveError,
+    InvalidLimitError,
+    InvalidPositionError,
+    UnsupportedGameError,
+)
 from ...game import CHANCE, Game, GameType
+from ...spec import GameOption
 
 Board = tuple[int, ...]
 #: ``(on_roll, other, seat, die1, die2)``, see the module docstring.
@@ -322,6 +328,12 @@ def pip_evaluator(board: TanBoard) -> float:
     return math.tanh(lead / 40.0)
 
 
+#: The named evaluators of a ``TanBoard`` (name -> a function that returns the evaluator,
+#: called when a game is built with it, so that a costly one loads only when asked). The
+#: evaluation modules add theirs here (``pubeval``, ``td``).
+EVALUATORS: dict[str, Callable[[], TanEvaluator]] = {"pips": lambda: pip_evaluator}
+
+
 class Backgammon(Game[BGState, BGAction]):
     name = "backgammon"
     description = "backgammon, money play without the cube; gnubg notation and position IDs"
@@ -331,12 +343,26 @@ class Backgammon(Game[BGState, BGAction]):
     state_notation = ("POSITIONID:SEAT:DICE: gnubg's position ID, the seat on roll (0/1) and "
                       "the dice (31, or -- before the roll), e.g. 4HPwATDgc/ABMA:0:31; "
                       "4HPwATDgc/ABMA:opening for the start")
+    options = (GameOption("evaluator", str, "pips", None,
+                          "the evaluation of a position: a name of EVALUATORS (pips, ...)"),)
 
-    def __init__(self, evaluator: TanEvaluator | None = None,
-                 evaluator_name: str = "pips") -> None:
-        self.evaluator: TanEvaluator = evaluator or pip_evaluator
-        self.evaluator_name = evaluator_name if evaluator else "pips"
+    def __init__(self, evaluator: str = "pips",
+                 board_evaluator: TanEvaluator | None = None) -> None:
+        """``evaluator``: the name of an evaluator in :data:`EVALUATORS` (the spec's
+        ``backgammon:evaluator=NAME``); ``board_evaluator``: a function of a ``TanBoard``
+        used instead, under that name (for programs and tests)."""
+        if board_evaluator is None:
+            factory = EVALUATORS.get(evaluator)
+            if factory is None:
+                raise InvalidLimitError(f"backgammon evaluator {evaluator!r}: known "
+                                        f"evaluators: {', '.join(EVALUATORS)}")
+            board_evaluator = factory()
+        self.evaluator = evaluator
+        self.evaluator_name = evaluator
+        self.board_evaluator: TanEvaluator = board_evaluator
         self._moves_cache: dict[BGState, dict[tuple[Board, Board], BGAction]] = {}
+        if evaluator != "pips":
+            self.description = f"{self.description} (evaluator {evaluator})"
 
     # ----- the textbook's six functions -------------------------------------------------
     def initial_state(self) -> BGState:
@@ -438,7 +464,7 @@ class Backgammon(Game[BGState, BGAction]):
     def evaluate(self, state: BGState, player: int) -> float:
         """The evaluator's expected points for ``player``, the position taken before the
         roll of the side on roll (a decision node's dice are ignored)."""
-        v = self.evaluator((state[1], state[0]))
+        v = self.board_evaluator((state[1], state[0]))
         return v if player == state[2] else -v
 
     def match_hooks(self) -> MatchHooks:
