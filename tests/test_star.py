@@ -101,3 +101,15 @@ def test_named_in_specs_and_depth_one_is_the_evaluation() -> None:
     assert ev is not None
     best = max(ev.evaluate(game.result(s, a), 0) for a in game.actions(s))
     assert r.value == best  # gnubg's 0-ply: the evaluation of the position each move leaves
+
+
+def test_expectiminimax_stops_at_the_chance_node_the_evaluation_scores() -> None:
+    # gnubg's 0-ply: the root and one chance node a move, each evaluated (no 21 rolls)
+    game = get_game("backgammon")
+    s = game.parse_state("4HPwATDgc/ABMA:0:31")
+    moves = len(game.actions(s))
+    for name in ("expectiminimax", "star1", "star2"):
+        r = search(game, s, f"{name}:depth=1")
+        assert r.nodes == 1 + moves, (name, r.nodes)
+    r2 = search(game, s, "expectiminimax:depth=2")  # each move, 21 rolls, each reply
+    assert r2.nodes > 21 * moves
