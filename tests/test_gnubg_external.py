@@ -110,3 +110,17 @@ def test_a_live_game_against_gnubg(tmp_path: Path) -> None:
     assert report.games == 1 and report.points[0] in (-3, -2, -1, 1, 2, 3)
     assert report.moves > 5 and report.error_rate is not None and report.rating
     assert (tmp_path / "match.sgf").exists() and (tmp_path / "protocol.txt").exists()
+
+
+def test_bad_arguments_are_one_line_errors() -> None:
+    import io
+
+    from gamesearch.interfaces.gnubg_match import main
+
+    for argv, words in ((["--game", "pig", "--games", "1"], "gnubg plays backgammon"),
+                        (["--agent", "nonesuch", "--games", "1"], "nonesuch"),
+                        (["--game", "backgammon:evaluator=zz", "--games", "1"], "evaluator")):
+        out = io.StringIO()
+        assert main(argv, out) == 2
+        text = out.getvalue()
+        assert text.startswith("error: ") and words in text and text.count("\n") == 1, text

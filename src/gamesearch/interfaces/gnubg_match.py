@@ -3,7 +3,7 @@ moves.
 
     python -m gamesearch.interfaces.gnubg_match --games 20 --agent star2:depth=2
     python -m gamesearch.interfaces.gnubg_match --games 4 --agent expectiminimax:depth=1 \\
-        --seed 7 --out runs/gnubg
+        --seed 7 --out runs/gnubg --game backgammon:evaluator=pips
 
 How it runs: we listen on ``127.0.0.1`` (an ephemeral port, never another address) and
 start Debian's ``gnubg -t -q`` with a script on its standard input: a money session of
@@ -177,13 +177,15 @@ def read_results(text: str, report: MatchReport) -> None:
 def run_match(games: int, agent_spec: str, *, seed: int = 1, gnubg_plies: int = 0,
               analysis_plies: int = 0, timeout: float = 3600.0, out: str | None = None,
               move_time: float | None = None, gnubg: str = GNUBG,
-              log: TextIO | None = None) -> MatchReport:
+              game_spec: str = "backgammon", log: TextIO | None = None) -> MatchReport:
     """Play ``games`` money games of ``agent_spec`` against gnubg, analysed by gnubg."""
     exe = shutil.which(gnubg) or (gnubg if os.path.exists(gnubg) else None)
     if exe is None:
         raise GameError(f"gnubg not found at {gnubg} (Debian's package gnubg: make test "
                         "installs it)")
-    game = get_game("backgammon")
+    game = get_game(game_spec)  # backgammon:evaluator=NAME picks the evaluation
+    if game.name != "backgammon":
+        raise GameError(f"gnubg plays backgammon, not {game.name}")
     agent = make_agent(game, agent_spec, move_time)
     limit = Limit(time=move_time) if move_time else None
     report = MatchReport()
@@ -235,6 +237,8 @@ def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--agent", default="star2:depth=2")
+    ap.add_argument("--game", default="backgammon",
+                    help="the game spec, e.g. backgammon:evaluator=NAME")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--gnubg-plies", type=int, default=0)
     ap.add_argument("--analysis-plies", type=int, default=0)
@@ -248,7 +252,7 @@ def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
     try:
         report = run_match(args.games, args.agent, seed=args.seed, gnubg_plies=args.gnubg_plies,
                            analysis_plies=args.analysis_plies, timeout=args.timeout,
-                           out=args.out, move_time=args.move_time)
+                           out=args.out, move_time=args.move_time, game_spec=args.game)
     except GameError as exc:
         out.write(f"error: {exc}\n")
         return 2
