@@ -55,8 +55,13 @@ CHROMIUM := /usr/bin/chromium
 $(CHROMIUM):
 	$(call apt_install,chromium,the browser tests)
 
+# Debian's GNU Backgammon, the referee and opponent of the backgammon tests and match runner.
+GNUBG := /usr/games/gnubg
+$(GNUBG):
+	$(call apt_install,gnubg,the gnubg external-player tests)
+
 ## make test: lint, type-check and the whole test suite
-test: $(VENV)/.installed-dev | $(STOCKFISH) $(CHROMIUM)
+test: $(VENV)/.installed-dev | $(STOCKFISH) $(CHROMIUM) $(GNUBG)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2 --durations=10

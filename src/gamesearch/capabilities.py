@@ -74,11 +74,15 @@ class Evaluation(Generic[S]):
     ``evaluate`` within ``estimate ± margin``: the engine's quiescence and futility
     pruning then settle a node without the full evaluation when the estimate lies far
     enough outside the window (lazy evaluation). ``name`` tells one of several apart
-    (``Game.evaluation(name)``)."""
+    (``Game.evaluation(name)``). ``at_chance``: the evaluation scores chance nodes (a
+    position before the dice are thrown, as backgammon's evaluations do), so the chance
+    searches stop at the first chance node past the depth limit instead of expanding its
+    outcomes into decision nodes to evaluate."""
 
     evaluate: Callable[[S, int], float]
     quick_evaluate: Callable[[S, int], tuple[float, float]] | None = None
     name: str = "default"
+    at_chance: bool = False
 
 
 @dataclass(frozen=True)
@@ -369,12 +373,16 @@ class MatchHooks:
       of an openings file (moves in the game's notation, or a position; blank and ``#``
       lines are skipped), each played with both colours (``None``: the initial position);
     * ``pgn_notation`` -- positions are written in FEN (``format_state``) and moves in UCI
-      (``format_action``): the notations of PGN, so the arena can export the games as PGN.
+      (``format_action``): the notations of PGN, so the arena can export the games as PGN;
+    * ``points`` -- a game's returns are points won or lost (backgammon: 1, 2 for a gammon,
+      3 for a backgammon): the arena reports each agent's points per game with a 95 %
+      interval beside its win rate.
     """
 
     default_opponent: str | None = None
     arena_openings: Callable[[], Sequence[str]] | None = None
     pgn_notation: bool = False
+    points: bool = False
 
 
 class Observation(Protocol[S, A_co]):

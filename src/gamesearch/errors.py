@@ -65,7 +65,9 @@ class IllegalMoveError(GameError, ValueError):
         if reason:
             text += f": {reason}"
         if self.legal is not None:
-            text += "; legal moves: " + (" ".join(self.legal) if self.legal else "(none)")
+            # moves that hold spaces (backgammon's "8/5 6/5") are listed with commas
+            sep = ", " if any(" " in m for m in self.legal) else " "
+            text += "; legal moves: " + (sep.join(self.legal) if self.legal else "(none)")
         super().__init__(text)
 
 

@@ -20,6 +20,7 @@ vanishes as games accumulate.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 #: Two-sided 95% quantile of the normal distribution.
@@ -166,3 +167,38 @@ def format_elo(elo: float, margin: float | None = None) -> str:
             return text
         text += " ± inf" if math.isinf(margin) else f" ± {margin:.1f}"
     return text
+
+
+@dataclass(frozen=True)
+class Points:
+    """An agent's points per game (the game's returns, e.g. backgammon's 1/2/3 for single,
+    gammon, backgammon) with a 95 % normal interval, and its win rate with a 95 % Wilson
+    interval, over the games that ended by the rules."""
+
+    games: int
+    mean: float
+    margin: float
+    wins: int
+    win_rate: float
+    win_low: float
+    win_high: float
+
+    def describe(self) -> str:
+        return (f"{self.mean:+.3f} ± {self.margin:.3f} points/game (95 %), win rate "
+                f"{100 * self.win_rate:.1f} % [{100 * self.win_low:.1f}, "
+                f"{100 * self.win_high:.1f}] over {self.games} games")
+
+
+def points_per_game(returns: Sequence[float]) -> Points:
+    """:class:`Points` of one agent's returns, one per game (a win: a return above 0)."""
+    n = len(returns)
+    if n == 0:
+        return Points(0, 0.0, math.inf, 0, 0.0, 0.0, 1.0)
+    mean = sum(returns) / n
+    var = sum((r - mean) ** 2 for r in returns) / (n - 1) if n > 1 else math.inf
+    margin = 1.96 * math.sqrt(var / n) if math.isfinite(var) else math.inf
+    wins = sum(r > 0 for r in returns)
+    p, z = wins / n, 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return Points(n, mean, margin, wins, p, max(0.0, centre - half), min(1.0, centre + half))

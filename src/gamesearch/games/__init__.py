@@ -35,6 +35,9 @@ GAMES: dict[str, tuple[str, str]] = {
     "othello": ("othello:Othello", "Othello 8x8, moves a1-h8 and pass, FFO/Edax board strings"),
     "rolit": ("rolit:Rolit", "Rolit 8x8 for 2-4 players (rolit:players=3), moves a1-h8: "
               "most balls wins"),
+    "backgammon": ("backgammon:Backgammon",
+                   "backgammon, money play without the cube: gnubg notation (8/5 6/5) and "
+                   "position IDs, expectiminimax and *-minimax"),
     "pig": ("pig:Pig", "the dice game Pig, race to 20 (roll or hold): expectiminimax"),
     "chinese_checkers": ("chinese_checkers:ChineseCheckers",
                          "Chinese Checkers, 2/3/4/6 players (players=3), OpenSpiel's star board, "

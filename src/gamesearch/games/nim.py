@@ -160,7 +160,8 @@ class Nim(Game[NimState, NimAction]):
         # evaluate(state, player), on the utility scale, strictly inside (-1, 1) so that a
         # real win always counts more. An Evaluation may add a quick_evaluate(state,
         # player) -> (estimate, margin), a cheap bracket of evaluate that lets the engine
-        # skip the full evaluation (lazy evaluation; chess has one). A game may offer
+        # skip the full evaluation (lazy evaluation; chess has one), and at_chance=True when
+        # it scores chance nodes, the positions before a roll (backgammon). A game may offer
         # several evaluations by name; Nim has one, the default (name None).
         if name is not None:
             return super().evaluation(name)
@@ -262,7 +263,8 @@ class Nim(Game[NimState, NimAction]):
     # match_hooks() -> MatchHooks: what a match starts from when the caller names nothing:
     # default_opponent (the agent `gamesearch play` and the web app put against a person;
     # Connect Four's is the solver), arena_openings (the arena's start lines; chess's 50
-    # book lines) and pgn_notation (FEN and UCI, so the arena can write PGN: chess). Nim
+    # book lines), pgn_notation (FEN and UCI, so the arena can write PGN: chess) and points
+    # (returns are points won, so the arena reports points per game: backgammon). Nim
     # needs none: the default search plays it perfectly.
 
     # turn_passing() -> TurnPassing: give_turn(state, player), the position with another

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from ..arena.errors import ArenaError
-from ..arena.ratings import SPRT, format_elo
+from ..arena.ratings import SPRT, Points, format_elo, points_per_game
 from ..arena.report import (
     check_pgn_notation,
     render_pairs,
@@ -152,12 +152,32 @@ def _summary(result: TournamentResult) -> dict[str, Any]:
         data["match"] = {"wins": sc.wins, "draws": sc.draws, "losses": sc.losses,
                          "score": sc.score, "elo": num(sc.elo), "margin": num(sc.elo_margin()),
                          "elo_text": format_elo(sc.elo, sc.elo_margin()), "los": sc.los}
+    points = _points(result)
+    if points is not None:
+        data["points"] = {name: {"games": p.games, "mean": p.mean, "margin": num(p.margin),
+                                 "wins": p.wins, "win_rate": p.win_rate,
+                                 "win_interval": [p.win_low, p.win_high]}
+                          for name, p in points.items()}
     if result.sprt is not None:
         data["sprt"] = {"llr": result.sprt.llr(result.match_score),
                         "lower": result.sprt.lower, "upper": result.sprt.upper,
                         "decision": result.sprt_decision,
                         "stopped_early": result.stopped_by_sprt}
     return data
+
+
+def _points(result: TournamentResult) -> dict[str, Points] | None:
+    """Each agent's points per game, for a game whose results are points
+    (``MatchHooks.points``: backgammon's gammons); ``None`` for other games."""
+    hooks = load_game(result.config.game).match_hooks()
+    if hooks is None or not hooks.points:
+        return None
+    out = {}
+    for k, agent in enumerate(result.config.agents):
+        returns = [r.returns[r.seats.index(k)] for r in result.records
+                   if r.returns is not None and k in r.seats]
+        out[agent.name] = points_per_game(returns)
+    return out
 
 
 def _print(result: TournamentResult, args: argparse.Namespace, out: TextIO) -> None:
@@ -184,6 +204,8 @@ def _print(result: TournamentResult, args: argparse.Namespace, out: TextIO) -> N
                  [(i, j) for i in range(len(agents)) for j in range(i + 1, len(agents))])
         head = "pairs" if cfg.seats == 2 else "head to head (better rank = win)"
         out.write(f"{head}:\n" + render_pairs(agents, result.records, pairs) + "\n")
+    for name, p in (_points(result) or {}).items():
+        out.write(f"{name}: {p.describe()}\n")
     terms: dict[str, int] = {}
     for r in result.records:
         terms[r.termination] = terms.get(r.termination, 0) + 1

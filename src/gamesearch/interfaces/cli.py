@@ -173,7 +173,11 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
             f"{k}. player {p + 1} ({specs[p]}, {_value_text(float(returns[p]))})"
             for k, p in sorted((k, p) for p, k in enumerate(ranks))))
     else:
-        write("game over: " + ", ".join(f"player {w + 1} ({specs[w]})" for w in winners) + " wins")
+        hooks = game.match_hooks()  # a game scored in points says how many (a gammon: 2)
+        how = game.termination(final) if hooks is not None and hooks.points else None
+        points = f" ({how}, {_value_text(float(best))} points)" if how else ""
+        write("game over: " + ", ".join(f"player {w + 1} ({specs[w]})" for w in winners)
+              + " wins" + points)
     return 0
 
 

@@ -36,6 +36,7 @@ from .maxn import MaxN, Paranoid
 from .mcts import MCTS
 from .minimax import Minimax
 from .negamax import Negamax
+from .star import Star1, Star2
 from .tt import parse_size
 
 
@@ -70,6 +71,8 @@ ALGORITHMS: dict[str, AlgorithmInfo] = {
         AlgorithmInfo("brs", BestReply, {}, BestReply.summary),
         AlgorithmInfo("brs+", BestReplyPlus, {}, BestReplyPlus.summary),
         AlgorithmInfo("expectiminimax", Expectiminimax, {}, Expectiminimax.summary),
+        AlgorithmInfo("star1", Star1, {}, Star1.summary),
+        AlgorithmInfo("star2", Star2, {}, Star2.summary),
         AlgorithmInfo("mcts", MCTS, {}, MCTS.summary),
     ]
 }
@@ -174,6 +177,8 @@ __all__ = [
     "Paranoid",
     "SearchResult",
     "Searcher",
+    "Star1",
+    "Star2",
     "make_searcher",
     "parse_spec",
     "search",

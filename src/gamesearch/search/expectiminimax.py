@@ -7,6 +7,13 @@ value: it is not divided again by the number of outcomes, a bug some implementat
 have.) A depth cut-off counts decision plies only; chance nodes do not use depth,
 so "depth 2" in backgammon means a move, the dice, and the reply.
 
+When the game's evaluation scores chance nodes (``Evaluation.at_chance``: backgammon's
+evaluations judge a position before the roll), the search stops at the first chance node
+past the horizon and evaluates it, instead of expanding its outcomes into decision nodes.
+Backgammon's plies of chance then map to gnubg's plies: depth 1 is gnubg's 0-ply (each move
+judged by the evaluation of the position it leaves), depth 2 gnubg's 1-ply (the 21 rolls
+of the opponent and its best reply by the evaluation), depth 3 gnubg's 2-ply.
+
 Because values are averaged, the *scale* of the evaluation matters here, unlike in minimax:
 an order-preserving change of the leaf values can change the decision (Russell's slides;
 the ``chance-transform`` example trees show it).
@@ -32,6 +39,7 @@ class Expectiminimax(Searcher):
         game = self.game
         terminal_utility, to_move, actions, result, evaluate = self.rules()
         outcomes_of = game.chance_outcomes
+        at_chance = self.evaluation is not None and self.evaluation.at_chance
         me, maxu, step = to_move(state), game.max_utility, self.win_step
         nodes = 0
         next_check = clock.begin(self.nodes)
@@ -50,6 +58,9 @@ class Expectiminimax(Searcher):
             p = to_move(s)
             if p == CHANCE:  # the expectation: Σ P(r) · value(result(s, r))
                 lines[ply] = None
+                if d == 0 and at_chance:  # the evaluation scores positions before a roll
+                    horizon = True
+                    return evaluate(s, me)
                 total = 0.0
                 for r, prob in outcomes_of(s):
                     total += prob * value(result(s, r), d, ply + 1)

@@ -60,11 +60,30 @@ def info_event(game: Game[Any, Any], state: Any, r: SearchResult,
     """The ``info`` event of one completed iteration: depth, value (and ``score_text``,
     its words), PV (notation and ``pv_text``), nodes, nodes/s, seconds, the board with the
     PV drawn (``last``: the move that led to ``state``)."""
+    top = top_moves(game, state, r)
+    labels = {m["move"]: f"{m['value']:+.3f}" for m in top} or None
     return {"depth": r.depth, "value": web_value(r.value),
             "score_text": game.format_score(state, r.value), "pv": format_pv(game, state, r.pv),
             "pv_text": describe_pv(game, state, list(r.pv)), "nodes": r.nodes,
-            "nps": round(r.nps), "seconds": round(r.seconds, 4),
-            "svg": game.render_svg(state, pv=r.pv, last=last, interactive=False)}
+            "nps": round(r.nps), "seconds": round(r.seconds, 4), "top_moves": top,
+            "svg": game.render_svg(state, pv=r.pv, last=last, interactive=False,
+                                   labels=labels)}
+
+
+#: How many of the root's moves the thinking shows with their values.
+TOP_MOVES = 5
+
+
+def top_moves(game: Game[Any, Any], state: Any, r: SearchResult) -> list[dict[str, Any]]:
+    """The best root moves with their values (backgammon: the equities), when the search
+    knows every root move's value (``root_values``: expectiminimax, MCTS); else none."""
+    values = r.extra.get("root_values")
+    if not isinstance(values, list) or not values:
+        return []
+    scored = [(a, v) for a, v in values if isinstance(v, int | float)]
+    scored.sort(key=lambda av: -av[1])  # a stable sort: ties keep the game's order
+    return [{"move": game.format_action(state, a), "value": round(float(v), 4)}
+            for a, v in scored[:TOP_MOVES]]
 
 
 def report_fields(game: Game[Any, Any], state: Any, move: str,

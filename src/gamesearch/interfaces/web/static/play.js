@@ -37,6 +37,7 @@ async function init() {
     else if (S.view) draw(S.view);
   });
   $("#board").addEventListener("click", onBoardClick);
+  $("#moveform").addEventListener("submit", onMoveBox);
   $("#movelist").addEventListener("click", (e) => {
     const m = e.target.closest("[data-ply]");
     if (m) show(Number(m.dataset.ply));
@@ -458,9 +459,10 @@ function humanToMove() {
     isHuman(v.to_move) && v.legal.length > 0;
 }
 
-async function play(move) {
+async function play(move, typed = false) {
   if (!humanToMove()) return;
-  if (!S.view.legal.includes(move)) { showError(`illegal move ${move}`); return; }
+  // a typed move is read by the server (any spelling the game's notation accepts)
+  if (!typed && !S.view.legal.includes(move)) { showError(`illegal move ${move}`); return; }
   S.busy = true;  // inert from this click on: a second click is ignored
   showError("");
   S.selected = null;
@@ -480,6 +482,15 @@ async function play(move) {
   }
   S.busy = false;
   advance();
+}
+
+function onMoveBox(e) {
+  e.preventDefault();
+  const text = $("#movebox").value.trim();
+  if (!text) return;
+  if (!humanToMove()) { showError("not your move"); return; }
+  $("#movebox").value = "";
+  play(text, true);
 }
 
 function onBoardClick(e) {

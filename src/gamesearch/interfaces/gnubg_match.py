@@ -1,0 +1,266 @@
+"""GNU Backgammon plays our agent through its external-player interface, then judges our
+moves.
+
+    python -m gamesearch.interfaces.gnubg_match --games 20 --agent star2:depth=2
+    python -m gamesearch.interfaces.gnubg_match --games 4 --agent expectiminimax:depth=1 \\
+        --seed 7 --out runs/gnubg --game backgammon:evaluator=pips
+
+How it runs: we listen on ``127.0.0.1`` (an ephemeral port, never another address) and
+start Debian's ``gnubg -t -q`` with a script on its standard input: a money session of
+``--games`` games (``new session``, then ``new game`` for each next one) without the
+cube (``set cube use off``, no Jacoby rule), seeded dice
+(``set rng mersenne``, ``set seed``), player 0 gnubg itself at ``--gnubg-plies`` (0:
+gnubg's 0-ply, its expert-like quick setting), player 1 external: ``set player 1 external
+127.0.0.1:PORT``. gnubg connects, and at each of our turns sends a FIBS board line
+(:mod:`gamesearch.games.backgammon.fibs`); we answer with our agent's move in gnubg's
+notation. After the session gnubg analyses the match (``analyse match`` at
+``--analysis-plies``), prints ``show statistics match`` and saves it as SGF. We read the
+points of every game and our chequer-play figures: the moves analysed, the error total and
+the error rate per move (gnubg's "normalized" equity error, mEMG) and its rating band
+(gnubg: under 0.018 a move *Intermediate*, under 0.012 *Advanced* ...).
+
+Every wait is bounded (``--timeout`` for the whole match); gnubg is ended if it overruns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..agents import make_agent
+from ..errors import GameError
+from ..games import get_game
+from ..games.backgammon.fibs import parse_fibs_board
+from ..search import Limit
+
+GNUBG = "/usr/games/gnubg"
+HOST = "127.0.0.1"
+
+
+@dataclass
+class MatchReport:
+    """What a match against gnubg gave (from our side)."""
+
+    games: int = 0
+    points: list[int] = field(default_factory=list)  # per game, + we won
+    moves: int = 0
+    error_rate: float | None = None  # normalized error per move (mEMG / 1000)
+    error_total: float | None = None
+    rating: str | None = None
+    seconds: float = 0.0
+    transcript: str = ""
+    protocol_errors: list[str] = field(default_factory=list)
+    #: every board line gnubg sent and our answer
+    exchanges: list[tuple[str, str]] = field(default_factory=list)
+
+    def summary(self) -> str:
+        n = len(self.points)
+        if not n:
+            return "no game finished"
+        mean = sum(self.points) / n
+        var = sum((p - mean) ** 2 for p in self.points) / (n - 1) if n > 1 else math.inf
+        margin = 1.96 * math.sqrt(var / n) if math.isfinite(var) else math.inf
+        wins = sum(p > 0 for p in self.points)
+        rate = f"{self.error_rate:.4f}" if self.error_rate is not None else "?"
+        return (f"{n} games: {mean:+.3f} ± {margin:.3f} points/game (95 %), won {wins} "
+                f"({100 * wins / n:.1f} %); gnubg's analysis of our {self.moves} moves: error "
+                f"rate {rate} a move ({self.rating or '?'})")
+
+
+def answer_board(game: Any, agent: Any, line: str, limit: Limit | None) -> str:
+    """Our answer to one FIBS board line: the agent's move in gnubg's notation (an empty
+    line when no move is possible)."""
+    board = parse_fibs_board(line)
+    state = board.state
+    if state[3] == 0:
+        return "roll"  # the cube is off, so gnubg rolls first; answer a bare board anyway
+    action = agent.choose(game, state, limit)
+    if action == ():
+        return ""  # no move: gnubg reads an empty answer as the dance ("pass" crashes it)
+    return str(game.format_action(state, action))
+
+
+def _serve(listener: socket.socket, game: Any, agent: Any, limit: Limit | None,
+           report: MatchReport, deadline: float) -> None:
+    """Accept gnubg's connection and answer every board line until it hangs up."""
+    listener.settimeout(max(1.0, deadline - time.monotonic()))
+    try:
+        conn, _ = listener.accept()
+    except OSError as exc:
+        report.protocol_errors.append(f"gnubg never connected: {exc}")
+        return
+    with conn:
+        buffer = b""
+        while time.monotonic() < deadline:
+            conn.settimeout(max(1.0, deadline - time.monotonic()))
+            try:
+                data = conn.recv(65536)
+            except OSError:
+                break
+            if not data:
+                break
+            buffer += data
+            while b"\n" in buffer:
+                raw, buffer = buffer.split(b"\n", 1)
+                line = raw.replace(b"\0", b"").decode("ascii", "replace").strip()
+                if not line:
+                    continue
+                try:
+                    reply = answer_board(game, agent, line, limit)
+                except GameError as exc:
+                    report.protocol_errors.append(str(exc))
+                    reply = "Error: " + str(exc)
+                report.moves += 1
+                report.exchanges.append((line, reply))
+                conn.sendall((reply + "\n").encode("ascii"))
+
+
+def gnubg_script(port: int, games: int, seed: int, gnubg_plies: int, analysis_plies: int,
+                 sgf: str | None) -> str:
+    """The commands gnubg reads from its standard input."""
+    lines = [
+        "set rng mersenne", f"set seed {seed}",
+        "set player 0 name gnubg", "set player 0 gnubg",
+        f"set player 0 chequerplay evaluation plies {gnubg_plies}",
+        "set player 0 chequerplay evaluation noise 0",
+        "set player 1 name gamesearch", f"set player 1 external {HOST}:{port}",
+        "set cube use off", "set jacoby off", "set automatic game off",
+        "new session", *["new game"] * (games - 1),
+        f"set analysis chequerplay evaluation plies {analysis_plies}",
+        "analyse match", "show statistics match",
+    ]
+    if sgf:
+        lines.append(f'save match "{sgf}"')
+    lines.append("quit")
+    return "\n".join(lines) + "\n"
+
+
+_WIN = re.compile(r"^(gnubg|gamesearch) wins an? (single game|gammon|backgammon) and (\d) "
+                  r"points?", re.M)
+
+
+def read_results(text: str, report: MatchReport) -> None:
+    """The games' points and our chequer-play figures from gnubg's output."""
+    report.points = [int(n) if who == "gamesearch" else -int(n)
+                     for who, _kind, n in _WIN.findall(text)]
+    report.games = len(report.points)
+    stats = text[text.rfind("Chequerplay statistics"):] if "Chequerplay statistics" in text \
+        else ""
+    # the columns are gnubg then gamesearch (player 0, player 1)
+    m = re.search(r"Total moves\s+(\d+)\s+(\d+)", stats)
+    if m:
+        report.moves = int(m.group(2)) or report.moves
+    pair = r"\((?:MWC|Points)\)\s+(-?[\d.]+)\s*\([^)]*\)\s+(-?[\d.]+)"
+    m = re.search(r"Error total EMG " + pair, stats)
+    if m:
+        report.error_total = abs(float(m.group(2)))
+    m = re.search(r"Error rate mEMG " + pair, stats)
+    if m:  # per unforced move, in thousandths
+        report.error_rate = abs(float(m.group(2))) / 1000.0
+    m = re.search(r"Chequerplay rating\s+(.+?)\s{2,}(.+?)\s*$", stats, re.M)
+    if m:
+        report.rating = m.group(2).strip()
+
+
+def run_match(games: int, agent_spec: str, *, seed: int = 1, gnubg_plies: int = 0,
+              analysis_plies: int = 0, timeout: float = 3600.0, out: str | None = None,
+              move_time: float | None = None, gnubg: str = GNUBG,
+              game_spec: str = "backgammon", log: TextIO | None = None) -> MatchReport:
+    """Play ``games`` money games of ``agent_spec`` against gnubg, analysed by gnubg."""
+    exe = shutil.which(gnubg) or (gnubg if os.path.exists(gnubg) else None)
+    if exe is None:
+        raise GameError(f"gnubg not found at {gnubg} (Debian's package gnubg: make test "
+                        "installs it)")
+    game = get_game(game_spec)  # backgammon:evaluator=NAME picks the evaluation
+    if game.name != "backgammon":
+        raise GameError(f"gnubg plays backgammon, not {game.name}")
+    agent = make_agent(game, agent_spec, move_time)
+    limit = Limit(time=move_time) if move_time else None
+    report = MatchReport()
+    start = time.monotonic()
+    deadline = start + timeout
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener, \
+            tempfile.TemporaryDirectory() as tmp:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((HOST, 0))
+        listener.listen(1)
+        port = listener.getsockname()[1]
+        sgf = str(Path(out) / "match.sgf") if out else str(Path(tmp) / "match.sgf")
+        if out:
+            Path(out).mkdir(parents=True, exist_ok=True)
+        server = threading.Thread(target=_serve, daemon=True,
+                                  args=(listener, game, agent, limit, report, deadline))
+        server.start()
+        env = {**os.environ, "HOME": tmp}  # gnubg's settings and history stay out of $HOME
+        proc = subprocess.Popen([exe, "-t", "-q"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                env=env, cwd=tmp)
+        try:
+            text, _ = proc.communicate(gnubg_script(port, games, seed, gnubg_plies,
+                                                    analysis_plies, sgf),
+                                       timeout=max(1.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            text, _ = proc.communicate()
+            report.protocol_errors.append(f"gnubg overran the match's {timeout:g} s")
+        finally:
+            agent.close()
+        if proc.returncode:
+            report.protocol_errors.append(f"gnubg exited with status {proc.returncode}")
+        server.join(timeout=5)
+    report.seconds = time.monotonic() - start
+    report.transcript = text
+    read_results(text, report)
+    if out:
+        (Path(out) / "gnubg.txt").write_text(text)
+        (Path(out) / "protocol.txt").write_text(
+            "".join(f"{line}\n{reply}\n" for line, reply in report.exchanges))
+    if log is not None:
+        log.write(report.summary() + "\n")
+    return report
+
+
+def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
+    ap = argparse.ArgumentParser(prog="python -m gamesearch.interfaces.gnubg_match",
+                                 description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--agent", default="star2:depth=2")
+    ap.add_argument("--game", default="backgammon",
+                    help="the game spec, e.g. backgammon:evaluator=NAME")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--gnubg-plies", type=int, default=0)
+    ap.add_argument("--analysis-plies", type=int, default=0)
+    ap.add_argument("--move-time", type=float, default=None,
+                    help="seconds per move for agents without a depth")
+    ap.add_argument("--timeout", type=float, default=3600.0, help="seconds for the whole match")
+    ap.add_argument("--out", help="a folder for gnubg's output and the match's SGF")
+    args = ap.parse_args(argv)
+    if not 1 <= args.games <= 10_000:
+        ap.error("--games: 1 to 10000")
+    try:
+        report = run_match(args.games, args.agent, seed=args.seed, gnubg_plies=args.gnubg_plies,
+                           analysis_plies=args.analysis_plies, timeout=args.timeout,
+                           out=args.out, move_time=args.move_time, game_spec=args.game)
+    except GameError as exc:
+        out.write(f"error: {exc}\n")
+        return 2
+    out.write(report.summary() + "\n")
+    for err in report.protocol_errors:
+        out.write(f"protocol: {err}\n")
+    return 0 if report.games else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
