@@ -50,14 +50,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
+from importlib import import_module
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from ...capabilities import Drawing, Evaluation, MoveOrdering, Perft, Tactics
-from ...errors import IllegalMoveError, InvalidLimitError, InvalidPositionError, echo
+from ...capabilities import (
+    Drawing,
+    EndgameDatabase,
+    Evaluation,
+    MoveOrdering,
+    Perft,
+    Tactics,
+)
+from ...errors import (
+    IllegalMoveError,
+    InvalidLimitError,
+    InvalidPositionError,
+    UnsupportedGameError,
+    echo,
+)
 from ...game import Game, GameType
 from ...spec import GameOption
-from .board import CROWN_ROW, FULL, JUMPED, ROW, bits, generate_moves, row_col
+from .board import CROWN_ROW, FULL, JUMPED, ROW, bits, generate_moves, mobility, row_col
 
 #: A move: the square bits (0-31) it visits, start first.
 Move = tuple[int, ...]
@@ -261,6 +275,10 @@ W_CENTRE = 6  # a man on the central squares 14, 15, 18, 19
 W_ADVANCE = 3  # per row a man has advanced (past the third row), a step towards a king
 W_KING_CENTRE = 8  # a king off the edge of the board
 W_TRADE = 40  # a side ahead in material gains by trading down (per the loser's missing pieces)
+W_CHASE = 4  # in the endgame, per square between a leading side's king and its prey
+W_PREY_MOBILITY = 6  # in the endgame, per step the losing side can make
+#: the chase counts when at most this many pieces are left
+CHASE_PIECES = 8
 BACK_ROW = (0x0000000F, 0xF0000000)
 CENTRE = (1 << 13) | (1 << 14) | (1 << 17) | (1 << 18)
 EDGE = sum(1 << sq for sq in range(32) if row_col(sq)[1] in (0, 7) or row_col(sq)[0] in (0, 7))
@@ -291,9 +309,35 @@ def evaluate_black(black: int, white: int, kings: int) -> int:
     v += W_KING_CENTRE * ((bk & ~EDGE).bit_count() - (wk & ~EDGE).bit_count())
     if material:
         nb, nw = nbm + nbk, nwm + nwk
+        lead = 1 if material > 0 else -1
         # the side ahead wants fewer pieces on the board: 24 - pieces, signed by who leads
-        v += (W_TRADE * (24 - nb - nw) // 24) * (1 if material > 0 else -1)
+        v += (W_TRADE * (24 - nb - nw) // 24) * lead
+        if nb + nw <= CHASE_PIECES:
+            # ...and its kings close to the pieces they hunt (a lone king is trapped by
+            # kings that come near it, not by kings that wait in the centre)
+            hunters, prey = (bk, white) if lead > 0 else (wk, black)
+            v -= lead * W_CHASE * chase_distance(hunters, prey)
+            # ...and the losing side short of squares to go to
+            loser = WHITE if lead > 0 else BLACK
+            v -= lead * W_PREY_MOBILITY * mobility(prey, black | white ^ prey, kings, loser)
     return max(-EVAL_LIMIT, min(EVAL_LIMIT, v))
+
+
+#: DISTANCE[a * 32 + b]: king moves from square ``a`` to ``b`` on an empty board.
+DISTANCE = [max(abs(row_col(a)[0] - row_col(b)[0]), abs(row_col(a)[1] - row_col(b)[1]))
+            for a in range(32) for b in range(32)]
+
+
+def chase_distance(hunters: int, prey: int) -> int:
+    """The sum, over the ``hunters``' squares, of the distance to the nearest ``prey``."""
+    if not prey:
+        return 0
+    targets = bits(prey)
+    total = 0
+    for h in bits(hunters):
+        row = h * 32
+        total += min(DISTANCE[row + t] for t in targets)
+    return total
 
 
 #: How :meth:`Checkers.count_perft` may count (name -> what it counts; the first is the
@@ -378,10 +422,15 @@ class Checkers(Game[CheckersState, Move]):
         GameOption("draw_plies", int, DRAW_PLIES, "a whole number >= 1",
                    "plies without a capture or a man's move that draw the game",
                    read=_read_draw_plies),
+        GameOption("egdb", str, "", None,
+                   "the folder of a built endgame database the engine probes "
+                   "(gamesearch egdb build checkers); empty: none"),
     )
 
-    def __init__(self, draw_plies: int = DRAW_PLIES) -> None:
+    def __init__(self, draw_plies: int = DRAW_PLIES, egdb: str = "") -> None:
         self.draw_plies = draw_plies
+        self.egdb = egdb
+        self._database: EndgameDatabase | None = None
 
     # ----- the textbook's six functions -----------------------------------------------
     def initial_state(self) -> CheckersState:
@@ -438,6 +487,22 @@ class Checkers(Game[CheckersState, Move]):
         instead of standing pat, and the engine extends the search a ply), and otherwise
         has no noisy move (a capture it could make would be compulsory)."""
         return Tactics(noisy_actions=capture_moves, is_noisy=_is_noisy, in_check=must_capture)
+
+    def endgame_database(self) -> EndgameDatabase | None:
+        """The endgame database in the folder of the ``egdb`` option (``None`` without one),
+        opened once by ``open_database(folder)`` of :mod:`.egdb` (the retrograde builder's
+        module); its ``probe(state)`` answers the positions it holds."""
+        if not self.egdb:
+            return None
+        if self._database is None:
+            try:
+                egdb = import_module(f"{__package__}.egdb")
+            except ImportError:
+                raise UnsupportedGameError(
+                    "checkers: this installation has no endgame database support "
+                    f"(egdb={echo(self.egdb)})") from None
+            self._database = egdb.open_database(self.egdb)
+        return self._database
 
     def perft(self) -> Perft[CheckersState]:
         """Two conventions (:data:`PERFT_CONVENTIONS`), counted by :meth:`count_perft`."""
