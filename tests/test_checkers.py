@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from pathlib import Path
 
 import pytest
 
@@ -16,9 +17,11 @@ from gamesearch.games.checkers import Checkers, CheckersState
 from gamesearch.games.checkers.board import row_col
 from gamesearch.games.checkers.rules import START_FEN
 
-#: Published perft of the start position, a jump chain one move (Aart Bik, "Perft for
-#: checkers", 2012; the counts issue 24 quotes), depths 1-7.
-PUBLISHED = [7, 49, 302, 1469, 7361, 36768, 179740]
+#: Published perft of the start position, a jump chain one move (tests/data/checkers/perft.txt:
+#: Aart Bik's table; depths 1-7 are the counts issue 24 quotes).
+PERFT_FILE = Path(__file__).resolve().parent / "data" / "checkers" / "perft.txt"
+PUBLISHED = [int(line.split()[1]) for line in PERFT_FILE.read_text().splitlines()
+             if line.strip() and not line.startswith("#")][:7]
 
 GAME = Checkers()
 
@@ -209,6 +212,7 @@ def test_render_and_drawing() -> None:
 
 # ----- perft against the referees ----------------------------------------------------------
 def test_perft_matches_published_counts() -> None:
+    assert PUBLISHED == [7, 49, 302, 1469, 7361, 36768, 179740]
     s = GAME.initial_state()
     assert [GAME.count_perft(s, d) for d in range(1, 8)] == PUBLISHED
 

@@ -374,6 +374,8 @@ def _legs_perft(state: CheckersState, moves: Sequence[Move], done: int, depth: i
     groups: dict[Move, list[Move]] = {}
     for m in moves:
         groups.setdefault(m[:done + 1], []).append(m)
+    if depth == 1:
+        return len(groups)  # one action each (bulk counting)
     total = 0
     for group in groups.values():
         finished = [m for m in group if len(m) == done + 1]
