@@ -5,7 +5,8 @@ counts in ``tests/data/checkers/perft.txt``), OpenSpiel's ``checkers`` through i
 ``pydraughts`` (variant ``english``, push/pop).
 
     nice -n 10 .venv/bin/python benchmarks/checkers_perft.py              # depths 1-10
-    nice -n 10 .venv/bin/python benchmarks/checkers_perft.py --depth 11 --budget 60
+    nice -n 10 .venv/bin/python benchmarks/checkers_perft.py --min-depth 10 --depth 10 \
+        --counters ours,openspiel --budget 600
 
 Each counter goes one depth deeper while its previous depth took less than ``--budget``
 seconds (the next one takes about five times longer), so the slow peers stop early. Prints a
@@ -85,8 +86,11 @@ def timed(fn: Callable[[int], int], depth: int) -> tuple[int, float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--depth", type=int, default=10, help="deepest depth (default 10)")
+    ap.add_argument("--min-depth", type=int, default=1, help="first depth (default 1)")
     ap.add_argument("--budget", type=float, default=30.0,
                     help="a counter stops after a depth that took longer (default 30 s)")
+    ap.add_argument("--counters", default="ours,ours_os,openspiel,pydraughts",
+                    help="which to run, comma-separated (default all four)")
     args = ap.parse_args()
     ref = published()
     game = Checkers()
@@ -100,12 +104,13 @@ def main() -> int:
     for name, fn in counters.items():
         if fn is None:
             print(f"# {name}: not installed (pip install '.[bench]'), left out")
-    alive = {name for name, fn in counters.items() if fn is not None}
+    wanted = set(args.counters.split(","))
+    alive = {name for name, fn in counters.items() if fn is not None and name in wanted}
     failures = 0
     print(f"{'D':>2} {'ours (chain = 1 move)':>22} {'s':>8} {'leaves/s':>10} "
           f"{'pydraughts s':>12} {'ratio':>6} | {'openspiel conv.':>15} {'ours s':>8} "
           f"{'leaves/s':>10} {'OpenSpiel s':>11} {'leaves/s':>10} {'ratio':>6}")
-    for depth in range(1, args.depth + 1):
+    for depth in range(args.min_depth, args.depth + 1):
         row: dict[str, tuple[int, float]] = {}
         for name in list(alive):
             fn = counters[name]
