@@ -26,11 +26,18 @@ tic-tac-toe, the move's text - ``d3``, ``pass`` - for other games). The summary 
 draws and losses of ours, the score (draw = 1/2) with its Wilson 95 % interval, and the Elo
 difference with the interval mapped from the Wilson bounds. ``--jsonl FILE`` appends one
 line per game.
+
+Checkers (``checkers --ours id``): OpenSpiel splits a jump chain into one action per jump,
+by the same player; its bot searches each jump for the time of a move, and the chain it
+picks is our move. Its squares are ours turned round (:func:`spiel_square`). The game ends
+at the first draw rule of either library: OpenSpiel's (40 plies without a capture) comes
+before ours (80 plies without a capture or a man's move; a third repetition).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import sys
@@ -45,7 +52,8 @@ from gamesearch.search import parse_spec
 from gamesearch.search.mcts import MCTS
 
 #: our game name -> OpenSpiel's
-OPENSPIEL_NAMES = {"connect4": "connect_four", "tictactoe": "tic_tac_toe", "othello": "othello"}
+OPENSPIEL_NAMES = {"connect4": "connect_four", "tictactoe": "tic_tac_toe", "othello": "othello",
+                   "checkers": "checkers"}
 #: games whose actions are the same integers in both libraries
 SAME_INTEGERS = {"connect4", "tictactoe"}
 
@@ -82,6 +90,16 @@ class Translator:
     def reset(self) -> None:
         self.state = self.os_game.new_initial_state()
 
+    def legs(self, os_state: Any) -> dict[tuple[int, int], int]:
+        """Checkers: OpenSpiel's actions by the (start, end) squares of their jump or step,
+        as our square bits."""
+        player = os_state.current_player()
+        out = {}
+        for x in os_state.legal_actions():
+            text = os_state.action_to_string(player, x)
+            out[(spiel_square(text[:2]), spiel_square(text[2:4]))] = x
+        return out
+
     def _pairs(self, ours: Any) -> list[tuple[Any, int]]:
         game, os_state = self.game, self.state
         if self.name in SAME_INTEGERS:
@@ -105,7 +123,19 @@ class Translator:
         return next(a for a, y in self._pairs(ours) if y == x)
 
     def apply(self, ours: Any, action: Any) -> None:
+        if self.name == "checkers":  # one action per jump of a chain
+            for leg in itertools.pairwise(action):
+                self.state.apply_action(self.legs(self.state)[leg])
+            return
         self.state.apply_action(self.to_openspiel(ours, action))
+
+
+def spiel_square(name: str) -> int:
+    """OpenSpiel's checkers square (``g3``) as our square bit: its player 0 (our Black)
+    starts on its rows 1-3, so its row ``r`` is our row ``r - 1`` and its column ``h`` our
+    leftmost."""
+    col = 7 - (ord(name[0]) - ord("a"))
+    return 4 * (int(name[1]) - 1) + col // 2
 
 
 class OpenSpielPlayer:
@@ -160,14 +190,29 @@ class OpenSpielPlayer:
                                 solve=True, random_state=rng)
 
     def choose(self, ours: Any) -> Any:
-        if self.cpp:
-            root = self.bot.mcts_search(self.tr.state)
-            x = root.best_child().action
-        else:
-            root = self.bot.mcts_search(self.tr.state)
-            x = root.best_child().action
+        if self.tr.name == "checkers":
+            return self._choose_chain()
+        root = self.bot.mcts_search(self.tr.state)
+        x = root.best_child().action
         self.last_iterations = int(root.explore_count)
         return self.tr.from_openspiel(ours, x)
+
+    def _choose_chain(self) -> Any:
+        """Checkers: the bot's actions until the turn passes (a jump chain is several),
+        each searched for the time of a move, as our move (its path of squares)."""
+        state = self.tr.state.clone()
+        player = state.current_player()
+        path: list[int] = []
+        while not state.is_terminal() and state.current_player() == player:
+            root = self.bot.mcts_search(state)
+            x = root.best_child().action
+            self.last_iterations = int(root.explore_count)
+            text = state.action_to_string(player, x)
+            if not path:
+                path.append(spiel_square(text[:2]))
+            path.append(spiel_square(text[2:4]))
+            state.apply_action(x)
+        return tuple(path)
 
 
 class OurPlayer:
@@ -200,6 +245,9 @@ def play(game: Game[Any, Any], players: list[Any], translator: Translator | None
         translator.reset()
     moves = 0
     while not game.is_terminal(state) and moves < max_moves:
+        if translator is not None and translator.state.is_terminal():
+            # OpenSpiel's own end (its draw rule) came first: its returns, on our scale
+            return [r * game.max_utility for r in translator.state.returns()], moves
         p = game.to_move(state)
         if p == CHANCE:
             raise RuntimeError("games with chance nodes are not supported here")

@@ -78,8 +78,9 @@ def test_every_game_of_the_library_is_drawn(client: TestClient) -> None:
     for g in client.get("/api/games").json()["games"]:
         data = client.get("/api/position", params={"game": g["name"]}).json()
         assert data["svg"], f"{g['name']} has no drawing (the page falls back to buttons)"
-        # chess and Chinese Checkers take two clicks: their squares (holes)
-        marker = "data-square" if g["name"] in ("chess", "chinese_checkers") else "data-move"
+        # chess, Chinese Checkers and checkers take two clicks: their squares (holes)
+        marker = ("data-square" if g["name"] in ("chess", "chinese_checkers", "checkers")
+                  else "data-move")
         assert data["svg"].count(marker) >= min(len(data["legal"]), 1), g["name"]
 
 

@@ -38,6 +38,8 @@ GAMES: dict[str, tuple[str, str]] = {
     "backgammon": ("backgammon:Backgammon",
                    "backgammon, money play without the cube: gnubg notation (8/5 6/5) and "
                    "position IDs, expectiminimax and *-minimax"),
+    "checkers": ("checkers:Checkers", "English draughts (checkers) 8x8, Black first, squares "
+                 "1-32: moves 11-15 / 22x15, PDN FEN"),
     "pig": ("pig:Pig", "the dice game Pig, race to 20 (roll or hold): expectiminimax"),
     "chinese_checkers": ("chinese_checkers:ChineseCheckers",
                          "Chinese Checkers, 2/3/4/6 players (players=3), OpenSpiel's star board, "
