@@ -80,30 +80,27 @@ NEIGHBOUR, JUMP, BINOM = _tables()
 
 @jit
 def popcount(x: int) -> int:
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """Set bits of a 32-bit board (SWAR: no loop)."""
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return int(((x * 0x01010101) & 0xFFFFFFFF) >> 24)
 
 
 @jit
 def lowest_bit(x: int) -> int:
     """The index of the lowest set bit of ``x`` (> 0)."""
-    i = 0
-    while not (x >> i) & 1:
-        i += 1
-    return i
+    return popcount((x & -x) - 1)
 
 
 @jit
 def reverse32(x: int) -> int:
-    """Square ``i`` to square ``33 - i``: the board turned half a turn."""
-    r = 0
-    for i in range(32):
-        if (x >> i) & 1:
-            r |= 1 << (31 - i)
-    return r
+    """Square ``i`` to square ``33 - i``: the board turned half a turn (bit swaps)."""
+    x = ((x >> 1) & 0x55555555) | ((x & 0x55555555) << 1)
+    x = ((x >> 2) & 0x33333333) | ((x & 0x33333333) << 2)
+    x = ((x >> 4) & 0x0F0F0F0F) | ((x & 0x0F0F0F0F) << 4)
+    x = ((x >> 8) & 0x00FF00FF) | ((x & 0x00FF00FF) << 8)
+    return ((x >> 16) & 0xFFFF) | ((x & 0xFFFF) << 16)
 
 
 @jit

@@ -126,34 +126,60 @@ def decode(code: int) -> ProbeResult:
     return ProbeResult("win" if plies % 2 else "loss", plies)
 
 
-class _Loaded:
-    """Slices loaded into the compiled kernels' lookup form: one array of codes (0 draw,
-    plies + 1), a dense table from slice key to slice number, and each slice's place."""
+class _Arena:
+    """Slices loaded into the compiled kernels' lookup form, kept for the life of a worker
+    (each slice is read once, however many later slices need it): one growing array of
+    codes (0 draw, plies + 1), one of the slices' men offsets, and a dense table from slice
+    key to slice number."""
 
     def __init__(self) -> None:
         self.table = np.full((MAX_PIECES + 1,) * 4 + (8, 8), -1, dtype=np.int64)
-        self.keys: list[SliceKey] = []
-        self.codes: list[np.ndarray] = []
-        self.offsets: list[np.ndarray] = []
+        self.ids: dict[SliceKey, int] = {}
+        self.codes = np.zeros(1 << 16, dtype=np.uint16)
+        self.offs = np.zeros(1 << 12, dtype=np.int64)
+        self.used = self.offs_used = 0
+        self.base: list[int] = []
+        self.half: list[int] = []
+        self.off_base: list[int] = []
+        self.off_len: list[int] = []
+        self._index: tuple[np.ndarray, ...] | None = None
+
+    @staticmethod
+    def _room(array: np.ndarray, need: int) -> np.ndarray:
+        if need <= len(array):
+            return array
+        grown = np.zeros(max(need, 2 * len(array)), dtype=array.dtype)
+        grown[:len(array)] = array
+        return grown
 
     def add(self, key: SliceKey, codes: np.ndarray, offsets: np.ndarray) -> None:
+        if key in self.ids:  # (rewritten: replace in place)
+            start = self.base[self.ids[key]]
+            self.codes[start:start + len(codes)] = codes
+            return
+        self.codes = self._room(self.codes, self.used + len(codes))
+        self.codes[self.used:self.used + len(codes)] = codes
+        self.offs = self._room(self.offs, self.offs_used + len(offsets))
+        self.offs[self.offs_used:self.offs_used + len(offsets)] = offsets
         nbm, nbk, nwm, nwk, lb, lw = key
-        self.table[nbm, nbk, nwm, nwk, lb + 1, lw + 1] = len(self.keys)
-        self.keys.append(key)
-        self.codes.append(codes)
-        self.offsets.append(offsets)
+        self.table[nbm, nbk, nwm, nwk, lb + 1, lw + 1] = len(self.base)
+        self.ids[key] = len(self.base)
+        self.base.append(self.used)
+        self.half.append(len(codes) // 2)
+        self.off_base.append(self.offs_used)
+        self.off_len.append(len(offsets))
+        self.used += len(codes)
+        self.offs_used += len(offsets)
+        self._index = None
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                               np.ndarray, np.ndarray]:
-        """(table, base, half, off_base, off_len, all_offsets, codes) for the kernels."""
-        sizes = np.array([len(c) for c in self.codes], dtype=np.int64)
-        base = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-        olen = np.array([len(o) for o in self.offsets], dtype=np.int64)
-        obase = np.concatenate([[0], np.cumsum(olen)[:-1]]).astype(np.int64)
-        codes = (np.concatenate(self.codes) if self.codes else np.zeros(1)).astype(np.uint16)
-        offs = (np.concatenate(self.offsets) if self.offsets
-                else np.zeros(1, dtype=np.int64)).astype(np.int64)
-        return (self.table, base, sizes // 2, obase, olen, offs, codes)
+        """(table, base, half, off_base, off_len, offsets, codes) for the kernels."""
+        if self._index is None:
+            self._index = tuple(np.array(x, dtype=np.int64) for x in (
+                self.base, self.half, self.off_base, self.off_len))
+        base, half, off_base, off_len = self._index
+        return self.table, base, half, off_base, off_len, self.offs, self.codes
 
 
 class CheckersEndgameDatabase:
@@ -170,6 +196,7 @@ class CheckersEndgameDatabase:
         self._offsets: dict[SliceKey, np.ndarray] = {}
         self._open: dict[SliceKey, tuple[np.ndarray, np.ndarray]] = {}
         self._complete: int | None = None
+        self._arena: _Arena | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         return {"directory": self.directory}
@@ -261,13 +288,14 @@ class CheckersEndgameDatabase:
         return sum(os.path.getsize(self.path(key, k)) for k in ("dtw", "wld"))
 
     # ----- building ------------------------------------------------------------------------
-    def loaded(self, keys: Sequence[SliceKey], extra: dict[SliceKey, np.ndarray] | None = None
-               ) -> _Loaded:
-        loaded = _Loaded()
+    def loaded(self, keys: Sequence[SliceKey]) -> _Arena:
+        """The arena with ``keys`` loaded (each read from its files once)."""
+        if self._arena is None:
+            self._arena = _Arena()
         for k in keys:
-            codes = (extra or {}).get(k)
-            loaded.add(k, self.load_codes(k) if codes is None else codes, self.offsets(k))
-        return loaded
+            if k not in self._arena.ids:
+                self._arena.add(k, self.load_codes(k), self.offsets(k))
+        return self._arena
 
     def solve(self, key: SliceKey) -> np.ndarray:
         """The codes of a slice, by the compiled kernel, from its built dependencies."""
@@ -285,6 +313,8 @@ class CheckersEndgameDatabase:
         start = time.perf_counter()
         codes = self.solve(key)
         size = self.write_slice(key, codes)
+        if self._arena is not None:
+            self._arena.add(key, codes, self.offsets(key))  # later slices need it
         return {"slice": slice_name(key), "pieces": pieces_of(key), "positions": len(codes),
                 "seconds": time.perf_counter() - start, "bytes": size, **value_counts(codes)}
 
@@ -346,9 +376,12 @@ class CheckersEndgameDatabase:
     # ----- verification --------------------------------------------------------------------
     def verify_slice(self, key: SliceKey) -> tuple[int, int]:
         """(positions checked, positions whose value disagrees with their successors')."""
+        self._open.pop(key, None)
         codes = self.load_codes(key)
-        loaded = self.loaded([key, *self.dependencies(key)], {key: codes})
-        bad = K.verify_codes(*key, self.offsets(key), *loaded.arrays(), 0)
+        arena = self.loaded(self.dependencies(key))
+        arena.add(key, codes, self.offsets(key))  # (what the files hold now)
+        bad = K.verify_codes(*key, self.offsets(key), *arena.arrays(),
+                             arena.base[arena.ids[key]])
         return len(codes), int(bad)
 
 
