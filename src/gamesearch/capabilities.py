@@ -31,6 +31,8 @@ The objects:
   soft time share): a typed value; a game supplies its defaults as one;
 * :class:`Playouts` -- what Monte Carlo tree search asks: PUCT's priors, compiled playouts;
 * :class:`FastSolver`, :class:`Book` -- a compiled exact solver; an opening book;
+* :class:`EndgameDatabase` -- exact values of the positions an endgame database holds
+  (win, loss or draw and the distance to the end), which the engine probes at its nodes;
 * :class:`Drawing` -- the position as SVG for the web app;
 * :class:`Perft` -- the leaf count of the move tree, with its conventions;
 * :class:`MatchHooks` -- what a match of the game starts from when the caller names
@@ -38,9 +40,8 @@ The objects:
 * :class:`Observation` -- what a seat may see in a game with hidden information (no game
   has it yet; its shape is fixed here so that the hidden-information games only add it).
 
-Room left by design for the next issues (see ``docs/architecture.md``): an exact-value
-probe the search consults at any node (endgame databases) is one more capability,
-``exact_probe()``; several named evaluations are ``evaluation(name)``; agents a game
+Room left by design for the next issues (see ``docs/architecture.md``): several named
+evaluations are ``evaluation(name)``; agents a game
 supplies are one more capability read by ``make_agent`` and ``list``; playouts with a
 policy are more members of :class:`Playouts`.
 """
@@ -324,6 +325,39 @@ def solve_until(solve: Callable[..., dict[str, Any]], state: Any, deadline: floa
         return result
 
 
+@dataclass(frozen=True)
+class EndgameValue:
+    """An endgame database's answer for a position: ``value`` for the side to move, +1 a
+    win, 0 a draw, -1 a loss, under perfect play; ``plies``: the plies (half-moves) to the
+    end of the game under best play by both sides (the winner winning as fast as it can,
+    the loser holding out as long as it can) -- 0 for a position already lost, 1 for a win
+    in one move; ``None`` for a draw, or when the database keeps win/loss/draw only."""
+
+    value: int
+    plies: int | None = None
+
+
+class EndgameDatabase(Protocol):
+    """What ``Game.endgame_database()`` returns: the exact values of the positions a
+    database built by retrograde analysis holds (checkers: every position with up to N
+    pieces).
+
+    ``probe(state)`` is the :class:`EndgameValue` of ``state`` for the side to move, or
+    ``None`` when the database does not hold the position (too many pieces, a slice not
+    built); it must be cheap to refuse, because the engine (:mod:`gamesearch.search.negamax`)
+    asks it at every node below the root: a position it holds is scored as a win or loss
+    ``plies`` deeper (as a terminal position that far away would be) or a draw, and not
+    searched further. The root's moves are chosen by those values one ply down, so a won
+    database position is converted by the fastest win. Rules the database does not know
+    (a game's move-limit or repetition draw) are the engine's concern, not the probe's.
+    ``pieces`` is the most pieces a position it holds may have (for messages)."""
+
+    pieces: int
+
+    def probe(self, state: Any) -> EndgameValue | None:
+        ...
+
+
 #: The words of an opening book spec (``--book``, ``solver:book=``) for "the game's own
 #: book" and for "no book"; any other spec is the path of a book file.
 BOOK_ON = frozenset({"on", "default", "yes", "true", "1"})
@@ -413,6 +447,8 @@ __all__ = [
     "Book",
     "BookEntry",
     "Drawing",
+    "EndgameDatabase",
+    "EndgameValue",
     "EngineSettings",
     "Evaluation",
     "FastSolver",

@@ -39,6 +39,7 @@ from .capabilities import (
     Book,
     BookEntry,
     Drawing,
+    EndgameDatabase,
     EngineSettings,
     Evaluation,
     FastSolver,
@@ -253,6 +254,12 @@ class Game(Generic[S, A]):
     @capability
     def fast_solver(self) -> FastSolver | None:
         """A compiled exact solver (:class:`~.capabilities.FastSolver`), when installed."""
+        return None
+
+    @capability
+    def endgame_database(self) -> EndgameDatabase | None:
+        """Exact values of endgame positions (:class:`~.capabilities.EndgameDatabase`), probed
+        by the engine at its nodes; ``None``: no database (or none built yet)."""
         return None
 
     @capability

@@ -35,6 +35,8 @@ GAMES: dict[str, tuple[str, str]] = {
     "othello": ("othello:Othello", "Othello 8x8, moves a1-h8 and pass, FFO/Edax board strings"),
     "rolit": ("rolit:Rolit", "Rolit 8x8 for 2-4 players (rolit:players=3), moves a1-h8: "
               "most balls wins"),
+    "checkers": ("checkers:Checkers", "English draughts (checkers) 8x8, Black first, squares "
+                 "1-32: moves 11-15 / 22x15, PDN FEN"),
     "pig": ("pig:Pig", "the dice game Pig, race to 20 (roll or hold): expectiminimax"),
     "chinese_checkers": ("chinese_checkers:ChineseCheckers",
                          "Chinese Checkers, 2/3/4/6 players (players=3), OpenSpiel's star board, "

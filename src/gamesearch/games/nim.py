@@ -21,8 +21,9 @@ is for:
   object, or ``None`` when the game does not have it. Nim has an ``evaluation``, a
   ``move_ordering``, ``safe_moves``, a ``drawing`` and a ``perft``; for each capability it
   does not have (``tactics``, ``null_move``, ``score_convention``, ``engine_settings``,
-  ``playouts``, ``fast_solver``, ``opening_book``, ``book_builder``, ``match_hooks``,
-  ``turn_passing``, ``observation``) a comment says what it is for and which game has one.
+  ``playouts``, ``fast_solver``, ``opening_book``, ``book_builder``, ``endgame_database``,
+  ``match_hooks``, ``turn_passing``, ``observation``) a comment says what it is for and
+  which game has one.
 
 Its parameter, the start's heaps, is an option of its spec (``nim:heaps=1-3-5-7``): the
 ``options`` tuple declares it, typed and ranged, and the game keeps its value in the attribute
@@ -235,6 +236,10 @@ class Nim(Game[NimState, NimAction]):
     # opening_book(spec) -> Book: solved positions, looked up by state (lookup(state) ->
     # BookEntry or None; meta says how the book was made), and book_builder(): the
     # function that builds it; Connect Four has both. Nim is solved at once without them.
+    # endgame_database() -> EndgameDatabase: exact values of endgame positions built by
+    # retrograde analysis; probe(state) -> EndgameValue (win/loss/draw for the side to
+    # move, plies to the end) or None, pieces the most it holds; the engine probes it below
+    # the root (checkers, given a built database). Nim needs none.
 
     def drawing(self) -> Drawing[NimState]:
         # The picture for the web app: Drawing's render_svg(state, **options), every legal

@@ -76,7 +76,7 @@ ALGORITHMS: dict[str, AlgorithmInfo] = {
 
 BOOL_OPTIONS = (
     "ordering", "killers", "history", "quiescence", "pvs", "discount", "iterate", "partial",
-    "check_extension", "null_move", "lmr", "futility", "zero_eval",
+    "check_extension", "null_move", "lmr", "futility", "zero_eval", "endgame",
     "solver", "puct", "transpositions", "reuse", "fast", "wdl",  # mcts
     "shallow", "lastbranch", "speculative",  # maxn's pruning
 )

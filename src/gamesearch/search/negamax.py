@@ -45,6 +45,14 @@ from its usual source:
   moves and moves that give check are always searched; the node's value is then at least
   the static value plus the margin, still below alpha). On when the game gives margins
   (chess does) and the search iterates; it changes fixed-depth values, like ``lmr``;
+* ``endgame``: the game's endgame database (its ``endgame_database()`` capability; on by
+  default when present), probed at every node below the root, in quiescence too: a
+  position it holds is scored as the game's end would be -- a win or loss ``plies`` further
+  on (:class:`~gamesearch.capabilities.EndgameValue`), discounted by its distance from the
+  root like any other, or a draw -- and not searched further (Schaeffer et al., "Chinook",
+  1992: the databases probed in the search). The root's moves are scored one ply down, so
+  a won database position is played by its fastest win. A value without a distance counts
+  as :data:`UNKNOWN_DISTANCE` plies;
 * ``soft_share``: under a plain time limit, no new iteration starts once this fraction of
   the time has passed (the next one would most likely not finish: each takes a few times
   longer than all before it). The time limit itself stays the hard limit; a clock's
@@ -104,6 +112,8 @@ LMR_FULL_MOVES = 3
 LMR_DEEP_MOVES = 8
 #: plies the per-ply arrays (lines, killers, null-move marks) provide for
 MAX_PLIES = 1024
+#: the distance (plies) given to a database win or loss whose distance the database lacks
+UNKNOWN_DISTANCE = 200
 #: the engine's own defaults, for a game that asks for no settings
 NO_SETTINGS = EngineSettings()
 
@@ -152,6 +162,7 @@ class Negamax(Searcher):
         lmr: bool | None = None,
         soft_share: float | None = None,
         futility: bool | None = None,
+        endgame: bool | None = None,
         zero_eval: bool = False,
     ) -> None:
         super().__init__(game, discount=discount, zero_eval=zero_eval)
@@ -181,6 +192,13 @@ class Negamax(Searcher):
         has_check = tactics is not None and tactics.in_check is not None
         self.check_extension = (
             has_check and self.iterate if check_extension is None else check_extension)
+        database = game.endgame_database() if endgame is not False else None
+        if endgame and database is None:
+            raise UnsupportedGameError(f"{game.name} has no endgame database to probe "
+                                       "(endgame=1)")
+        self._endgame = database
+        #: positions the endgame database answered
+        self.endgame_hits = 0
         self._null_hooks = game.null_move()
         self.null_move = (self._null_hooks is not None and self.iterate
                           if null_move is None else null_move)
@@ -228,6 +246,7 @@ class Negamax(Searcher):
         self._partial = None
         self.reductions = self.re_searches = 0
         self.futility_prunes = self.reverse_futility_prunes = 0
+        self.endgame_hits = 0
         if self.killers_on:
             for ks in self._killers:
                 ks[0] = ks[1] = None
@@ -473,6 +492,22 @@ class Negamax(Searcher):
         futility_prunes = reverse_futility_prunes = 0
         reductions = re_searches = 0
         prunes = use_null or futility_depth > 0 or use_lmr  # rules for zero-window nodes
+        probe = self._endgame.probe if self._endgame is not None else None
+        endgame_hits = 0
+
+        def database_value(s: Any, ply: int) -> float | None:
+            """The endgame database's value of ``s`` for its side to move, discounted by
+            the distance from the root, or ``None`` when it does not hold ``s``."""
+            nonlocal endgame_hits
+            found = probe(s)  # type: ignore[misc]
+            if found is None:
+                return None
+            endgame_hits += 1
+            lines[ply] = None
+            if found.value == 0:
+                return 0.0
+            far = ply + (UNKNOWN_DISTANCE if found.plies is None else found.plies)
+            return maxu - far * step if found.value > 0 else -maxu + far * step
 
         def count_node() -> None:
             """The root's own node: counted and clock-checked like any other."""
@@ -491,8 +526,10 @@ class Negamax(Searcher):
         def flush(more_cutoffs: int) -> None:
             """Hand this search's statistics to the searcher (once: counters restart)."""
             nonlocal nodes, cutoffs, tt_hits, reductions, re_searches
-            nonlocal futility_prunes, reverse_futility_prunes
+            nonlocal futility_prunes, reverse_futility_prunes, endgame_hits
             self.nodes += nodes
+            self.endgame_hits += endgame_hits
+            endgame_hits = 0
             self.cutoffs += cutoffs + more_cutoffs
             self.tt_hits += tt_hits
             self.reductions += reductions
@@ -516,6 +553,10 @@ class Negamax(Searcher):
             if ply > seldepth:
                 seldepth = ply
             lines[ply] = None
+            if probe is not None and ply:
+                known = database_value(s, ply)
+                if known is not None:
+                    return known
             if check_hook and in_check(s):
                 best = -INF  # in check: no standing pat, every reply is tried
             else:
@@ -664,6 +705,10 @@ class Negamax(Searcher):
                 if u <= -maxu:
                     return u + ply * step
                 return u
+            if probe is not None and ply:
+                known = database_value(s, ply)
+                if known is not None:
+                    return known
             checked = use_check_ext and ply < 200 and in_check(s)
             if checked:
                 d += 1  # check extension: never stop the search in check

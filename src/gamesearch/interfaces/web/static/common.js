@@ -67,11 +67,30 @@ function gameInfo(games, spec) { return games[spec] || games[String(spec).split(
 
 // Chess-like boards mark squares (data-square): a move is two clicks, from and to.
 // ``pick`` gets the move (a promotion: the queen unless ``choose`` asks for the piece).
-// A move's start and end squares: chess's UCI (e2e4, e7e8q), or START-END (Chinese
-// Checkers' d1-e5, whose hole names have two or three characters).
+// A move's start and end squares: chess's UCI (e2e4, e7e8q), START-END (Chinese
+// Checkers' d1-e5, whose hole names have two or three characters), or a checkers path of
+// square numbers (11-15, 22x15, 9x18x27: its first and last squares).
 function moveEnds(m) {
+  if (/^\d+([-x]\d+)+$/.test(m)) {
+    const squares = m.split(/[-x]/);
+    return [squares[0], squares[squares.length - 1]];
+  }
   const i = m.indexOf("-");
   return i > 0 ? [m.slice(0, i), m.slice(i + 1)] : [m.slice(0, 2), m.slice(2, 4)];
+}
+
+// Several checkers jump chains join the same two squares: buttons ask which (the
+// promotion box of the play page when it has one, else the first chain).
+function chooseChain(candidates, pick) {
+  const box = $("#promotion");
+  if (!box) { pick(candidates[0]); return; }
+  box.innerHTML = "which capture: " + candidates.map((m) =>
+    `<button data-chain="${esc(m)}">${esc(m)}</button>`).join("");
+  box.classList.add("show");
+  $$("[data-chain]", box).forEach((b) => b.addEventListener("click", () => {
+    box.classList.remove("show");
+    pick(b.dataset.chain);
+  }));
 }
 
 function squareClick(state, legal, sq, pick, choose) {
@@ -79,6 +98,11 @@ function squareClick(state, legal, sq, pick, choose) {
     const from = state.selected;
     const candidates = legal.filter((m) => moveEnds(m)[0] === from && moveEnds(m)[1] === sq);
     if (candidates.length === 1) { state.selected = null; pick(candidates[0]); return; }
+    if (candidates.length > 1 && candidates.every((m) => m.includes("x"))) {
+      state.selected = null;
+      chooseChain(candidates, pick);
+      return;
+    }
     if (candidates.length > 1) {
       state.selected = null;
       const queen = candidates.find((m) => m.endsWith("q")) || candidates[0];
