@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gamesearch.capabilities import EndgameValue
 from gamesearch.games.checkers import compiled as K
 from gamesearch.games.checkers import egdb as E
 from gamesearch.search.retrograde import dependency_order, solve_plain
@@ -146,18 +147,18 @@ def test_numba_build_equals_the_plain_build(db3: E.CheckersEndgameDatabase) -> N
     wrong = [p for p, code in plain.items() if db3.probe_code(*p) != code]
     assert wrong == []
     values = {E.decode(c).value for c in plain.values()}
-    assert values == {"win", "loss", "draw"}
+    assert values == {1, -1, 0}
 
 
 def test_a_known_value(db3: E.CheckersEndgameDatabase) -> None:
     # a lone king against a lone king draws
-    assert db3.probe((0, 1 << 0, 0, 1 << 31, 0)) == E.ProbeResult("draw", None)
+    assert db3.probe((0, 1 << 0, 0, 1 << 31, 0)) == EndgameValue(0, None)
     # White to move with no piece: lost at once; Black to move wins in one ply.
-    assert db3.probe((0, 1, 0, 0, 1)) == E.ProbeResult("loss", 0)
-    assert db3.probe((0, 1, 0, 0, 0)) == E.ProbeResult("win", 1)
+    assert db3.probe((0, 1, 0, 0, 1)) == EndgameValue(-1, 0)
+    assert db3.probe((0, 1, 0, 0, 0)) == EndgameValue(1, 1)
     # two kings against one (Black to move) win
     result = db3.probe((0, 0b11, 0, 1 << 31, 0))
-    assert result is not None and result.value == "win" and result.plies and result.plies > 5
+    assert result is not None and result.value == 1 and result.plies and result.plies > 5
     assert db3.probe((0, 0b111, 0, 1 << 31, 0)) is None  # 4 pieces: not in a 3-piece db
 
 

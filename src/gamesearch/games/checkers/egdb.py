@@ -30,12 +30,12 @@ import json
 import os
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ...capabilities import EndgameValue
 from ...errors import GameError, InvalidLimitError, echo
 from ...tablefiles import TableFileError, open_table, write_table
 from . import compiled as K
@@ -46,13 +46,6 @@ GAME = "checkers"
 #: (black men, black kings, white men, white kings, Black's lead row, White's lead row)
 SliceKey = tuple[int, int, int, int, int, int]
 VALUES = ("draw", "win", "loss")
-
-
-def default_directory() -> Path:
-    """The per-user data folder the databases go to by default."""
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("gamesearch")) / "egdb"
 
 
 def slice_name(key: SliceKey) -> str:
@@ -92,23 +85,6 @@ def all_keys(pieces: int) -> list[SliceKey]:
     return out
 
 
-@dataclass(frozen=True)
-class ProbeResult:
-    """A database value for the side to move: ``value`` win/loss/draw, ``plies`` to the end
-    under best play (``None`` for a draw), ``moves`` the same in moves of the winner
-    (``(plies + 1) // 2``)."""
-
-    value: str
-    plies: int | None
-
-    @property
-    def moves(self) -> int | None:
-        return None if self.plies is None else (self.plies + 1) // 2
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"value": self.value, "plies": self.plies, "moves": self.moves}
-
-
 def to_bitboards(state: Any) -> tuple[int, int, int, int, int]:
     """(black men, black kings, white men, white kings, side to move) of a checkers state
     (the rules' ``CheckersState``: black, white, kings, side) or of such a 5-tuple."""
@@ -119,11 +95,27 @@ def to_bitboards(state: Any) -> tuple[int, int, int, int, int]:
     return int(bm), int(bk), int(wm), int(wk), int(stm)
 
 
-def decode(code: int) -> ProbeResult:
+def decode(code: int) -> EndgameValue:
+    """A code (0 draw, plies + 1) as the capability's value (+1 win, -1 loss, 0 draw)."""
     if code == 0:
-        return ProbeResult("draw", None)
+        return EndgameValue(0, None)
     plies = code - 1
-    return ProbeResult("win" if plies % 2 else "loss", plies)
+    return EndgameValue(1 if plies % 2 else -1, plies)
+
+
+def describe(value: EndgameValue) -> dict[str, Any]:
+    """A value for people and JSON: win/loss/draw, plies and moves (the winner's)."""
+    word = {1: "win", -1: "loss", 0: "draw"}[value.value]
+    moves = None if value.plies is None else (value.plies + 1) // 2
+    return {"value": word, "plies": value.plies, "moves": moves}
+
+
+def open_database(folder: str | Path) -> CheckersEndgameDatabase:
+    """The database in ``folder`` (the ``--dir`` of ``gamesearch egdb build``), for the
+    game's ``endgame_database()``. Opened lazily: the folder is read at the first probe, which
+    raises a one-line :class:`~gamesearch.tablefiles.TableFileError` for a folder that is
+    missing, partial, damaged or of another version."""
+    return CheckersEndgameDatabase(folder)
 
 
 class _Arena:
@@ -190,19 +182,24 @@ class CheckersEndgameDatabase:
     game = GAME
     index_version = K.INDEX_VERSION
 
-    def __init__(self, directory: str | Path | None = None) -> None:
-        root = Path(directory) if directory is not None else default_directory()
-        self.directory = root / GAME
+    def __init__(self, directory: str | Path) -> None:
+        self.root = Path(directory)
+        self.directory = self.root / GAME
         self._offsets: dict[SliceKey, np.ndarray] = {}
         self._open: dict[SliceKey, tuple[np.ndarray, np.ndarray]] = {}
         self._complete: int | None = None
         self._arena: _Arena | None = None
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"directory": self.directory}
+        return {"root": self.root}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["directory"].parent)  # type: ignore[misc]
+        self.__init__(state["root"])  # type: ignore[misc]
+
+    @property
+    def pieces(self) -> int:
+        """The most pieces of the positions it holds (every slice built up to there)."""
+        return self.complete_pieces()
 
     # ----- the plan ------------------------------------------------------------------------
     def offsets(self, key: SliceKey) -> np.ndarray:
@@ -348,8 +345,12 @@ class CheckersEndgameDatabase:
             self._complete = int(info.get("pieces", 0))
         return self._complete
 
+    def count(self, pieces: int) -> dict[int, int]:
+        """Positions per piece count in Chinook's convention (:func:`count_positions`)."""
+        return count_positions(pieces)
+
     # ----- probing -------------------------------------------------------------------------
-    def probe(self, state: Any) -> ProbeResult | None:
+    def probe(self, state: Any) -> EndgameValue | None:
         """The value of a position for the side to move, or ``None`` when it has more pieces
         than the database holds in full."""
         bm, bk, wm, wk, stm = to_bitboards(state)
