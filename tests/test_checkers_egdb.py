@@ -204,3 +204,69 @@ def test_damaged_partial_missing_and_foreign_files(tmp_path: Path) -> None:
     with pytest.raises(TableFileError, match="index version 0"):
         E.CheckersEndgameDatabase(tmp_path / "a").probe(position)
     assert not E.CheckersEndgameDatabase(tmp_path / "a").is_built(key)
+
+
+# ----- independent forward search, and the engine against the database's defence ------------
+
+
+def test_the_exact_solver_agrees_on_short_wins(db3: E.CheckersEndgameDatabase) -> None:
+    """The library's exact solver (search/solve.py, on the rules alone, no database) gives
+    the database's value and distance on random won and lost positions of up to 3 pieces
+    whose end is at most 5 plies away (benchmarks/checkers_egdb.py: 1,000 of up to 4)."""
+    from gamesearch.games import get_game
+    from gamesearch.search.solve import Solver
+
+    game = get_game("checkers")
+    solver = Solver(game, tt=1 << 16)
+    step = solver.engine.win_step
+    rng = random.Random(5)
+    keys = [k for p in (2, 3) for k in E.all_keys(p) if db3.half_size(k)]
+    seen: dict[int, int] = {}
+    while sum(seen.values()) < 40:
+        key = rng.choice(keys)
+        position = (*K.unrank(rng.randrange(db3.half_size(key)), *key, db3.offsets(key)),
+                    rng.randrange(2))
+        value = db3.probe(position)
+        if value is None or value.plies is None or not 0 < value.plies <= 5:
+            continue
+        result = solver.solve(game.parse_state(_fen(*position)), best_moves=False)
+        assert result.value == value.value * (game.max_utility - step * value.plies)
+        seen[value.plies] = seen.get(value.plies, 0) + 1
+    assert len(seen) >= 4  # wins and losses at several distances
+
+
+#: "First Position" (Sturges; Lasker, "Chess and Checkers: the Way to Mastership", diagram
+#: 93): White kings on 19 and 23, Black king on 28 and man on 12, White to move and win.
+FIRST_POSITION = "W:WK19,K23:BK28,12"
+
+
+def test_first_position_is_won_and_the_engine_wins_it(tmp_path: Path) -> None:
+    from gamesearch.games import get_game
+    from gamesearch.search import Limit, search
+
+    db = E.CheckersEndgameDatabase(tmp_path)
+    wanted = {k for k in E.all_keys(4) if k[:4] == (1, 1, 0, 2) and K.is_canonical(*k)}
+    todo = set(wanted)
+    while todo:  # the slices the play can reach: the dependencies' closure
+        todo = {d for k in todo for d in db.dependencies(k)} - wanted
+        wanted |= todo
+    keys = sorted(k for k in wanted if db.half_size(k))
+    for key in dependency_order(keys, {k: db.dependencies(k) for k in keys}):
+        db.build_slice(key)
+    db.mark_complete(4)  # (every slice a game from here reaches is built)
+    game = get_game("checkers", egdb=str(tmp_path))
+    state = game.parse_state(FIRST_POSITION)
+    start = db.probe(state)
+    assert start is not None and start.value == 1 and start.plies is not None
+    assert start.plies > 40  # a long manoeuvre, beyond the engine's own horizon
+    plies = 0
+    while not game.is_terminal(state):
+        if game.to_move(state) == 1:  # the engine (White)
+            move = search(game, state, "id", Limit(depth=2)).action
+        else:  # the database's best defence: the slowest loss
+            move = max(game.actions(state),
+                       key=lambda a: db.probe(game.result(state, a)).plies or 0)  # type: ignore[union-attr]
+        state = game.result(state, move)
+        plies += 1
+    assert game.termination(state) == "Black has no move"
+    assert plies == start.plies  # the fastest win against the slowest defence
