@@ -236,7 +236,8 @@ def test_the_exact_solver_agrees_on_short_wins(db3: E.CheckersEndgameDatabase) -
 
 
 #: "First Position" (Sturges; Lasker, "Chess and Checkers: the Way to Mastership", diagram
-#: 93): White kings on 19 and 23, Black king on 28 and man on 12, White to move and win.
+#: 93): White kings on 19 and 23, Black king on 28 and man on 12, White to move and win;
+#: with Black to move, a draw.
 FIRST_POSITION = "W:WK19,K23:BK28,12"
 
 
@@ -258,7 +259,9 @@ def test_first_position_is_won_and_the_engine_wins_it(tmp_path: Path) -> None:
     state = game.parse_state(FIRST_POSITION)
     start = db.probe(state)
     assert start is not None and start.value == 1 and start.plies is not None
-    assert start.plies > 40  # a long manoeuvre, beyond the engine's own horizon
+    assert start.plies == 61  # a long manoeuvre, beyond the engine's own horizon
+    # "If Black has the move the ending is a draw" (Lasker)
+    assert db.probe(game.parse_state("B" + FIRST_POSITION[1:])) == EndgameValue(0, None)
     plies = 0
     while not game.is_terminal(state):
         if game.to_move(state) == 1:  # the engine (White)
