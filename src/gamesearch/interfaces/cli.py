@@ -28,6 +28,7 @@ from ..spec import GAME_SPEC_HELP, GameOption
 from .analysis import analyze, default_algorithm, format_pv, solve_record
 from .arena_cli import add_arena_commands
 from .chess_cli import add_chess_commands
+from .egdb_cli import add_egdb_commands
 
 
 class CliError(GameError):
@@ -534,6 +535,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_arena_commands(sub)
     add_chess_commands(sub)
+    add_egdb_commands(sub)
     return p
 
 

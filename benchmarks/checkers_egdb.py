@@ -1,0 +1,219 @@
+"""Checkers endgame databases: builds, value counts, workers, the solver's agreement and the
+engine's conversion of won positions.
+
+    nice -n 10 .venv/bin/python benchmarks/checkers_egdb.py --pieces 5 --dir /tmp/egdb-bench
+
+Sections (``--sections``, comma-separated):
+
+* ``build``: ``gamesearch egdb build checkers --pieces N`` from scratch for N = 2 .. --pieces
+  (each a subprocess): positions, wall and CPU seconds, positions/s, bytes on disk, peak
+  memory (the child's maximum resident set);
+* ``counts``: wins, losses and draws per material (the largest build's slices summed);
+* ``workers``: the --workers-pieces build with 1 and with 2 workers, and the speed-up;
+* ``solver``: the exact solver (search/solve.py, rules only) against the database on random
+  positions of up to 4 pieces won or lost within --solver-plies plies;
+* ``convert``: the engine (``id`` at --depth, probing the database) against the database's
+  slowest defence from random won positions of up to --pieces pieces, under the game's draw
+  rule: the share it wins, and in how many plies beside the database's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from gamesearch.games import get_game
+from gamesearch.games.checkers import compiled as K
+from gamesearch.games.checkers import egdb as E
+from gamesearch.search import Limit, search
+from gamesearch.search.solve import Solver
+
+
+def _fen(bm: int, bk: int, wm: int, wk: int, stm: int) -> str:
+    def side(men: int, kings: int) -> str:
+        squares = sorted([(s + 1, "") for s in range(32) if men >> s & 1]
+                         + [(s + 1, "K") for s in range(32) if kings >> s & 1])
+        return ",".join(f"{k}{s}" for s, k in squares)
+
+    return f"{'BW'[stm]}:W{side(wm, wk)}:B{side(bm, bk)}"
+
+
+def build(pieces: int, folder: Path, workers: int = 1) -> dict[str, Any]:
+    """One build from scratch in a subprocess: its JSON report plus time and memory."""
+    shutil.rmtree(folder, ignore_errors=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "gamesearch", "egdb", "build", "checkers",
+                          "--pieces", str(pieces), "--dir", str(folder), "--json",
+                          "--workers", str(workers)],
+                         check=True, capture_output=True, text=True).stdout
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    report = json.loads(out)
+    files = list((folder / "checkers").glob("*.*"))
+    report.update(
+        wall=wall, cpu=(after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
+        bytes=sum(f.stat().st_size for f in files),
+        wld_bytes=sum(f.stat().st_size for f in files if f.suffix == ".wld"),
+        dtw_bytes=sum(f.stat().st_size for f in files if f.suffix == ".dtw"),
+        peak_mb=after.ru_maxrss / 1024)  # (the largest child so far: builds grow)
+    return report
+
+
+def section_build(args: argparse.Namespace) -> dict[str, Any]:
+    print("| pieces | slices | positions | wall s | CPU s | positions/s (CPU) | WLD bytes "
+          "| DTW bytes | peak MB |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    last: dict[str, Any] = {}
+    for n in range(2, args.pieces + 1):
+        r = build(n, args.dir / f"p{n}")
+        print(f"| {n} | {r['slices']:,} | {r['positions']:,} | {r['wall']:.1f} | "
+              f"{r['cpu']:.1f} | {r['positions'] / max(r['cpu'], 1e-9):,.0f} | "
+              f"{r['wld_bytes']:,} | {r['dtw_bytes']:,} | {r['peak_mb']:.0f} |", flush=True)
+        last = r
+    return last
+
+
+def section_counts(report: dict[str, Any]) -> None:
+    by: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for r in report.get("reports", []):
+        name = r["slice"].split("-")[0]  # b{men}{kings}w{men}{kings}
+        row = by[name]
+        row[0] += r["positions"]
+        row[1] += r["wins"]
+        row[2] += r["losses"]
+        row[3] += r["draws"]
+    print("\n| material (Black men kings, White men kings) | positions | wins | losses | "
+          "draws |")
+    print("|---|---|---|---|---|")
+    for name, (n, w, lo, d) in sorted(by.items(), key=lambda kv: (sum(
+            int(c) for c in kv[0] if c.isdigit()), kv[0])):
+        print(f"| {name} | {n:,} | {w:,} | {lo:,} | {d:,} |")
+
+
+def section_workers(args: argparse.Namespace) -> None:
+    one = build(args.workers_pieces, args.dir / "w1", workers=1)
+    two = build(args.workers_pieces, args.dir / "w2", workers=2)
+    same = all((args.dir / "w1" / "checkers" / f.name).read_bytes() == f.read_bytes()
+               for f in (args.dir / "w2" / "checkers").glob("*.*") if f.suffix != ".json")
+    print(f"\n{args.workers_pieces} pieces: 1 worker {one['wall']:.1f} s, 2 workers "
+          f"{two['wall']:.1f} s: speed-up {one['wall'] / two['wall']:.2f}; files identical: "
+          f"{same} (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+
+
+def random_positions(db: E.CheckersEndgameDatabase, pieces: int, rng: random.Random,
+                     accept: Any) -> Any:
+    keys = [k for p in range(2, pieces + 1) for k in E.all_keys(p) if db.half_size(k)]
+    while True:
+        key = rng.choice(keys)
+        position = (*K.unrank(rng.randrange(db.half_size(key)), *key, db.offsets(key)),
+                    rng.randrange(2))
+        value = db.probe(position)
+        if value is not None and accept(value):
+            yield position, value
+
+
+def section_solver(args: argparse.Namespace, folder: Path) -> None:
+    db = E.open_database(folder)
+    game = get_game("checkers")
+    solver = Solver(game, tt=1 << 20)
+    step = solver.engine.win_step
+    rng = random.Random(1)
+    agree = nodes = 0
+    start = time.perf_counter()
+    sample = random_positions(db, min(4, db.pieces), rng,
+                              lambda v: v.plies is not None and 0 < v.plies <= args.solver_plies)
+    by_plies: dict[int, int] = defaultdict(int)
+    for _ in range(args.samples):
+        position, value = next(sample)
+        result = solver.solve(game.parse_state(_fen(*position)), best_moves=False)
+        nodes += result.nodes
+        agree += result.value == value.value * (game.max_utility - step * (value.plies or 0))
+        by_plies[value.plies or 0] += 1
+    seconds = time.perf_counter() - start
+    print(f"\nsolver: {agree}/{args.samples} positions of up to {min(4, db.pieces)} pieces "
+          f"agree (plies to the end: {dict(sorted(by_plies.items()))}); {nodes:,} nodes, "
+          f"{seconds:.1f} s")
+
+
+def section_convert(args: argparse.Namespace, folder: Path) -> None:
+    db = E.open_database(folder)
+    game = get_game("checkers", egdb=str(folder))
+    rng = random.Random(2)
+    sample = random_positions(db, db.pieces, rng, lambda v: v.value == 1)
+    won = exact = 0
+    failed: list[tuple[str, int | None, str | None]] = []
+    start = time.perf_counter()
+    for _ in range(args.samples):
+        position, value = next(sample)
+        state = game.parse_state(_fen(*position))
+        engine = game.to_move(state)
+        plies = 0
+        while not game.is_terminal(state):
+            if game.to_move(state) == engine:
+                move = search(game, state, "id", Limit(depth=args.depth)).action
+            else:
+                move = max(game.actions(state),
+                           key=lambda a: _plies(db.probe(game.result(state, a))))
+            state = game.result(state, move)
+            plies += 1
+        if game.returns(state)[engine] > 0:
+            won += 1
+            exact += plies == value.plies
+        else:
+            failed.append((_fen(*position), value.plies, game.termination(state)))
+    seconds = time.perf_counter() - start
+    print(f"\nconversion: the engine (id, depth {args.depth}, with the database) won "
+          f"{won}/{args.samples} won positions of up to {db.pieces} pieces against the "
+          f"slowest defence, {exact} in exactly the database's plies; {seconds:.1f} s")
+    for fen, plies, why in failed[:10]:
+        print(f"  not won: {fen} (database: win in {plies} plies): {why}")
+
+
+def _plies(value: Any) -> int:
+    """The defender's preference among its moves, by the value of the position they leave
+    to the engine: one the engine does not win first, else the slowest win."""
+    if value is None or value.value <= 0:
+        return 10**6
+    return int(value.plies)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--pieces", type=int, default=5)
+    p.add_argument("--dir", type=Path, default=Path("/tmp/gamesearch-egdb-bench"))
+    p.add_argument("--sections", default="build,counts,workers,solver,convert")
+    p.add_argument("--workers-pieces", type=int, default=4)
+    p.add_argument("--samples", type=int, default=1000)
+    p.add_argument("--solver-plies", type=int, default=7)
+    p.add_argument("--depth", type=int, default=2)
+    args = p.parse_args()
+    sections = set(args.sections.split(","))
+    report: dict[str, Any] = {}
+    if "build" in sections:
+        report = section_build(args)
+    if "counts" in sections:
+        if not report:
+            report = build(args.pieces, args.dir / f"p{args.pieces}")
+        section_counts(report)
+    if "workers" in sections:
+        section_workers(args)
+    folder = args.dir / f"p{args.pieces}"
+    if "solver" in sections:
+        section_solver(args, folder)
+    if "convert" in sections:
+        section_convert(args, folder)
+
+
+if __name__ == "__main__":
+    main()
