@@ -28,6 +28,7 @@ from ..spec import GAME_SPEC_HELP, GameOption
 from .analysis import analyze, default_algorithm, format_pv, solve_record
 from .arena_cli import add_arena_commands
 from .chess_cli import add_chess_commands
+from .gtp import add_gtp_command
 
 
 class CliError(GameError):
@@ -530,6 +531,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_arena_commands(sub)
     add_chess_commands(sub)
+    add_gtp_command(sub)
     return p
 
 
