@@ -50,7 +50,7 @@ def render(game: Any, state: Any, *, pv: Sequence[Any] = (),
            interactive: bool = True, **_: Any) -> str:
     n = game.size
     span = (n - 1) * CELL
-    width, height = span + 2 * PAD, span + 2 * PAD + 44
+    width, height = span + 2 * PAD, span + 2 * PAD + 66
     parts = [f'<rect width="{width}" height="{height}" fill="#dcb35c"/>']
     for i in range(n):
         x: float = PAD + i * CELL
@@ -107,5 +107,5 @@ def render(game: Any, state: Any, *, pv: Sequence[Any] = (),
     status = (game.result_text(state) if game.is_terminal(state)
               else ("black" if state.to_move == 0 else "white") + " to move")
     parts.append(label(f"area B {black}  W {white} + {game.komi:g}   {status}",
-                       PAD + span, foot + 14, anchor="end", size=13, fill="#222"))
+                       PAD, foot + 40, anchor="start", size=13, fill="#222"))
     return document(width, height, parts, "board go")

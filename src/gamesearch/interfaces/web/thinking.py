@@ -55,16 +55,28 @@ def describe_pv(game: Game[Any, Any], state: Any, pv: Any) -> list[str]:
     return out
 
 
+def visit_labels(r: SearchResult, most: int = 12) -> dict[str, str]:
+    """A Monte Carlo search's root statistics as board labels: the ``most`` most visited
+    moves, each with its visits (``{}`` for a search that keeps none)."""
+    children = r.extra.get("root_children") if isinstance(r.extra, dict) else None
+    if not children:
+        return {}
+    ranked = sorted((c for c in children if c.get("visits")), key=lambda c: -c["visits"])
+    return {c["move"]: str(c["visits"]) for c in ranked[:most]}
+
+
 def info_event(game: Game[Any, Any], state: Any, r: SearchResult,
                last: str | None) -> dict[str, Any]:
     """The ``info`` event of one completed iteration: depth, value (and ``score_text``,
     its words), PV (notation and ``pv_text``), nodes, nodes/s, seconds, the board with the
-    PV drawn (``last``: the move that led to ``state``)."""
+    PV drawn (``last``: the move that led to ``state``) and, for MCTS, the visits of the
+    most visited moves written on their points (:func:`visit_labels`)."""
     return {"depth": r.depth, "value": web_value(r.value),
             "score_text": game.format_score(state, r.value), "pv": format_pv(game, state, r.pv),
             "pv_text": describe_pv(game, state, list(r.pv)), "nodes": r.nodes,
             "nps": round(r.nps), "seconds": round(r.seconds, 4),
-            "svg": game.render_svg(state, pv=r.pv, last=last, interactive=False)}
+            "svg": game.render_svg(state, pv=r.pv, last=last, interactive=False,
+                                   labels=visit_labels(r))}
 
 
 def report_fields(game: Game[Any, Any], state: Any, move: str,
