@@ -967,23 +967,25 @@ def rave_index(node: Node, c_span: float, k: float, fpu: float) -> int:
     Q_amaf + c·span·sqrt(ln(N + 1) / (n + 1))``, ``β = sqrt(k / (3 n + k))``; a child not
     visited yet is worth its AMAF value (``fpu`` when its action was never played)."""
     log_n = log(node.n + 1)
+    first = c_span * sqrt(log_n)  # the exploration term of an unvisited child
     amaf_n, amaf_w = node.amaf_n, node.amaf_w
     best, pick = -INF, 0
-    for i, ch in enumerate(node.children):
+    i = 0
+    for ch in node.children:
         a_n = amaf_n[i]  # type: ignore[index]
-        if ch is not None and ch.n:
+        if ch is None or not ch.n:
+            score = (amaf_w[i] / a_n if a_n else fpu) + first  # type: ignore[index]
+        else:
             n = ch.n
             if a_n:
                 beta = sqrt(k / (3 * n + k))
-                v = (1 - beta) * ch.q + beta * amaf_w[i] / a_n  # type: ignore[index]
+                v = ch.q + beta * (amaf_w[i] / a_n - ch.q)  # type: ignore[index]
             else:
                 v = ch.q
-        else:
-            n = 0
-            v = amaf_w[i] / a_n if a_n else fpu  # type: ignore[index]
-        score = v + c_span * sqrt(log_n / (n + 1))
+            score = v + c_span * sqrt(log_n / (n + 1))
         if score > best:
             best, pick = score, i
+        i += 1
     return pick
 
 

@@ -62,9 +62,11 @@ PLAYER_NAMES = ("black", "white")
 
 class GoState:
     """A Go position (see the module docstring). Equal boards, side to move, passes and
-    histories make equal states; the group analysis is computed once, when first asked."""
+    histories make equal states; the group analysis and the legal moves are computed once,
+    when first asked."""
 
-    __slots__ = ("_groups", "board", "hash", "history", "moves", "passes", "to_move")
+    __slots__ = ("_groups", "_legal", "board", "hash", "history", "moves", "passes",
+                 "to_move")
 
     def __init__(self, board: bytes, to_move: int, passes: int, moves: int, hash_: int,
                  history: frozenset[int]) -> None:
@@ -75,6 +77,7 @@ class GoState:
         self.hash = hash_
         self.history = history
         self._groups: tuple[list[int], list[list[int]], list[int]] | None = None
+        self._legal: tuple[int, ...] | None = None
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, GoState) and self.hash == other.hash
@@ -315,6 +318,13 @@ class Go(Game[GoState, int]):
         return played is not None and played[1] not in state.history
 
     def actions(self, state: GoState) -> list[int]:
+        legal = state._legal
+        if legal is None:
+            legal = state._legal = tuple(self._legal_points(state))
+        return list(legal)
+
+    def _legal_points(self, state: GoState) -> list[int]:
+        """The legal moves (:meth:`actions`, computed once per state)."""
         if self.is_terminal(state):
             return []
         board = state.board
