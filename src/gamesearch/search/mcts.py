@@ -970,8 +970,7 @@ def rave_index(node: Node, c_span: float, k: float, fpu: float) -> int:
     first = c_span * sqrt(log_n)  # the exploration term of an unvisited child
     amaf_n, amaf_w = node.amaf_n, node.amaf_w
     best, pick = -INF, 0
-    i = 0
-    for ch in node.children:
+    for i, ch in enumerate(node.children):
         a_n = amaf_n[i]  # type: ignore[index]
         if ch is None or not ch.n:
             score = (amaf_w[i] / a_n if a_n else fpu) + first  # type: ignore[index]
@@ -985,7 +984,6 @@ def rave_index(node: Node, c_span: float, k: float, fpu: float) -> int:
             score = v + c_span * sqrt(log_n / (n + 1))
         if score > best:
             best, pick = score, i
-        i += 1
     return pick
 
 
