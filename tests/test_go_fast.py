@@ -35,11 +35,16 @@ def test_playouts_follow_the_rules(spec: str) -> None:
         for _ in range(rng.randrange(8)):
             legal = g.actions(s)
             s = g.result(s, legal[rng.randrange(len(legal))])
-        end, moves = playouts.traced(s, rng, None)
+        seed = rng.getrandbits(32)
+        end, points, plies = fast.kernels(g).run(s, random.Random(seed), None)
+        traced_end, traced = playouts.traced(s, random.Random(seed), None)
+        assert traced_end.board == end.board
+        # the trace: the same stones, passes left out, each with its player
+        assert [a for _, a in traced] == [a for a in points[:plies] if a != g.pass_action]
         two_back = None
-        for player, a in moves:
-            assert player == g.to_move(s)
+        for a in points[:plies].tolist():
             if a != g.pass_action:
+                assert (g.to_move(s), a) in traced
                 assert s.board[a] == 0
                 played = g._play(s, a)
                 assert played is not None, "suicide in a playout"

@@ -28,8 +28,12 @@ positional superko, and ends after two passes in a row or at its ply limit (3 x 
 Its end state is scored by the game's area count.
 
 **The priors** (``Playouts.priors``): each legal move's weight from the learned pattern
-table (:mod:`.patterns`, features computed here); the pass gets the table's pass weight;
-they are normalised to sum to 1.
+table (:mod:`.patterns`, features computed here), normalised to sum to 1. The pass gets
+:data:`PASS_WEIGHT`, not the table's: GNU Go passes only when its game is over (the
+learned weight, 5.3, counts those passes), which no 3x3 feature can tell from the middle
+of a game; with the learned weight the first matches against GNU Go saw our program pass
+at move 43 of a lost game and let GNU Go take the board. The pass still ends a game when
+the search proves that it wins (MCTS-Solver).
 
 The plain Python rules are the playout's referee: ``tests/test_go_fast.py`` replays
 playouts move by move with :class:`.rules.Go` and checks every move legal (simple ko) and
@@ -55,6 +59,8 @@ if TYPE_CHECKING:
 
 __all__ = ["POLICIES", "GoKernels", "available", "go_playouts"]
 
+#: The prior weight of the pass (the mean feature weighs 1; see the module docstring).
+PASS_WEIGHT = 0.2
 #: The playout policies (``go:...,playout=NAME``): name -> the steps above it plays.
 POLICIES = {"patterns": 3, "captures": 2, "random": 0}
 
@@ -457,12 +463,16 @@ class GoKernels:
 
     def traced(self, state: GoState, rng: random.Random, max_plies: int | None = None
                ) -> tuple[GoState, list[tuple[int, int]]]:
-        """The playout and the moves it played, ``(player, action)`` (RAVE's input)."""
+        """The playout and the stones it played, ``(player, point)`` (RAVE's input). The
+        passes are left out: every playout ends with two, so their all-moves-as-first
+        value would be the mean of the node, not the worth of passing."""
         end, moves, plies = self.run(state, rng, max_plies)
         p = state.to_move
+        n = self.game.points
         out = []
         for a in moves[:plies].tolist():
-            out.append((p, a))
+            if a != n:
+                out.append((p, a))
             p ^= 1
         return end, out
 
@@ -484,8 +494,8 @@ class GoKernels:
         actions = self.game.actions(state)
         if self._weights is None:
             self._weights = load_weights(self.priors_file)
-        w, pass_weight, _ = self._weights
-        raw = [pass_weight if f < 0 else float(w[f])
+        w = self._weights[0]
+        raw = [PASS_WEIGHT if f < 0 else float(w[f])
                for f in self.features(state, actions)]
         total = sum(raw)
         return [x / total for x in raw]
