@@ -49,6 +49,11 @@ STOCKFISH := /usr/games/stockfish
 $(STOCKFISH):
 	$(call apt_install,stockfish,the UCI tests)
 
+# Debian's GNU Go, the GTP referee and opponent of the Go tests (in the games folder).
+GNUGO := /usr/games/gnugo
+$(GNUGO):
+	$(call apt_install,gnugo,the GNU Go tests)
+
 # Debian's Chromium, the real browser of the web app's tests (Playwright drives it; its own
 # browser download is not used).
 CHROMIUM := /usr/bin/chromium
@@ -62,6 +67,7 @@ $(GNUBG):
 
 ## make test: lint, type-check and the whole test suite
 test: $(VENV)/.installed-dev | $(STOCKFISH) $(CHROMIUM) $(GNUBG)
+test: $(VENV)/.installed-dev | $(STOCKFISH) $(GNUGO) $(CHROMIUM)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2 --durations=10

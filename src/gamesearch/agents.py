@@ -325,7 +325,7 @@ def make_agent(
         seed = read_int("seed", options["seed"], -(1 << 63), 1 << 63) \
             if "seed" in options else None
         return RandomAgent(seed)
-    if name in ("uci", "py"):
+    if name in ("uci", "gtp", "py"):
         raise InvalidLimitError(f"agent {shorten(spec)!r}: {name}: agents play in the arena "
                                 f"only (gamesearch match GAME {name}:... OTHER)")
     if name not in ALGORITHMS:

@@ -130,6 +130,7 @@ RANGES: dict[str, Range] = {
     "elo": Range(-4000, 4000, whole=False, unit="Elo"),
     # uci: agents (an outside engine's options)
     "uci_elo": Range(0, 5000, unit="Elo"),
+    "gtp_level": Range(0, 20),
     "threads": Range(1, 1024, unit="threads"),
     # the web app
     "port": Range(1, 65535, unit="TCP port"),

@@ -234,7 +234,10 @@ class Playouts(Generic[S]):
     * ``compiled(state, rng, max_plies)`` -- a compiled playout: uniformly random moves
       as :func:`gamesearch.game.random_playout` plays them (the same distribution, its
       own generator seeded from ``rng``), returning the state reached; ``None``: none, or
-      not installed.
+      not installed. A game with a playout *policy* (Go's patterns) plays it here;
+    * ``traced(state, rng, max_plies)`` -- the same playout, returning ``(state reached,
+      [(player, action), ...])``, the moves it played: what RAVE/AMAF (Gelly & Silver
+      2007) reads; ``None``: MCTS traces a plain random playout itself.
 
     Room for the next issues: a playout *policy* (patterns, "win at once, else block")
     becomes a member ``policy(state, rng) -> action`` that ``random_playout`` plays, and
@@ -243,6 +246,8 @@ class Playouts(Generic[S]):
 
     priors: Callable[[S], Sequence[float]] | None = None
     compiled: Callable[[S, random.Random, int | None], S] | None = None
+    traced: Callable[[S, random.Random, int | None],
+                     tuple[S, Sequence[tuple[int, Any]]]] | None = None
 
 
 # ----- exact solving and books ---------------------------------------------------------------

@@ -146,7 +146,8 @@ def make_arena_agent(game: Game[Any, Any], spec: str, seed: int) -> Agent:
     Specs: every search spec (``alphabeta:depth=4``, ``id:time=0.1``), ``random`` or
     ``random:seed=N`` (the game's seed is mixed in, so games differ but repeat exactly),
     ``uci:PATH[,elo=N][,threads=N]`` (an external UCI engine; chess only, needs the
-    ``chess`` package) and ``py:MODULE:FACTORY`` (your own: ``FACTORY(game)`` returns an
+    ``chess`` package), ``gtp:PATH[,level=N][,args=ARGS]`` (an external GTP engine, Go
+    only: :mod:`.gtp_client`) and ``py:MODULE:FACTORY`` (your own: ``FACTORY(game)`` returns an
     :class:`~gamesearch.agents.Agent`; this imports and so *runs* MODULE, from an installed
     package or ``PYTHONPATH``, never from the current directory: see
     :func:`import_agent_module`).
@@ -171,6 +172,10 @@ def make_arena_agent(game: Game[Any, Any], spec: str, seed: int) -> Agent:
         from .engines import UCIAgent
 
         return UCIAgent.from_spec(game, rest)
+    if kind == "gtp":
+        from .gtp_client import GTPAgent
+
+        return GTPAgent.from_spec(game, rest)
     return make_agent(game, spec, default_time=None)
 
 

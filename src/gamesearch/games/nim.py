@@ -229,8 +229,9 @@ class Nim(Game[NimState, NimAction]):
     # three; Nim for none (the engine's defaults).
 
     # playouts() -> Playouts: what MCTS asks: priors (PUCT's prior of each action) and
-    # compiled (a compiled uniformly random playout; Connect Four's and Othello's). Nim's
-    # playouts are the plain Python ones.
+    # compiled (a compiled uniformly random playout; Connect Four's and Othello's; Go's
+    # follows MoGo's patterns) and traced (the same playout with the moves it played, for
+    # RAVE; Go's). Nim's playouts are the plain Python ones.
 
     # fast_solver() -> FastSolver: a compiled exact solver whose solve(state, ...) answers
     # what the Python solver answers, much faster (Connect Four's and Othello's, numba).

@@ -29,6 +29,7 @@ from .analysis import analyze, default_algorithm, format_pv, solve_record
 from .arena_cli import add_arena_commands
 from .chess_cli import add_chess_commands
 from .egdb_cli import add_egdb_commands
+from .gtp import add_gtp_command
 
 
 class CliError(GameError):
@@ -536,6 +537,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_arena_commands(sub)
     add_chess_commands(sub)
     add_egdb_commands(sub)
+    add_gtp_command(sub)
     return p
 
 

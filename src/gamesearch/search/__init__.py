@@ -13,7 +13,8 @@ are the search limit (``depth``, ``time``, ``nodes``) and the algorithm's option
 ``soft_share=0.5``; for ``maxn``: ``shallow=1``, ``lastbranch=1``, ``speculative=1``;
 ``paranoid`` takes the engine's ``tt``, ``ordering``, ...; for ``mcts``: ``c=0.5``,
 ``solver=1``, ``puct=1``, ``playout_depth=N``, ``transpositions=1``, ``reuse=0``,
-``seed=N``, ``iterations=N``, ``fast=0``, ``wdl=1``);
+``seed=N``, ``iterations=N``, ``fast=0``, ``wdl=1``, ``rave=1``, ``rave_k=1000``,
+``prior_visits=N``);
 :mod:`gamesearch.spec` reads them, each in its documented range.
 """
 
@@ -81,6 +82,8 @@ BOOL_OPTIONS = (
     "ordering", "killers", "history", "quiescence", "pvs", "discount", "iterate", "partial",
     "check_extension", "null_move", "lmr", "futility", "zero_eval", "endgame",
     "solver", "puct", "transpositions", "reuse", "fast", "wdl",  # mcts
+    "check_extension", "null_move", "lmr", "futility", "zero_eval",
+    "solver", "puct", "transpositions", "reuse", "fast", "wdl", "rave",  # mcts
     "shallow", "lastbranch", "speculative",  # maxn's pruning
 )
 
@@ -95,6 +98,8 @@ OPTION_READERS: dict[str, Callable[[str, str], Any]] = {
     "iterations": lambda key, text: read_int(key, text, 1, MAX_NODES),
     "playout_depth": lambda key, text: read_int(key, text, 0, MAX_DEPTH_LIMIT),
     "seed": lambda key, text: read_int(key, text, 0, 2**63 - 1),
+    "rave_k": lambda key, text: read_float(key, text, 0.0, 1e12),
+    "prior_visits": lambda key, text: read_float(key, text, 0.0, 1e9),
 }
 
 #: The limit's keys in a spec and their ranges.

@@ -31,6 +31,23 @@ Sources, and what each contributes here:
   on its value, a child whose optimistic bound cannot beat its parent's pessimistic one is
   cut from selection, and a node is proven when its bounds meet, so draws and the textbook
   trees' arbitrary values are proven as well as wins and losses.
+* Gelly & Silver 2007, "Combining online and offline knowledge in UCT" (ICML), with the
+  "rapid action value estimate" (RAVE) of all-moves-as-first (AMAF): ``rave=1`` keeps, at
+  every node and for each of its actions, the returns of every iteration in which the
+  node's player played that action at any later point of the iteration (in the tree or in
+  the playout; its first time only), and selects by ``(1 - β) Q + β Q_amaf`` with their
+  hand-picked schedule ``β = sqrt(k / (3 n + k))`` (``rave_k``; they found ``k = 1000``
+  best on 9x9 Go). Their *prior knowledge* is ``prior_visits=N``: each action's AMAF
+  statistics start with ``N`` virtual visits worth ``max_utility · (2h - 1)``, ``h = ρ /
+  (ρ + 1)`` for ``ρ`` the game's prior of the action over the uniform one (their
+  heuristic ``Q_prior`` with ``n_prior`` equivalent experience: a move ``ρ`` times more
+  likely than average is worth ``ρ : 1`` odds). Departures: their selection has no
+  exploration term (``c = 0``); here an unvisited child competes by its AMAF value plus
+  ``c · span · sqrt(ln(N + 1) / (n + 1))``, so ``c`` still explores but does not force
+  every child to be tried first (set ``c=0`` for theirs); an action never played in any
+  playout gets the optimistic ``max_utility``. The playout's moves come from the game's
+  traced playout (``Playouts.traced``; Go's follows MoGo's patterns), or a traced uniform
+  one written here.
 * Sturtevant 2008, "An analysis of UCT in multi-player games": with ``n`` players every
   node keeps the mean return of the player who moved into it, so each player maximises its
   own return (the max^n back-up, AIMA Fig 6.4); chance nodes are sampled by probability.
@@ -80,7 +97,8 @@ at the start of each iteration, then the same four steps) is left for the first
 hidden-information game, through the game's ``observation()`` capability (its ``sample``
 is the determinisation; :mod:`gamesearch.capabilities`); the loop already calls
 :meth:`MCTS.determinization` once per iteration when it gives a sampler, and
-:meth:`MCTS.backup_hook` after each back-up (RAVE's statistics).
+:meth:`MCTS.backup_hook` after each back-up (RAVE's statistics are updated in the loop
+itself, :func:`amaf_update`, since they need the playout's moves).
 """
 
 from __future__ import annotations
@@ -124,10 +142,13 @@ class Node:
 
     __slots__ = (
         "actions",
+        "amaf_n",
+        "amaf_w",
         "children",
         "cum",
         "exact",
         "hi",
+        "index",
         "lo",
         "n",
         "owner",
@@ -160,6 +181,11 @@ class Node:
         self.untried = list(range(len(actions)))
         self.priors = priors
         self.cum: list[float] | None = None
+        #: RAVE (``rave=1``): AMAF visits and returns of each action for ``player``, and
+        #: the index of each action
+        self.amaf_n: list[float] | None = None
+        self.amaf_w: list[float] | None = None
+        self.index: dict[Any, int] | None = None
 
 
 class MCTS(Searcher):
@@ -205,6 +231,9 @@ class MCTS(Searcher):
         fast: bool = True,
         wdl: bool = False,
         discount: bool = True,
+        rave: bool = False,
+        rave_k: float = 1000.0,
+        prior_visits: float = 0.0,
     ) -> None:
         super().__init__(game, discount=discount)
         gt = game.game_type
@@ -238,6 +267,19 @@ class MCTS(Searcher):
             raise InvalidLimitError(f"mcts wdl=1: only for two-player zero-sum games, not "
                                     f"{game.name}")
         self.wdl = bool(wdl)
+        for name, amount in (("rave_k", rave_k), ("prior_visits", prior_visits)):
+            if isinstance(amount, bool) or not isinstance(amount, int | float) or not (
+                    0 <= amount < INF):
+                raise InvalidLimitError(f"mcts {name}={amount!r}: must be a finite number "
+                                        ">= 0")
+        if rave and (gt.chance or puct or transpositions):
+            raise InvalidLimitError(f"mcts rave=1: not with chance nodes ({game.name}), "
+                                    "puct or transpositions")
+        if prior_visits and not rave:
+            raise InvalidLimitError("mcts prior_visits: the priors as AMAF visits need rave=1")
+        self.rave = bool(rave)
+        self.rave_k = float(rave_k)
+        self.prior_visits = float(prior_visits)
         #: the game's evaluation (for cut-off playouts), read once
         self._evaluate = evaluation.evaluate if evaluation is not None else zero_evaluation
         #: the game's playout policy and priors; a compiled playout is loaded (and run
@@ -406,7 +448,34 @@ class MCTS(Searcher):
             if len(priors) != len(actions):
                 raise GameError(f"{game.name}: its priors gave {len(priors)} priors for "
                                 f"{len(actions)} actions")
-        return Node(state, player, owner, None, actions, priors, wv, lo, hi)
+        node = Node(state, player, owner, None, actions, priors, wv, lo, hi)
+        if self.rave:
+            self._rave_stats(node)
+        return node
+
+    def _rave_stats(self, node: Node) -> None:
+        """RAVE's statistics of a new decision node, with the priors as virtual visits
+        (``prior_visits``; Gelly & Silver's prior knowledge, see the module docstring)."""
+        actions = node.actions
+        count = len(actions)
+        node.index = {a: i for i, a in enumerate(actions)}
+        hook = self._policies.priors
+        pv = self.prior_visits
+        if not pv or hook is None:
+            node.amaf_n = [0.0] * count
+            node.amaf_w = [0.0] * count
+            return
+        priors = tuple(hook(node.state))
+        if len(priors) != count:
+            raise GameError(f"{self.game.name}: its priors gave {len(priors)} priors for "
+                            f"{count} actions")
+        top = self.game.max_utility
+        node.amaf_n = [pv] * count
+        amaf_w = []
+        for x in priors:
+            ratio = x * count  # the prior over the uniform one
+            amaf_w.append(pv * top * (2 * ratio / (ratio + 1) - 1))
+        node.amaf_w = amaf_w
 
     # -- where the coming issues plug in (no-ops today) --------------------------------
     def determinization(self) -> Callable[[Node, random.Random], Any] | None:
@@ -450,6 +519,11 @@ class MCTS(Searcher):
         climb = (self._tighten if bounds else self._tighten_n) if solver else None
         simulate = playout_returns(game, self._policies.playout, self._evaluate,
                                    self.playout_depth, two, rng)
+        rave = self.rave
+        if rave:
+            traced = traced_returns(game, self._policies.traced, self._evaluate,
+                                    self.playout_depth, two, rng)
+            rave_k, fpu = self.rave_k, top
         new_node, result, key = self._new_node, game.result, game.key
         determinize = self.determinization()
         on_backup = self.backup_hook()
@@ -461,22 +535,35 @@ class MCTS(Searcher):
         lo, hi = span_of
         span = hi - lo if hi > lo else 1.0
         seldepth = self._seldepth
+        trace: Sequence[tuple[int, Any]] = ()
+        chosen: list[int] = []
         while done < cap and root.exact is None:
             if timed and (now() >= deadline or (stop is not None and stop.is_set())):
                 break
             if determinize is not None:
                 determinize(root, rng)
-            path, i = select(root, random_, c * span, puct, bounds, solver, top, table)
+            if rave:
+                path, chosen, i = select_rave(root, c * span, rave_k, fpu)
+            else:
+                path, i = select(root, random_, c * span, puct, bounds, solver, top, table)
             leaf = path[-1]
             if i >= 0:
                 child = expand(leaf, i, result, new_node, table, key)
                 if table is None or child not in path:
                     path.append(child)
                     leaf = child
-            r = leaf.exact if leaf.exact is not None else simulate(leaf.state)
+            if leaf.exact is not None:
+                r = leaf.exact
+                trace = ()
+            elif rave:
+                r, trace = traced(leaf.state)
+            else:
+                r = simulate(leaf.state)
             if wdl:
                 r = win if r[0] > 0 else loss if r[0] < 0 else draw
             backpropagate(path, r, vector, players, climb)
+            if rave:
+                amaf_update(path, chosen, trace, r, game.num_players)
             if on_backup is not None:
                 on_backup(path, r)
             for x in r:  # the range of returns that scales the exploration term
@@ -670,6 +757,8 @@ class Policies:
     playout: Callable[[Any, random.Random, int | None], Any]
     compiled: bool
     priors: Callable[[Any], Sequence[float]] | None
+    traced: Callable[[Any, random.Random, int | None],
+                     tuple[Any, Sequence[tuple[int, Any]]]]
 
 
 def policies(game: Game[Any, Any], fast: bool) -> Policies:
@@ -679,9 +768,32 @@ def policies(game: Game[Any, Any], fast: bool) -> Policies:
     playouts = game.playouts()
     compiled = playouts.compiled if fast and playouts is not None else None
     priors = playouts.priors if playouts is not None else None
+    traced = playouts.traced if fast and playouts is not None else None
+    if traced is None:
+        traced = partial(traced_random_playout, game)
     if compiled is not None:
-        return Policies(compiled, True, priors)
-    return Policies(partial(random_playout, game, fast=False), False, priors)
+        return Policies(compiled, True, priors, traced)
+    return Policies(partial(random_playout, game, fast=False), False, priors, traced)
+
+
+def traced_random_playout(game: Game[Any, Any], state: Any, rng: random.Random,
+                          max_plies: int | None = None
+                          ) -> tuple[Any, list[tuple[int, Any]]]:
+    """:func:`gamesearch.game.random_playout` (uniform moves, plain Python) that also
+    returns the moves it played, ``(player, action)``: RAVE's input for a game without a
+    traced playout of its own."""
+    terminal_utility, actions, result, to_move = (
+        game.terminal_utility, game.actions, game.result, game.to_move)
+    random_ = rng.random
+    moves: list[tuple[int, Any]] = []
+    left = -1 if max_plies is None else max_plies
+    while left and terminal_utility(state, 0) is None:
+        left -= 1
+        legal = actions(state)
+        action = legal[int(random_() * len(legal))]
+        moves.append((to_move(state), action))
+        state = result(state, action)
+    return state, moves
 
 
 # -- the four steps (AIMA Fig 6.11), each given what it reads --------------------------------
@@ -831,6 +943,95 @@ def playout_returns(game: Game[Any, Any], playout: Callable[[Any, random.Random,
         return tuple(evaluate(end, q) for q in players)
 
     return simulate
+
+
+def traced_returns(game: Game[Any, Any],
+                   traced: Callable[[Any, random.Random, int | None],
+                                    tuple[Any, Sequence[tuple[int, Any]]]],
+                   evaluate: Callable[[Any, int], float], playout_depth: int | None,
+                   two: bool, rng: random.Random
+                   ) -> Callable[[Any], tuple[tuple[float, ...], Sequence[tuple[int, Any]]]]:
+    """SIMULATE for RAVE: :func:`playout_returns` with the playout's moves beside the
+    returns."""
+    end_returns = playout_returns(game, lambda s, _rng, _d: s, evaluate, None, two, rng)
+
+    def simulate(state: Any) -> tuple[tuple[float, ...], Sequence[tuple[int, Any]]]:
+        end, moves = traced(state, rng, playout_depth)
+        return end_returns(end), moves
+
+    return simulate
+
+
+def rave_index(node: Node, c_span: float, k: float, fpu: float) -> int:
+    """UCT-RAVE's choice (Gelly & Silver 2007): the action maximising ``(1 - β) Q + β
+    Q_amaf + c·span·sqrt(ln(N + 1) / (n + 1))``, ``β = sqrt(k / (3 n + k))``; a child not
+    visited yet is worth its AMAF value (``fpu`` when its action was never played)."""
+    log_n = log(node.n + 1)
+    first = c_span * sqrt(log_n)  # the exploration term of an unvisited child
+    amaf_n, amaf_w = node.amaf_n, node.amaf_w
+    best, pick = -INF, 0
+    for i, ch in enumerate(node.children):
+        a_n = amaf_n[i]  # type: ignore[index]
+        if ch is None or not ch.n:
+            score = (amaf_w[i] / a_n if a_n else fpu) + first  # type: ignore[index]
+        else:
+            n = ch.n
+            if a_n:
+                beta = sqrt(k / (3 * n + k))
+                v = ch.q + beta * (amaf_w[i] / a_n - ch.q)  # type: ignore[index]
+            else:
+                v = ch.q
+            score = v + c_span * sqrt(log_n / (n + 1))
+        if score > best:
+            best, pick = score, i
+    return pick
+
+
+def select_rave(root: Node, c_span: float, k: float, fpu: float
+                ) -> tuple[list[Node], list[int], int]:
+    """SELECT under RAVE: descend by :func:`rave_index` until a child not made yet (or a
+    terminal or proven node). Returns the path, the index chosen at each of its nodes, and
+    the index to expand below the last one (-1: none)."""
+    node = root
+    path = [node]
+    chosen: list[int] = []
+    while node.exact is None and node.children:
+        i = rave_index(node, c_span, k, fpu)
+        chosen.append(i)
+        below = node.children[i]
+        if below is None:
+            return path, chosen, i
+        path.append(below)
+        node = below
+    return path, chosen, -1
+
+
+def amaf_update(path: list[Node], chosen: list[int], trace: Sequence[tuple[int, Any]],
+                r: tuple[float, ...], num_players: int) -> None:
+    """RAVE's back-up (all moves as first): every node of the path counts, for each of its
+    actions that its player played later in the iteration (in the tree below it, or in
+    the playout), the visit and that player's return."""
+    moves = [(path[j].player, path[j].actions[i]) for j, i in enumerate(chosen)]
+    moves.extend(trace)
+    seen: list[set[Any]] = [set() for _ in range(num_players)]
+    pos = len(moves)
+    for j in range(len(path) - 1, -1, -1):
+        while pos > j:
+            pos -= 1
+            q, a = moves[pos]
+            seen[q].add(a)
+        node = path[j]
+        index = node.index
+        if index is None:
+            continue
+        p = node.player
+        x = r[p]
+        amaf_n, amaf_w = node.amaf_n, node.amaf_w
+        for a in seen[p]:
+            i = index.get(a)
+            if i is not None:
+                amaf_n[i] += 1  # type: ignore[index]
+                amaf_w[i] += x  # type: ignore[index]
 
 
 def backpropagate(path: list[Node], r: tuple[float, ...], vector: bool, players: range,

@@ -55,6 +55,16 @@ def describe_pv(game: Game[Any, Any], state: Any, pv: Any) -> list[str]:
     return out
 
 
+def visit_labels(r: SearchResult, most: int = 12) -> dict[str, str]:
+    """A Monte Carlo search's root statistics as board labels: the ``most`` most visited
+    moves, each with its visits (``{}`` for a search that keeps none)."""
+    children = r.extra.get("root_children") if isinstance(r.extra, dict) else None
+    if not children:
+        return {}
+    ranked = sorted((c for c in children if c.get("visits")), key=lambda c: -c["visits"])
+    return {c["move"]: str(c["visits"]) for c in ranked[:most]}
+
+
 def info_event(game: Game[Any, Any], state: Any, r: SearchResult,
                last: str | None) -> dict[str, Any]:
     """The ``info`` event of one completed iteration: depth, value (and ``score_text``,
@@ -62,6 +72,8 @@ def info_event(game: Game[Any, Any], state: Any, r: SearchResult,
     PV drawn (``last``: the move that led to ``state``)."""
     top = top_moves(game, state, r)
     labels = {m["move"]: f"{m['value']:+.3f}" for m in top} or None
+    PV drawn (``last``: the move that led to ``state``) and, for MCTS, the visits of the
+    most visited moves written on their points (:func:`visit_labels`)."""
     return {"depth": r.depth, "value": web_value(r.value),
             "score_text": game.format_score(state, r.value), "pv": format_pv(game, state, r.pv),
             "pv_text": describe_pv(game, state, list(r.pv)), "nodes": r.nodes,
@@ -84,6 +96,8 @@ def top_moves(game: Game[Any, Any], state: Any, r: SearchResult) -> list[dict[st
     scored.sort(key=lambda av: -av[1])  # a stable sort: ties keep the game's order
     return [{"move": game.format_action(state, a), "value": round(float(v), 4)}
             for a, v in scored[:TOP_MOVES]]
+            "nps": round(r.nps), "seconds": round(r.seconds, 4),
+                                   labels=visit_labels(r))}
 
 
 def report_fields(game: Game[Any, Any], state: Any, move: str,

@@ -1,0 +1,118 @@
+"""Playouts per second on 9x9 Go: ours beside OpenSpiel's MCTS bots, in the same run.
+
+Rows (each from the empty 9x9 board, komi 7.5):
+
+* our compiled playouts alone (``Go.playouts().compiled``, numba), for each policy:
+  ``patterns`` (MoGo's), ``captures``, ``random`` (no eye filling); a playout ends after
+  two passes;
+* our MCTS (``gamesearch.search.MCTS``, one playout an iteration): plain UCT, and RAVE
+  with the learned priors (``rave=1,prior_visits=20``), iterations per second of one search;
+* OpenSpiel 1.6's MCTS bots on its ``go`` (board_size 9): the C++ ``pyspiel.MCTSBot`` and
+  the Python ``open_spiel.python.algorithms.mcts.MCTSBot``, each with a
+  ``RandomRolloutEvaluator`` of one rollout (uniformly random moves, passes and eye
+  filling included, to OpenSpiel's cap of 162 moves): simulations per second of one
+  ``step``.
+
+    .venv/bin/python benchmarks/go_playouts.py [--seconds 5]
+
+A playout of ours is shorter than OpenSpiel's (it never fills its own eyes and ends at two
+passes, about 110 moves; OpenSpiel's random rollouts run to its 162-move cap), so the
+table also gives the mean length of a playout where it is known.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+from gamesearch.games import get_game
+from gamesearch.search import Limit, make_searcher
+
+
+def ours_playouts(policy: str, seconds: float) -> tuple[float, float]:
+    g = get_game(f"go:size=9,playout={policy}")
+    playouts = g.playouts()
+    assert playouts is not None and playouts.traced is not None
+    s = g.initial_state()
+    rng = random.Random(1)
+    playouts.traced(s, rng, None)  # compile
+    n = plies = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        _, moves = playouts.traced(s, rng, None)
+        n += 1
+        plies += len(moves)
+    return n / (time.perf_counter() - t0), plies / n
+
+
+def ours_mcts(options: dict[str, object], seconds: float) -> float:
+    g = get_game("go:size=9")
+    searcher = make_searcher(g, "mcts", seed=1, **options)
+    searcher.search(g.initial_state(), Limit(nodes=50))  # compile, load the priors
+    searcher = make_searcher(g, "mcts", seed=1, **options)
+    r = searcher.search(g.initial_state(), Limit(time=seconds))
+    return float(r.extra["iterations"]) / r.seconds
+
+
+def openspiel_rows(seconds: float) -> list[tuple[str, float, float | None]]:
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game("go", {"board_size": 9, "komi": 7.5})
+    rows: list[tuple[str, float, float | None]] = []
+    # C++: find a simulation count that takes about ``seconds``
+    sims = 1000
+    while True:
+        bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 1), 2.0, sims, 1000,
+                              False, 1, False)
+        t0 = time.perf_counter()
+        bot.step(game.new_initial_state())
+        dt = time.perf_counter() - t0
+        if dt > seconds / 2 or sims > 10**7:
+            break
+        sims *= 2
+    rows.append(("OpenSpiel C++ MCTSBot, random rollout", sims / dt, 162.0))
+    sims = 50
+    while True:
+        pybot = mcts.MCTSBot(game, 2.0, sims, mcts.RandomRolloutEvaluator(
+            1, np.random.RandomState(1)), solve=False, random_state=np.random.RandomState(1))
+        t0 = time.perf_counter()
+        pybot.step(game.new_initial_state())
+        dt = time.perf_counter() - t0
+        if dt > seconds / 2 or sims > 10**6:
+            break
+        sims *= 2
+    rows.append(("OpenSpiel Python MCTSBot, random rollout", sims / dt, 162.0))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    args = parser.parse_args(argv)
+    rows: list[tuple[str, float, float | None]] = []
+    for policy in ("patterns", "captures", "random"):
+        rate, length = ours_playouts(policy, args.seconds)
+        rows.append((f"ours: compiled playouts, {policy}", rate, length))
+    rows.append(("ours: MCTS (UCT), iterations", ours_mcts({}, args.seconds), None))
+    rows.append(("ours: MCTS rave=1,prior_visits=20, iterations",
+                 ours_mcts({"rave": True, "prior_visits": 20.0}, args.seconds), None))
+    try:
+        rows += openspiel_rows(args.seconds)
+    except ImportError:
+        print("open_spiel not installed: its rows are not run", file=sys.stderr)
+    peer = next((r for name, r, _ in rows if name.startswith("OpenSpiel C++")), None)
+    print(f"{'what (9x9, empty board)':52} {'per second':>11} {'moves each':>11} "
+          f"{'vs OpenSpiel C++':>17}")
+    for name, rate, length in rows:
+        ratio = f"{rate / peer:.2f}x" if peer else "-"
+        moves = f"{length:.0f}" if length else "-"
+        print(f"{name:52} {rate:11.0f} {moves:>11} {ratio:>17}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

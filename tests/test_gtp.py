@@ -1,0 +1,180 @@
+"""The GTP engine (``gamesearch gtp``): a scripted session, every command of the list,
+bad input answered ``?`` in one line, and fuzzing in process (hypothesis) and through real
+pipes: every command line gets exactly one answer, ``=`` or ``?``, and every ``genmove``
+a legal move of the position the engine holds."""
+
+from __future__ import annotations
+
+import io
+import queue
+import subprocess
+import sys
+import threading
+import time
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fuzzing import NASTY_NUMBERS, examples, texts
+from gamesearch.games.go.rules import Go
+from gamesearch.interfaces.gtp import COMMANDS, GTPEngine
+
+FAST_AGENT = "mcts:iterations=60,seed=1"
+
+
+def engine() -> GTPEngine:
+    return GTPEngine(io.StringIO(), FAST_AGENT, "go:size=9")
+
+
+def ask(e: GTPEngine, line: str) -> str:
+    answer = e.handle(line)
+    assert answer is not None and answer.endswith("\n\n"), answer
+    assert answer[0] in "=?", answer
+    return answer
+
+
+def test_a_session() -> None:
+    e = engine()
+    assert ask(e, "protocol_version") == "= 2\n\n"
+    assert ask(e, "12 name") == "=12 gamesearch\n\n"
+    assert ask(e, "known_command genmove") == "= true\n\n"
+    assert ask(e, "known_command frobnicate") == "= false\n\n"
+    assert ask(e, "list_commands").split() == ["=", *COMMANDS]
+    assert ask(e, "boardsize 7") == "=\n\n" and e.game.size == 7
+    assert ask(e, "boardsize 4").startswith("? unacceptable size")
+    assert ask(e, "boardsize 20").startswith("? unacceptable size")
+    assert ask(e, "komi 0.5") == "=\n\n" and e.game.komi == 0.5
+    assert ask(e, "play b D4") == "=\n\n"
+    assert ask(e, "play w D4").startswith("? illegal move: the point is occupied")
+    assert ask(e, "play w Z9").startswith("? illegal move")
+    assert ask(e, "play x D5").startswith("? invalid color")
+    assert ask(e, "play b E4") == "=\n\n"  # black twice: GTP allows it
+    move = ask(e, "genmove w")[2:].strip()
+    assert move == "pass" or e.game.parse_vertex(move) != e.game.pass_action
+    assert ask(e, "undo") == "=\n\n" and ask(e, "undo") == "=\n\n"
+    assert ask(e, "undo") == "=\n\n" and ask(e, "undo").startswith("? cannot undo")
+    assert "D" in ask(e, "showboard")
+    assert ask(e, "foo bar").startswith("? unknown command")
+    assert ask(e, "# a comment") if e.handle("# a comment") else True
+    assert e.handle("   ") is None
+    assert ask(e, "quit") == "=\n\n" and e.done
+
+
+def test_ko_and_suicide_are_refused() -> None:
+    e = engine()
+    for line in ("boardsize 5", "play b B3", "play w C3", "play b A2", "play w B2",
+                 "play b B1", "play w C1", "play w D2", "play b C2"):
+        assert ask(e, line) == "=\n\n", line
+    assert "ko" in ask(e, "play w B2")  # the immediate retake
+    e2 = engine()
+    for line in ("boardsize 5", "play w A2", "play w B1"):
+        assert ask(e2, line) == "=\n\n"
+    assert "suicide" in ask(e2, "play b A1")
+
+
+def test_handicap_commands() -> None:
+    e = engine()
+    assert ask(e, "fixed_handicap 4") == "= C3 G7 C7 G3\n\n"
+    assert ask(e, "fixed_handicap 2").startswith("? board not empty")
+    assert e.state.to_move == 1
+    assert ask(e, "clear_board") == "=\n\n"
+    assert ask(e, "fixed_handicap 1").startswith("? invalid number of stones")
+    assert ask(e, "place_free_handicap 12").startswith("= ")
+    assert e.state.board.count(1) == 12
+    assert ask(e, "clear_board") == "=\n\n"
+    assert ask(e, "set_free_handicap D4 D4").startswith("? bad vertex list")
+    assert ask(e, "set_free_handicap D4 Q16").startswith("? bad vertex list")
+    assert ask(e, "set_free_handicap D4 E5") == "=\n\n" and e.state.board.count(1) == 2
+
+
+def test_final_score_and_status() -> None:
+    e = engine()
+    assert ask(e, "boardsize 5") == "=\n\n"
+    # White owns the board but for one black stone, lost in the middle of it
+    for line in ("play b C3", "play w B2", "play w B3", "play w B4", "play w D2",
+                 "play w D3", "play w D4", "play w C4"):
+        assert ask(e, line) == "=\n\n"
+    assert ask(e, "final_status_list dead") == "= C3\n\n"
+    alive = ask(e, "final_status_list alive")[2:].split()
+    assert sorted(alive) == sorted(["B2", "B3", "B4", "D2", "D3", "D4", "C4"])
+    assert ask(e, "final_score") == "= W+32.5\n\n"  # 25 points + komi 7.5
+    assert ask(e, "final_status_list seki") == "=\n\n"
+    assert ask(e, "final_status_list maybe").startswith("?")
+
+
+def test_time_settings_give_the_move_time() -> None:
+    e = engine()
+    assert ask(e, "time_settings 300 0 0") == "=\n\n"
+    assert abs(e._move_seconds(0) - (300 / 30 - 0.2)) < 1e-9  # type: ignore[operator]
+    assert ask(e, "time_left b 10 3") == "=\n\n"
+    assert abs(e._move_seconds(0) - (10 / 3 - 0.2)) < 1e-9  # type: ignore[operator]
+    assert ask(e, "time_settings 1 x 0").startswith("? invalid")
+    assert ask(e, "time_left q 1 1").startswith("? invalid color")
+
+
+@examples(200)
+@given(st.lists(st.one_of(
+    st.sampled_from([*COMMANDS[:-1], "play b", "play w D4", "play b pass", "genmove b",
+                     "boardsize 5", "boardsize 0", "komi nan", "komi 1e400", "komi 7.5",
+                     "fixed_handicap 9", "set_free_handicap A1 B2 C3", "undo",
+                     "time_left w -5 0", "final_status_list dead", "10 genmove w"]),
+    texts(), st.sampled_from(["komi " + n for n in NASTY_NUMBERS])), max_size=12))
+def test_fuzz_every_line_one_answer(lines: list[str]) -> None:
+    e = GTPEngine(io.StringIO(), "mcts:iterations=5,seed=1", "go:size=5")
+    for line in lines:
+        answer = e.handle(line)
+        if answer is None:
+            continue
+        assert answer[0] in "=?" and answer.endswith("\n\n")
+        if answer[0] == "?":
+            assert "\n" not in answer[:-2], answer
+        assert "Traceback" not in answer
+
+
+def test_through_pipes_genmove_is_legal_and_garbage_is_answered() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gamesearch", "gtp", "--agent", "mcts:time=0.05,seed=1",
+         "--game", "go:size=7"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    answers: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        assert proc.stdout is not None
+        block: list[str] = []
+        for raw in proc.stdout:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            if line == "" and block:
+                answers.put("\n".join(block))
+                block = []
+            elif line or block:
+                block.append(line)
+
+    threading.Thread(target=read, daemon=True).start()
+
+    def send(line: bytes) -> str:
+        assert proc.stdin is not None
+        proc.stdin.write(line + b"\n")
+        proc.stdin.flush()
+        return answers.get(timeout=30)
+
+    try:
+        game = Go(size=7)
+        state = game.initial_state()
+        garbage = [b"\x00\x01\xff play", b"genmove", b"play b Q99", b"boardsize x",
+                   b"x" * 20000, b"komi", b"undo undo", b"\tname\t"]
+        for k in range(14):
+            junk = garbage[k % len(garbage)]
+            assert send(junk)[0] in "=?"
+            colour = "bw"[state.to_move]
+            start = time.monotonic()
+            answer = send(f"genmove {colour}".encode())
+            assert time.monotonic() - start < 10
+            assert answer.startswith("= "), answer
+            action = game.parse_action(state, answer[2:])  # legal in our own replay
+            state = game.result(state, action)
+            if game.is_terminal(state):
+                break
+        assert send(b"quit").startswith("=")
+        assert proc.wait(10) == 0
+    finally:
+        proc.kill()
