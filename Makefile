@@ -66,8 +66,7 @@ $(GNUBG):
 	$(call apt_install,gnubg,the gnubg external-player tests)
 
 ## make test: lint, type-check and the whole test suite
-test: $(VENV)/.installed-dev | $(STOCKFISH) $(CHROMIUM) $(GNUBG)
-test: $(VENV)/.installed-dev | $(STOCKFISH) $(GNUGO) $(CHROMIUM)
+test: $(VENV)/.installed-dev | $(STOCKFISH) $(CHROMIUM) $(GNUBG) $(GNUGO)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2 --durations=10

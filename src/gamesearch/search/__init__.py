@@ -81,8 +81,6 @@ ALGORITHMS: dict[str, AlgorithmInfo] = {
 BOOL_OPTIONS = (
     "ordering", "killers", "history", "quiescence", "pvs", "discount", "iterate", "partial",
     "check_extension", "null_move", "lmr", "futility", "zero_eval", "endgame",
-    "solver", "puct", "transpositions", "reuse", "fast", "wdl",  # mcts
-    "check_extension", "null_move", "lmr", "futility", "zero_eval",
     "solver", "puct", "transpositions", "reuse", "fast", "wdl", "rave",  # mcts
     "shallow", "lastbranch", "speculative",  # maxn's pruning
 )

@@ -69,11 +69,11 @@ def info_event(game: Game[Any, Any], state: Any, r: SearchResult,
                last: str | None) -> dict[str, Any]:
     """The ``info`` event of one completed iteration: depth, value (and ``score_text``,
     its words), PV (notation and ``pv_text``), nodes, nodes/s, seconds, the board with the
-    PV drawn (``last``: the move that led to ``state``)."""
+    PV drawn (``last``: the move that led to ``state``), the best root moves with their values
+    (:func:`top_moves`) and, for MCTS, the visits of the most visited moves written on their
+    points (:func:`visit_labels`)."""
     top = top_moves(game, state, r)
-    labels = {m["move"]: f"{m['value']:+.3f}" for m in top} or None
-    PV drawn (``last``: the move that led to ``state``) and, for MCTS, the visits of the
-    most visited moves written on their points (:func:`visit_labels`)."""
+    labels = visit_labels(r) or {m["move"]: f"{m['value']:+.3f}" for m in top} or None
     return {"depth": r.depth, "value": web_value(r.value),
             "score_text": game.format_score(state, r.value), "pv": format_pv(game, state, r.pv),
             "pv_text": describe_pv(game, state, list(r.pv)), "nodes": r.nodes,
@@ -96,8 +96,6 @@ def top_moves(game: Game[Any, Any], state: Any, r: SearchResult) -> list[dict[st
     scored.sort(key=lambda av: -av[1])  # a stable sort: ties keep the game's order
     return [{"move": game.format_action(state, a), "value": round(float(v), 4)}
             for a, v in scored[:TOP_MOVES]]
-            "nps": round(r.nps), "seconds": round(r.seconds, 4),
-                                   labels=visit_labels(r))}
 
 
 def report_fields(game: Game[Any, Any], state: Any, move: str,
