@@ -1,0 +1,1 @@
+"""Backgammon (package docstring only until the rules land on branch bg)."""
