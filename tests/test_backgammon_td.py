@@ -200,3 +200,21 @@ def test_bad_boards_and_dice_get_one_line_errors() -> None:
         td.evaluate(clash)
     with pytest.raises(InvalidPositionError, match="dice"):
         td.best_position(compiled.opening_board(), 0, 3)
+
+
+def test_one_ply_value_equals_a_plain_expectiminimax_over_gnubg_moves() -> None:
+    net = td.Net.random(8, seed=6)
+    for board in _positions(40, seed=12)[::10]:
+        after = compiled.legal_positions(board, 4, 2)[0]
+        theirs = after[::-1].copy()  # the opponent on roll
+        expected = 0.0
+        for r1 in range(1, 7):
+            for r2 in range(r1, 7):
+                replies = [np.array(b, dtype=np.int8) for b in _gnubg_moves(theirs, r1, r2)]
+                # the opponent's best reply is the mover's lowest equity
+                worst = min(-compiled.game_points(reply) if compiled.game_points(reply)
+                            else td.equity(td.net_outputs(net, reply[::-1].tolist()))
+                            for reply in replies)
+                expected += (1 if r1 == r2 else 2) * worst / 36
+        value = compiled.net_value_1ply(after, net.w1, net.b1, net.w2, net.b2)
+        assert value == pytest.approx(expected, abs=1e-9)

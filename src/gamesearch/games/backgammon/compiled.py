@@ -536,11 +536,62 @@ def train_games(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
 
 
 @jit
+def net_value_1ply(after: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
+                   b2: np.ndarray) -> float:
+    """Expectiminimax at one chance ply of the position ``after`` the mover's move (rows not
+    swapped): the mover's equity averaged over the opponent's 21 rolls (1/36 a double,
+    2/36 the others), the opponent playing each roll to its best 0-ply position; a
+    finished game is worth its true points."""
+    points = game_points(after)
+    if points > 0:
+        return float(points)
+    theirs = swap_sides(after)
+    x = np.zeros(NUM_INPUTS)
+    hidden = np.empty(w1.shape[0])
+    out = np.empty(NUM_OUTPUTS)
+    total = 0.0
+    for r1 in range(1, 7):
+        for r2 in range(r1, 7):
+            weight = 1.0 if r1 == r2 else 2.0
+            replies = legal_positions(theirs, r1, r2)
+            worst = 1e300  # the mover's equity after the opponent's best reply
+            for n in range(replies.shape[0]):
+                reply = replies[n]
+                won = game_points(reply)
+                if won > 0:
+                    mine = -float(won)
+                else:
+                    encode(swap_sides(reply), x)
+                    net_forward(x, w1, b1, w2, b2, hidden, out)
+                    mine = equity_of(out)
+                if mine < worst:
+                    worst = mine
+            total += weight * worst
+    return total / 36.0
+
+
+@jit
+def net_choose_1ply(board: np.ndarray, d1: int, d2: int, w1: np.ndarray, b1: np.ndarray,
+                    w2: np.ndarray, b2: np.ndarray) -> np.ndarray:
+    """The position the net picks at 1 ply (:func:`net_value_1ply`, first best on ties)."""
+    candidates = legal_positions(board, d1, d2)
+    best = 0
+    best_value = -1e300
+    for n in range(candidates.shape[0]):
+        v = net_value_1ply(candidates[n], w1, b1, w2, b2)
+        if v > best_value:
+            best_value = v
+            best = n
+    chosen: np.ndarray = candidates[best].copy()
+    return chosen
+
+
+@jit
 def play_vs_pubeval(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
                     weights_race: np.ndarray, weights_contact: np.ndarray, games: int,
-                    rng: np.ndarray) -> np.ndarray:
-    """``games`` games of the net (0 ply) against pubeval, the net on roll first in even
-    games; the points the net won in each game (negative when it lost)."""
+                    rng: np.ndarray, plies: int = 0) -> np.ndarray:
+    """``games`` games of the net (at 0 or 1 ply) against pubeval, the net on roll first in
+    even games; the points the net won in each game (negative when it lost)."""
     points = np.zeros(games, dtype=np.int64)
     values = np.empty(NUM_OUTPUTS)
     for g in range(games):
@@ -549,7 +600,10 @@ def play_vs_pubeval(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarr
         net_to_move = g % 2 == 0
         while True:
             if net_to_move:
-                after = net_choose(board, d1, d2, w1, b1, w2, b2, values)
+                if plies == 0:
+                    after = net_choose(board, d1, d2, w1, b1, w2, b2, values)
+                else:
+                    after = net_choose_1ply(board, d1, d2, w1, b1, w2, b2)
             else:
                 after = pubeval_choose(board, d1, d2, weights_race, weights_contact)
             won = game_points(after)

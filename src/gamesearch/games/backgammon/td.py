@@ -159,11 +159,14 @@ def best_position(board: TanBoard, d1: int, d2: int, net: Net | None = None) -> 
                                           use.b2, values))
 
 
-def versus_pubeval(net: Net, games: int, seed: int) -> np.ndarray:
-    """Points per game of ``net`` (0 ply) against pubeval over ``games`` games."""
+def versus_pubeval(net: Net, games: int, seed: int, plies: int = 0) -> np.ndarray:
+    """Points per game of ``net`` (at ``plies`` 0 or 1) against pubeval over ``games``
+    games, the net on roll first in every other game."""
+    if plies not in (0, 1):
+        raise InvalidPositionError(f"the net plays at 0 or 1 ply, not {plies}")
     rng = np.array([(seed * 2654435761 + 1) % 2**64 or 1], dtype=np.uint64)
     return np.asarray(compiled.play_vs_pubeval(net.w1, net.b1, net.w2, net.b2, WEIGHTS_RACE,
-                                               WEIGHTS_CONTACT, games, rng))
+                                               WEIGHTS_CONTACT, games, rng, plies))
 
 
 def _generator(seed: int) -> np.ndarray:
@@ -210,7 +213,7 @@ def _progress(total: int, shown: bool) -> _NoBar:
     return bar
 
 
-def _interval(points: np.ndarray) -> tuple[float, float, float, float]:
+def interval(points: np.ndarray) -> tuple[float, float, float, float]:
     """(win rate, its 95 % half-width, points per game, its 95 % half-width)."""
     n = len(points)
     wins = float(np.mean(points > 0))
@@ -273,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def checkpoint() -> None:
         points = versus_pubeval(net, args.eval_games, seed=10_000 + done)
-        wins, wins_half, ppg, ppg_half = _interval(points)
+        wins, wins_half, ppg, ppg_half = interval(points)
         log["curve"].append({"games": done, "win_rate": wins, "win_rate_95": wins_half,
                              "points_per_game": ppg, "points_95": ppg_half,
                              "minutes": (time.monotonic() - start) / 60})
