@@ -261,7 +261,8 @@ def play(game: Game[Any, Any], players: list[Any], translator: Translator | None
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("game", help="connect4, tictactoe, othello (a two-player game)")
+    p.add_argument("game", help="connect4, tictactoe, othello, checkers (a two-player game; "
+                   "a spec such as checkers:egdb=DIR)")
     p.add_argument("--opponent", default="openspiel",
                    help="openspiel, openspiel-cpp, or a gamesearch agent spec (id, ...)")
     p.add_argument("--ours", default="mcts", help="our agent spec (default mcts)")
@@ -276,9 +277,10 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"{args.game}: two-player games only")
     translator = None
     if args.opponent in ("openspiel", "openspiel-cpp"):
-        if args.game not in OPENSPIEL_NAMES:
+        base = game.spec_name or game.name  # (checkers:egdb=DIR is checkers)
+        if base not in OPENSPIEL_NAMES:
             p.error(f"{args.game}: no OpenSpiel counterpart known")
-        translator = Translator(game, args.game)
+        translator = Translator(game, base)
         opponent: Any = OpenSpielPlayer(translator, args.time, args.opponent == "openspiel-cpp")
     else:
         opponent = OurPlayer(game, args.opponent, args.time)
