@@ -59,7 +59,7 @@ def build(pieces: int, folder: Path, workers: int = 1) -> dict[str, Any]:
                          check=True, capture_output=True, text=True).stdout
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    report = json.loads(out)
+    report: dict[str, Any] = json.loads(out)
     files = list((folder / "checkers").glob("*.*"))
     report.update(
         wall=wall, cpu=(after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
@@ -134,14 +134,21 @@ def section_solver(args: argparse.Namespace, folder: Path) -> None:
     sample = random_positions(db, min(4, db.pieces), rng,
                               lambda v: v.plies is not None and 0 < v.plies <= args.solver_plies)
     by_plies: dict[int, int] = defaultdict(int)
-    for _ in range(args.samples):
+    done = 0
+    for done in range(1, args.samples + 1):
+        if time.perf_counter() - start > args.seconds:
+            done -= 1
+            print(f"(stopped after {args.seconds:g} s)")
+            break
         position, value = next(sample)
         result = solver.solve(game.parse_state(_fen(*position)), best_moves=False)
         nodes += result.nodes
         agree += result.value == value.value * (game.max_utility - step * (value.plies or 0))
         by_plies[value.plies or 0] += 1
+        if done % 100 == 0:
+            print(f"  {done} solved, {agree} agree", flush=True)
     seconds = time.perf_counter() - start
-    print(f"\nsolver: {agree}/{args.samples} positions of up to {min(4, db.pieces)} pieces "
+    print(f"\nsolver: {agree}/{done} positions of up to {min(4, db.pieces)} pieces "
           f"agree (plies to the end: {dict(sorted(by_plies.items()))}); {nodes:,} nodes, "
           f"{seconds:.1f} s")
 
@@ -176,8 +183,8 @@ def section_convert(args: argparse.Namespace, folder: Path) -> None:
     print(f"\nconversion: the engine (id, depth {args.depth}, with the database) won "
           f"{won}/{args.samples} won positions of up to {db.pieces} pieces against the "
           f"slowest defence, {exact} in exactly the database's plies; {seconds:.1f} s")
-    for fen, plies, why in failed[:10]:
-        print(f"  not won: {fen} (database: win in {plies} plies): {why}")
+    for fen, dtw, why in failed[:10]:
+        print(f"  not won: {fen} (database: win in {dtw} plies): {why}")
 
 
 def _plies(value: Any) -> int:
@@ -197,6 +204,8 @@ def main() -> None:
     p.add_argument("--samples", type=int, default=1000)
     p.add_argument("--solver-plies", type=int, default=7)
     p.add_argument("--depth", type=int, default=2)
+    p.add_argument("--seconds", type=float, default=1800.0,
+                   help="the solver section stops after this long and reports what it did")
     args = p.parse_args()
     sections = set(args.sections.split(","))
     report: dict[str, Any] = {}

@@ -62,6 +62,8 @@ BASES: dict[str, tuple[list[str], dict[str, str | None]]] = {
 SKIPPED = {
     "uci": "the UCI engine reads commands until quit; its own fuzz test drives it by pipes",
     "web": "serves until stopped; tests/test_web_*.py drive the server and its inputs",
+    "egdb": "nested sub-commands (build, verify, count, probe) this table cannot hold; "
+            "tests/test_egdb_cli.py gives each bad input and checks its one-line error",
 }
 #: Valid values of these options are drawn only up to the cap (seconds, games, entries...).
 CAPS: dict[tuple[str, str], float] = {
