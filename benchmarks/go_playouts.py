@@ -5,8 +5,9 @@ Rows (each from the empty 9x9 board, komi 7.5):
 * our compiled playouts alone (``Go.playouts().compiled``, numba), for each policy:
   ``patterns`` (MoGo's), ``captures``, ``random`` (no eye filling); a playout ends after
   two passes;
-* our MCTS (``gamesearch.search.MCTS``, one playout an iteration): plain UCT, and RAVE
-  with the learned priors (``rave=1,prior_visits=20``), iterations per second of one search;
+* our MCTS (``gamesearch.search.MCTS``, one playout an iteration): plain UCT, and the
+  program (RAVE with the learned priors, ``rave=1,prior_visits=20,c=0.1``), iterations per
+  second of one search;
 * OpenSpiel 1.6's MCTS bots on its ``go`` (board_size 9): the C++ ``pyspiel.MCTSBot`` and
   the Python ``open_spiel.python.algorithms.mcts.MCTSBot``, each with a
   ``RandomRolloutEvaluator`` of one rollout (uniformly random moves, passes and eye
@@ -98,8 +99,9 @@ def main(argv: list[str] | None = None) -> int:
         rate, length = ours_playouts(policy, args.seconds)
         rows.append((f"ours: compiled playouts, {policy}", rate, length))
     rows.append(("ours: MCTS (UCT), iterations", ours_mcts({}, args.seconds), None))
-    rows.append(("ours: MCTS rave=1,prior_visits=20, iterations",
-                 ours_mcts({"rave": True, "prior_visits": 20.0}, args.seconds), None))
+    rows.append(("ours: MCTS rave=1,prior_visits=20,c=0.1, iterations",
+                 ours_mcts({"rave": True, "prior_visits": 20.0, "c": 0.1}, args.seconds),
+                 None))
     try:
         rows += openspiel_rows(args.seconds)
     except ImportError:

@@ -61,6 +61,7 @@ BASES: dict[str, tuple[list[str], dict[str, str | None]]] = {
 #: Commands not fuzzed here, and why.
 SKIPPED = {
     "uci": "the UCI engine reads commands until quit; its own fuzz test drives it by pipes",
+    "gtp": "the GTP engine reads commands until quit; tests/test_gtp.py fuzzes it by pipes",
     "web": "serves until stopped; tests/test_web_*.py drive the server and its inputs",
     "egdb": "nested sub-commands (build, verify, count, probe) this table cannot hold; "
             "tests/test_egdb_cli.py gives each bad input and checks its one-line error",

@@ -44,8 +44,9 @@ def test_simple_ko() -> None:
     assert s.board[g.parse_vertex("C2")] == 0
 
 
-#: Positional-superko cycles found by playing random games against OpenSpiel's ``go`` (5x5,
-#: seed 0: /tmp script of benchmarks/go_referees.py's shape). OpenSpiel, whose ko rule is
+#: Positional-superko cycles found by playing random games on 5x5 side by side with
+#: OpenSpiel's ``go`` (as :func:`gamesearch.games.go.referees.compare_openspiel` does, seed
+#: 0, moves uniform among those both allow, games capped at 50 moves). OpenSpiel, whose ko rule is
 #: the simple one, allows the last move; it would repeat the board of three plies before,
 #: with the other side to move, so positional superko forbids it.
 SUPERKO_LINES = [

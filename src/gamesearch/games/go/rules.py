@@ -454,8 +454,9 @@ class Go(Game[GoState, int]):
         return Drawing(partial(render, self))
 
     def match_hooks(self) -> MatchHooks:
-        """The default opponent: MCTS with RAVE, pattern playouts and priors."""
-        return MatchHooks(default_opponent="mcts:time=2,rave=1")
+        """The default opponent: the program (MCTS with RAVE, the learned priors as
+        virtual visits, pattern playouts), 2 s a move."""
+        return MatchHooks(default_opponent="mcts:time=2,rave=1,prior_visits=20,c=0.1")
 
     # ----- notation --------------------------------------------------------------------
     def vertex(self, point: int) -> str:
