@@ -300,6 +300,20 @@ class OhHellObservation:
             return bid_actions(view.bids, view.seat)
         return sorted(_card_plays(sorted(view.hand), view.plays))
 
+    def describe(self, observation: Hashable) -> str:
+        """The view in words for a person: own hand, trump, bids, tricks."""
+        view = _view(observation)
+        lines = [f"you are seat {view.seat}; dealer: seat {view.dealer}",
+                 f"your hand: {DECK.format_hand(view.hand)} (suits C.D.S.H)"]
+        if view.trump_card is not None:
+            lines.append(f"trump card: {DECK.name(view.trump_card)}")
+        lines.append("bids: " + " ".join("-" if b < 0 else str(b) for b in view.bids)
+                     + "   tricks won: " + " ".join(map(str, view.won)))
+        for i in range(0, len(view.plays), PLAYERS):
+            lines.append("trick: " + " ".join(f"{s}:{DECK.name(c)}"
+                                              for s, c in view.plays[i:i + PLAYERS]))
+        return "\n".join(lines)
+
     def sampler(self, observation: Hashable) -> tuple[DealSampler, list[int]]:
         """The deal sampler of the view's unseen cards, and the holders its hands stand
         for (the two other seats, then the undealt pile)."""
