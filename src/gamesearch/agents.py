@@ -24,7 +24,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import GameError, IllegalMoveError, InvalidLimitError, UnknownNameError
+from .errors import (
+    GameError,
+    IllegalMoveError,
+    InvalidLimitError,
+    UnknownNameError,
+    UnsupportedGameError,
+)
 from .game import CHANCE, Book, FastSolver, Game, sample_outcome, solve_until
 from .search import ALGORITHMS, Limit, Searcher, SearchResult, make_searcher, parse_spec
 from .search.common import Callback
@@ -116,7 +122,7 @@ class RandomAgent(Agent):
         self.rng = random.Random(self.seed)
 
     def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
-        return self.rng.choice(list(game.actions(state)))
+        return self.rng.choice(view_actions(game, state))
 
 
 class SearchAgent(Agent):
@@ -286,7 +292,13 @@ class HumanAgent(Agent):
             if not text:
                 continue
             try:
-                return game.parse_action(state, text)
+                if game.observation() is None:
+                    return game.parse_action(state, text)
+                legal = {game.format_action(state, a).lower(): a
+                         for a in view_actions(game, state)}
+                if text.lower() in legal:
+                    return legal[text.lower()]
+                raise IllegalMoveError(text, list(legal))
             except IllegalMoveError as exc:
                 self.write(str(exc))
 
@@ -328,6 +340,8 @@ def make_agent(
     if name in ("uci", "gtp", "py"):
         raise InvalidLimitError(f"agent {shorten(spec)!r}: {name}: agents play in the arena "
                                 f"only (gamesearch match GAME {name}:... OTHER)")
+    if name == "pimc":
+        return PimcAgent(game, spec)
     if name not in ALGORITHMS:
         raise UnknownNameError("agent", name, [*ALGORITHMS, *AGENT_KINDS])
     return SearchAgent(game, spec, default_time, callback)
@@ -338,6 +352,8 @@ AGENT_KINDS = {
     "solver": "perfect play once the exact solver finishes in half the move time, else id; "
               "the game's opening book first, if it has one (solver:book=off|FILE)",
     "random": "uniformly random legal moves (random:seed=N for a repeatable one)",
+    "pimc": "perfect-information Monte Carlo on hidden-information games "
+            "(pimc:worlds=N,time=S,search=maxn|paranoid)",
 }
 
 #: ``choose(player, state) -> action`` for :func:`play_game`'s ``choose``.
@@ -370,7 +386,7 @@ def play_game(
     state = game.initial_state() if state is None else state
 
     def ask(player: int, s: Any) -> Any:
-        action = agents[player].choose(game, s)
+        action = agents[player].choose(game, seat_view(game, s, player))
         if action not in list(game.actions(s)):
             raise IllegalMoveError(action, game.legal_action_strings(s),
                                    reason=f"played by {agents[player].name}")
@@ -386,3 +402,65 @@ def play_game(
         state = game.result(state, action)
         moves.append(action)
     return state, moves
+
+
+# ----- hidden information ------------------------------------------------------------------
+def seat_view(game: Game[Any, Any], state: Any, seat: int) -> Any:
+    """What an agent in ``seat`` is handed: the seat's observation in a game with hidden
+    information (``game.observation()``), the state itself otherwise. Every holder of a
+    game (:func:`play_game`, the arena, the web app) asks the agent through this."""
+    observation = game.observation()
+    return state if observation is None else observation.observe(state, seat)
+
+
+def view_actions(game: Game[Any, Any], view: Any) -> list[Any]:
+    """The legal actions of the seat whose view (or state) ``view`` is."""
+    observation = game.observation()
+    return list(game.actions(view) if observation is None else observation.actions(view))
+
+
+class PimcAgent(Agent):
+    """Perfect-information Monte Carlo (:mod:`gamesearch.search.pimc`): ``pimc:worlds=N,
+    time=S,search=maxn|paranoid,seed=N``. Needs a game with an observation and a sampler;
+    it is handed the seat's view, never the state."""
+
+    def __init__(self, game: Game[Any, Any], spec: str) -> None:
+        from .search.pimc import WORLD_SEARCHES
+
+        if game.observation() is None:
+            raise UnsupportedGameError(
+                f"agent {shorten(spec)!r}: pimc needs a game with hidden information (an "
+                f"observation and a sampler); {game.name} has none")
+        options = split_spec(spec).options
+        unknown = set(options) - {"worlds", "time", "search", "seed"}
+        if unknown:
+            raise InvalidLimitError(f"pimc agent option {shorten(min(unknown))!r}: allowed: "
+                                    "worlds=N, time=S, search=maxn|paranoid, seed=N")
+        self.worlds = read_int("worlds", options["worlds"], 1, 100_000) \
+            if "worlds" in options else 20
+        self.seconds = read_float("time", options["time"], 0.0, MAX_SECONDS, low_open=True) \
+            if "time" in options else None
+        self.search = options.get("search", "maxn")
+        if self.search not in WORLD_SEARCHES:
+            raise InvalidLimitError(f"pimc search {self.search!r}: allowed: "
+                                    f"{', '.join(WORLD_SEARCHES)}")
+        seed = read_int("seed", options["seed"], 0, 1 << 63) if "seed" in options else None
+        self.rng = random.Random(seed)
+        self.name = spec
+        self.last: Any = None
+
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
+        from .search.pimc import pimc
+
+        seat = getattr(state, "seat", None)
+        if seat is None:
+            raise UnsupportedGameError("pimc is handed a seat's view (game.observation()), "
+                                       "not a full state")
+        seconds = self.seconds
+        if limit is not None and limit.time is not None:
+            seconds = limit.time if seconds is None else min(seconds, limit.time)
+        self.last = r = pimc(game, state, seat, worlds=self.worlds, seconds=seconds,
+                             search=self.search, rng=self.rng)
+        self.report = AgentReport("search", r.averages[r.action], None, r.nodes, r.seconds,
+                                  (r.action,), False)
+        return r.action

@@ -449,8 +449,24 @@ class Observation(Protocol[S, A_co]):
     def actions(self, observation: Hashable) -> Sequence[A_co]:
         ...
 
-    def sample(self, observation: Hashable, rng: random.Random) -> S:
+    def sample(self, observation: Hashable, rng: random.Random,
+               sampler: Any = None) -> S:
+        """``sampler``: what :meth:`sampler` built for this observation (optional; a
+        searcher that draws many samples of one view builds it once)."""
         ...
+
+    def sampler(self, observation: Hashable) -> tuple[Any, Any]:
+        """The sampler of ``observation`` prepared once (the deal counts), and what it
+        needs to assemble a state; passed back to :meth:`sample`."""
+        ...
+
+    def describe(self, observation: Hashable) -> str:
+        """The view in words for a person (the web app's text, ``gamesearch play``)."""
+        ...
+
+    #: the perfect-information game of the sampled full states (every hand in view),
+    #: which PIMC searches in each world
+    world: Any
 
 
 __all__ = [

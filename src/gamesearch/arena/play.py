@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from types import ModuleType
 from typing import Any
 
-from ..agents import Agent, RandomAgent, make_agent, play_game
+from ..agents import Agent, RandomAgent, make_agent, play_game, seat_view
 from ..errors import GameError, echo
 from ..game import Game
 from ..games import import_outside_module
@@ -248,7 +248,7 @@ def play_job(job: Job, emit: Callable[[Event], None] | None = None) -> GameRecor
                       increments=(tc.increment,) * n)
         start = time.perf_counter()
         try:
-            action = agent.choose(game, s, limit)
+            action = agent.choose(game, seat_view(game, s, player), limit)
         except Exception as exc:
             record.times[player] += time.perf_counter() - start
             raise Forfeit("crash", player, f"{spec} raised {type(exc).__name__}: {exc}") \

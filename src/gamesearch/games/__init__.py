@@ -46,6 +46,8 @@ GAMES: dict[str, tuple[str, str]] = {
                          "moves d1-e5"),
     "go": ("go:Go", "Go 5x5 to 19x19 (go:size=9,komi=7.5), area scoring, positional superko, "
            "moves D4 or pass"),
+    "ohhell": ("ohhell:OhHell", "Oh Hell, 3 players, 4x4 cards, 3 tricks: bids then tricks, "
+               "hidden hands (OpenSpiel's oh_hell)"),
     "nim": ("nim:Nim", "Nim, heaps 3 4 5, last counter wins: the readable example game"),
     "fig6.2": ("trees:fig6_2", "AIMA Fig 6.2 two-ply tree (minimax value 3, move a1)"),
     "comp3200": ("trees:comp3200", "COMP 3200 16-leaf binary tree (minimax value 7)"),

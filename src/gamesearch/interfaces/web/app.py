@@ -37,7 +37,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ... import __version__
-from ...agents import AGENT_KINDS
+from ...agents import AGENT_KINDS, seat_view
 from ...argtypes import RANGES, Range
 from ...errors import GameError, SearchTimeout, echo
 from ...game import CHANCE, Game
@@ -376,7 +376,7 @@ def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
         def work() -> dict[str, Any]:
             start = time_now()
             with a:  # one move, then the agent is closed (Agent's life cycle)
-                action = a.choose(g, s, limit)
+                action = a.choose(g, seat_view(g, s, g.to_move(s)), limit)
             elapsed = time_now() - start
             out: dict[str, Any] = {"move": g.format_action(s, action), "agent": spec,
                                    "seconds": round(elapsed, 4), "budget": round(seconds, 4)}

@@ -33,6 +33,7 @@ from fastapi import FastAPI, Query
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel
 
+from ...agents import seat_view as agent_view
 from ...errors import GameError, echo
 from ...game import CHANCE, Game
 from ...search import Limit, SearchResult
@@ -175,6 +176,18 @@ def seat_view(game: Game[Any, Any], state: Any, seat: int | None) -> dict[str, A
     same observation."""
     terminal = game.is_terminal(state)
     to_move = None if terminal else game.to_move(state)
+    observation = game.observation()
+    if observation is not None and not terminal:  # hidden information: the seat's own view
+        mine = seat is not None and to_move == seat
+        own = observation.observe(state, seat) if seat is not None else None
+        return {
+            "position": "",
+            "to_move": to_move,
+            "terminal": terminal,
+            "legal": [game.format_action(state, a) for a in observation.actions(own)]
+            if mine else [],
+            "text": observation.describe(own) if own is not None else "",
+        }
     return {
         "position": game.format_state(state),
         "to_move": to_move,
@@ -185,7 +198,10 @@ def seat_view(game: Game[Any, Any], state: Any, seat: int | None) -> dict[str, A
 
 
 def move_entry(game: Game[Any, Any], move: Move, ply: int, seat: int | None) -> dict[str, Any]:
-    """One ply of the move list as ``seat`` may see it (perfect information: all of it)."""
+    """One ply of the move list as ``seat`` may see it (perfect information: all of it;
+    hidden information: chance's deals are not shown)."""
+    if move.mover == CHANCE and game.observation() is not None:
+        return {"ply": ply, "move": "deal", "text": "deal", "player": move.mover}
     return {"ply": ply, "move": game.format_action(move.before, move.action),
             "text": game.describe_action(move.before, move.action),
             "player": move.mover}
@@ -226,13 +242,20 @@ def view(session: Session, seat: int | None, ply: int | None = None,
         "moves": [move_entry(g, m, i + 1, seat) for i, m in enumerate(session.moves)],
         "line": g.format_line(session.start, [m.action for m in session.moves[:shown]]),
     }
+    hidden = g.observation() is not None and not g.is_terminal(s)
+    if hidden:  # the line and the start would show every hand
+        out["line"] = out["start"] = ""
     out.update(seat_view(g, s, seat))
     if shown < session.ply:  # an earlier position is shown, not played on
         out["legal"] = []
     last = session.moves[shown - 1] if shown else None
     last_text = g.format_action(last.before, last.action) if last else None
     out["last"] = last_text
-    out["svg"] = g.render_svg(s, last=last_text, flip=flip, interactive=bool(out["legal"]))
+    if hidden and last is not None and last.mover == CHANCE:
+        out["last"] = last_text = None
+    extra: dict[str, Any] = {"seat": -1 if seat is None else seat} if hidden else {}
+    out["svg"] = g.render_svg(s, last=last_text, flip=flip, interactive=bool(out["legal"]),
+                              **extra)
     out["returns"] = list(g.returns(s)) if out["terminal"] else None
     out["result"] = result_text(g, s) if out["terminal"] else None
     return out
@@ -420,7 +443,7 @@ def _add_think_route(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionS
         def work() -> dict[str, Any]:
             start = time.perf_counter()
             with agent:  # one move, then the agent is closed (Agent's life cycle)
-                action = agent.choose(g, s, limit)
+                action = agent.choose(g, agent_view(g, s, g.to_move(s)), limit)
             out: dict[str, Any] = {"move": g.format_action(s, action),
                                    "text": g.describe_action(s, action), "agent": spec,
                                    "player": player,

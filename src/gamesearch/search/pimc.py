@@ -1,0 +1,124 @@
+"""Perfect-information Monte Carlo (PIMC): averaging over clairvoyance, as GIB played bridge.
+
+Follows Ginsberg, "GIB: Imperfect information in a computationally challenging game" (JAIR
+14, 2001), §3 and the seeds' slides on averaging over clairvoyance: sample ``worlds`` full
+states consistent with what the seat sees (the game's :class:`~gamesearch.capabilities.
+Observation` ``sample``; Oh Hell's keeps every revealed void), solve each as a perfect-
+information game, and play the move whose value, averaged over the worlds, is highest.
+
+Departures, and what the method gets wrong by design:
+
+* the per-world search is any of the library's perfect-information searches, on the
+  observation's ``world`` game (the same rules with every hand in view): ``maxn`` (the
+  default; general-sum games such as Oh Hell, AIMA Fig 6.4) or ``paranoid`` (the others as
+  one coalition against the seat); a game with a double-dummy solver gives that instead.
+  Each legal move is searched in each world (the child position searched to the end),
+  so every move is valued in every world -- GIB's "average per card";
+* strategy fusion and non-locality (Frank & Basin 1998): each world's value assumes the
+  seat will know the hidden cards from then on, so averaging may prefer a move whose worlds
+  need *different* continuations over one that is safe in all -- the trace of
+  :func:`explain` shows it on the road example;
+* ``time`` bounds the whole decision: worlds stop being sampled once it is spent (at least
+  one world is always searched).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InvalidLimitError, UnsupportedGameError
+from ..game import Game
+from .control import Limit
+
+#: the per-world searches PIMC may run
+WORLD_SEARCHES = ("maxn", "paranoid")
+
+
+@dataclass
+class PimcResult:
+    """What one PIMC decision did: ``action`` (the best average), ``averages`` (move ->
+    average value for the seat over the worlds), ``worlds`` (each world's values per move,
+    in the order sampled), ``nodes`` (all per-world searches) and ``seconds``."""
+
+    action: Any
+    averages: dict[Any, float]
+    worlds: list[dict[Any, float]] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+def world_values(world_game: Game[Any, Any], world: Any, seat: int,
+                 actions: Sequence[Any], search: str = "maxn") -> tuple[dict[Any, float], int]:
+    """Each action's value for ``seat`` in the perfect-information ``world``: the child
+    searched to the end by ``search``. Returns (values, nodes)."""
+    from . import make_searcher
+    from .maxn import ParanoidGame
+
+    if search not in WORLD_SEARCHES:
+        raise InvalidLimitError(f"pimc search {search!r}: allowed: {', '.join(WORLD_SEARCHES)}")
+    if search == "maxn":
+        searcher = make_searcher(world_game, "maxn", discount=False)
+    else:  # the seat against the coalition of the others, searched by alpha-beta
+        searcher = make_searcher(ParanoidGame(world_game, seat), "alphabeta", discount=False)
+    values: dict[Any, float] = {}
+    nodes = 0
+    for a in actions:
+        child = world_game.result(world, a)
+        if world_game.is_terminal(child):
+            values[a] = float(world_game.returns(child)[seat])
+            continue
+        r = searcher.search(child, Limit(depth=200))
+        nodes += r.nodes
+        if search == "maxn":
+            values[a] = float(r.value[seat])
+        else:  # paranoid: the value for the side to move at the child
+            mover = world_game.to_move(child)
+            values[a] = float(r.value) if mover == seat else -float(r.value)
+    return values, nodes
+
+
+def pimc(game: Game[Any, Any], view: Hashable, seat: int, *, worlds: int = 20,
+         seconds: float | None = None, search: str = "maxn",
+         rng: random.Random | None = None) -> PimcResult:
+    """PIMC's decision for ``seat`` from its ``view`` (see the module docstring)."""
+    observation = game.observation()
+    if observation is None:
+        raise UnsupportedGameError(
+            f"pimc needs a game with hidden information and a sampler (an observation); "
+            f"{game.name} has none: search it directly")
+    world_game = getattr(observation, "world", None)
+    if world_game is None:
+        raise UnsupportedGameError(f"pimc: {game.name}'s observation offers no "
+                                   "perfect-information world game to search")
+    rng = rng or random.Random()
+    t0 = time.perf_counter()
+    actions = list(observation.actions(view))
+    if not actions:
+        raise UnsupportedGameError(f"pimc: seat {seat} has no move in this view")
+    make_sampler = getattr(observation, "sampler", None)
+    sampler = make_sampler(view)[0] if make_sampler is not None else None
+    result = PimcResult(actions[0], {})
+    totals = dict.fromkeys(actions, 0.0)
+    if len(actions) > 1:
+        while len(result.worlds) < worlds:
+            world = observation.sample(view, rng, sampler) if sampler is not None \
+                else observation.sample(view, rng)
+            values, nodes = world_values(world_game, world, seat, actions, search)
+            result.worlds.append(values)
+            result.nodes += nodes
+            for a in actions:
+                totals[a] += values[a]
+            if seconds is not None and time.perf_counter() - t0 >= seconds:
+                break
+    n = max(1, len(result.worlds))
+    result.averages = {a: totals[a] / n for a in actions}
+    result.action = max(actions, key=lambda a: result.averages[a])  # first of equals
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+__all__ = ["WORLD_SEARCHES", "PimcResult", "pimc", "world_values"]
