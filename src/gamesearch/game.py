@@ -46,12 +46,14 @@ from .capabilities import (
     MoveOrdering,
     NullMove,
     Observation,
+    PerfectView,
     Perft,
     Playouts,
     SafeMoves,
     ScoreConvention,
     Tactics,
     TurnPassing,
+    ValueBounds,
     solve_until,
 )
 from .errors import IllegalMoveError, InvalidPositionError, UnsupportedGameError
@@ -236,6 +238,11 @@ class Game(Generic[S, A]):
         return None
 
     @capability
+    def value_bounds(self) -> ValueBounds[S] | None:
+        """Bounds on a node's value known without search (:class:`~.capabilities.ValueBounds`)."""
+        return None
+
+    @capability
     def score_convention(self) -> ScoreConvention[S] | None:
         """The game's scores of solved values (:class:`~.capabilities.ScoreConvention`)."""
         return None
@@ -305,6 +312,12 @@ class Game(Generic[S, A]):
     def observation(self) -> Observation[S, A] | None:
         """What a seat may see (:class:`~.capabilities.Observation`); ``None``: perfect
         information, every seat sees the state."""
+        return None
+
+    @capability
+    def perfect_view(self) -> PerfectView[S] | None:
+        """The perfect-information game behind a full state of a hidden-information game
+        (:class:`~.capabilities.PerfectView`)."""
         return None
 
     # ----- notation ------------------------------------------------------------------

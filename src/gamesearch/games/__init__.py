@@ -39,6 +39,8 @@ GAMES: dict[str, tuple[str, str]] = {
     "chinese_checkers": ("chinese_checkers:ChineseCheckers",
                          "Chinese Checkers, 2/3/4/6 players (players=3), OpenSpiel's star board, "
                          "moves d1-e5"),
+    "bridge": ("bridge:Bridge", "contract bridge card play (bridge:contract=4S,declarer=S,"
+               "deal=7), cards SA H7 DT, PBN deals; a double-dummy solver"),
     "nim": ("nim:Nim", "Nim, heaps 3 4 5, last counter wins: the readable example game"),
     "fig6.2": ("trees:fig6_2", "AIMA Fig 6.2 two-ply tree (minimax value 3, move a1)"),
     "comp3200": ("trees:comp3200", "COMP 3200 16-leaf binary tree (minimax value 7)"),
