@@ -181,13 +181,24 @@ class PerfectView(Generic[S]):
       actions are actions of the full game (bridge: cards), possibly fewer of them
       (equivalent cards merged), and ``game.to_move`` is the side of the full game's mover;
     * ``side(state, seat)`` -- the view's player that ``seat`` plays for;
+    * ``positions(text)`` -- the full states ``gamesearch solve`` solves for a position
+      written ``text``, each with a label: one when the game's options fix what the view
+      depends on, else every choice they leave open (bridge: a deal without ``strain=`` and
+      ``declarer=`` gives the 20 of the double-dummy table, labelled ``S/N`` ...);
+    * ``result(state, score)`` -- what the solved ``score`` (the view's score convention,
+      for the view's side to move) means in the game: a dict for ``solve --json`` (bridge:
+      ``{"tricks": the declarer's tricks}``);
+    * ``equivalents(state, action)`` -- the actions the view merged into ``action``
+      (itself included), so that the best moves are listed in full;
     * ``solve(state)`` -- a compiled solver of the view when there is one (``None``: the
-      generic solver): ``{"score", "moves", "nodes"}``, the tricks (the game's score
-      convention) for the side to move and its best actions, as the generic solver's
-      ``value`` and ``best_actions``."""
+      generic solver): ``{"score", "moves", "nodes"}``, the score for the view's side to
+      move and its best actions, as the generic solver's ``value`` and ``best_actions``."""
 
     view: Callable[[S], tuple[Any, Any]]
     side: Callable[[S, int], int]
+    positions: Callable[[str], list[tuple[str, S]]]
+    result: Callable[[S, float], dict[str, Any]]
+    equivalents: Callable[[S, Any], list[Any]]
     solve: Callable[[S], dict[str, Any]] | None = None
 
 

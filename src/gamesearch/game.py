@@ -196,7 +196,8 @@ class Game(Generic[S, A]):
     # ----- what every search asks ------------------------------------------------------
     def key(self, state: S) -> Hashable:
         """A hashable key identifying the position, for transposition tables (default: the
-        state itself, which must then be hashable)."""
+        state itself, which must then be hashable); ``None``: the engine keeps the position
+        out of its table (bridge's double dummy keeps only the starts of tricks)."""
         return state
 
     def search_start(self, state: S) -> S:

@@ -277,8 +277,10 @@ class Nim(Game[NimState, NimAction]):
     # value known without search; the engine narrows its window with it at every node
     # (bridge's double-dummy view: quick tricks). Nim's solver needs none.
     # perfect_view() -> PerfectView: view(state) -> (a perfect-information game, its
-    # state), side(state, seat) and an optional compiled solve: what a hidden-information
-    # game is when every card is seen (bridge: double dummy). Nim hides nothing.
+    # state), side(state, seat), positions(text) to solve, the result of a solved score in
+    # the game's terms, the equivalents of a merged move and an optional compiled solve:
+    # what a hidden-information game is when every card is seen (bridge: double dummy).
+    # Nim hides nothing.
 
     # ----- notation -------------------------------------------------------------------
     def format_action(self, state: NimState, action: NimAction) -> str:

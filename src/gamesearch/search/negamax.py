@@ -7,7 +7,9 @@ function for both players, the child's value negated, fail-soft, pruning when
 from its usual source:
 
 * ``tt``: a transposition table with exact/lower/upper bounds (AIMA 4e §6.2.4;
-  Marsland 1986), and the stored best move tried first;
+  Marsland 1986), and the stored best move tried first; a position whose ``key`` is
+  ``None`` is neither looked up nor stored (bridge's double dummy keeps only the starts of
+  tricks);
 * ``ordering``: the game's move ordering (its ``move_ordering()`` capability), then the TT
   move, killer moves (two per ply) and the history heuristic (Schaeffer 1989) — AIMA 4e
   §6.2.4 "move ordering";
@@ -312,7 +314,8 @@ class Negamax(Searcher):
             kernel, state, moves, alpha, beta, FULL_DEPTH if depth is None else depth)
         kernel.flush(cutoffs)
         horizon = kernel.met_horizon()
-        if self.table is not None and root_moves is None:  # a restricted root is no bound
+        # a restricted root is no bound; a key of None is a position the game keeps out
+        if self.table is not None and root_moves is None and key is not None:
             flag = LOWER if best >= beta else UPPER if best <= alpha else EXACT
             d = FULL_DEPTH if depth is None else depth
             self.table.store(key, d if horizon else UNLIMITED, flag, best, best_move, None)
@@ -851,7 +854,7 @@ class Negamax(Searcher):
             # A value that rests on a depth-limited bound is no longer exact to the end.
             exact_to_end = not horizon and not futile and not bounded
             horizon = horizon or outer_horizon or futile or bounded
-            if tstore is not None:
+            if tstore is not None and k is not None:  # (a key of None: not kept)
                 # Fail-soft bounds; a subtree that never met the horizon holds for any depth.
                 flag = LOWER if best >= beta else UPPER if best <= alpha_orig else EXACT
                 tstore(k, UNLIMITED if exact_to_end else d, flag,

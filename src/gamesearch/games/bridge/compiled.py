@@ -19,8 +19,8 @@ killers, history, table move or PVS; the game's value bounds on), step for step:
   (the same side moving again keeps the window, the other side's is negated); the store,
   flagged LOWER/UPPER/EXACT against the narrowed window;
 * the game's functions, each translated line by line from :mod:`.dd`: equivalent-card
-  merging (``actions``), the relative-rank key at the start of a trick and the card key
-  within it, :func:`.dd.quick_tricks`, :func:`.dd.order_key` (a stable insertion sort,
+  merging (``actions``), the relative-rank key at the start of a trick (no table
+  within one), :func:`.dd.quick_tricks`, :func:`.dd.order_key` (a stable insertion sort,
   as Python's sort is stable), :func:`.dd.trick_winner`.
 
 Integers instead of floats: every value is a whole number of tricks and every window
@@ -206,16 +206,7 @@ def _quick_tricks(H: Any, leader: int, strain: int) -> tuple[int, int]:
 
 @_jit
 def _make_key(H: Any, T: Any, tlen: int, leader: int, taken: int, key: Any) -> None:
-    if tlen > 0:
-        packed = 0
-        for i in range(tlen):
-            packed = packed * 64 + T[i] + 1
-        key[0] = H[0]
-        key[1] = H[1]
-        key[2] = H[2]
-        key[3] = H[3]
-        key[4] = leader | (taken << 2) | (packed << 8) | (1 << 62)
-        return
+    """The view's key at the start of a trick (``tlen`` is 0), as 5 integers."""
     k01 = 0
     k23 = 0
     for s in range(4):
@@ -284,10 +275,12 @@ def _negamax(H: Any, T: Any, st: Any, A: int, B: int, strain: int, decl: int,
     moves = np.empty(13, np.int64)
     n = _gen_moves(H, T, tlen, leader, moves)
     key = np.empty(5, np.int64)
-    _make_key(H, T, tlen, leader, st[2], key)
-    mask = keys.shape[0] - 1
-    slot = _slot(keys, gen, meta[0], key, mask)
-    found = gen[slot] == meta[0]
+    slot = -1
+    found = False
+    if tlen == 0:  # (within a trick: no table, as the view's key says)
+        _make_key(H, T, tlen, leader, st[2], key)
+        slot = _slot(keys, gen, meta[0], key, keys.shape[0] - 1)
+        found = gen[slot] == meta[0]
     if found:
         v = vals[slot, 0]
         flag = vals[slot, 1]
@@ -364,6 +357,8 @@ def _negamax(H: Any, T: Any, st: Any, A: int, B: int, strain: int, decl: int,
                 A = v
             if v >= B:
                 break
+    if tlen > 0:
+        return best
     flag = 1 if best >= B else (2 if best <= a_orig else 0)
     if found:
         vals[slot, 0] = best  # (the probe found it: stored back without the full check)
@@ -434,7 +429,7 @@ def _probe(H: Any, T: Any, st: Any, b: int, root_move: int, strain: int, decl: i
                 a = v
             if v >= B:
                 break
-    if root_move < 0:
+    if root_move < 0 and tlen == 0:
         key = np.empty(5, np.int64)
         _make_key(H, T, tlen, leader, st[2], key)
         flag = 1 if best >= B else (2 if best <= A else 0)

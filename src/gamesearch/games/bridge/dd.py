@@ -20,7 +20,8 @@ What the view gives the solver, each a piece of the usual double-dummy technique
   layout (who holds the highest remaining card of each suit, the next, ...), so that
   positions that differ only in which small cards were played share an entry (the first
   step of Ginsberg's partition search: the ranks that matter are the relative ones);
-  within a trick the cards themselves;
+  positions within a trick are not kept in the table (DDS too stores only the starts of
+  tricks);
 * :meth:`DoubleDummy.value_bounds` -- *quick tricks*, at the start of a trick: the tricks
   the leader can cash at once from the top of its own hand (each suit's run of the highest
   remaining cards, in a trump suit contract only as long as no other hand holding trumps
@@ -189,18 +190,14 @@ class DoubleDummy(Game[DDState, int]):
         d = float(state[6] - state[7])
         return d if player == 0 else -d
 
-    def key(self, state: DDState) -> tuple[int, ...]:
+    def key(self, state: DDState) -> tuple[int, ...] | None:
         """At the start of a trick the relative layout (per suit, from the highest
         remaining card down, the seat holding each: ranks that merely moved down when
         small cards were played map to the same key), the leader and the tricks won so
-        far; within a trick the hands and the cards on the table themselves."""
-        trick = state[5]
-        if trick:
-            packed = 0
-            for c in trick:
-                packed = packed * 64 + c + 1
-            return (state[0], state[1], state[2], state[3],
-                    state[4] | state[6] << 2 | packed << 8 | 1 << 62)
+        far; within a trick ``None``: the engine keeps those positions out of its table
+        (three in four nodes, which would crowd the starts of tricks out)."""
+        if state[5]:
+            return None
         k01 = k23 = 0
         for s in range(4):
             code = 1

@@ -370,8 +370,57 @@ class Bridge(Game[BridgeState, int]):
         seen; compiled when numba is installed (:mod:`.compiled`)."""
         from . import compiled
 
-        return PerfectView(self.view, self.side,
+        return PerfectView(self.view, self.side, self.solve_positions, self.solve_result,
+                           self.equivalents,
                            compiled.solve_state if compiled.available() else None)
+
+    def solve_positions(self, text: str) -> list[tuple[str, BridgeState]]:
+        """The states ``solve`` solves for ``text`` (a deal and the cards played): the
+        strain and declarer of the options, or each of the 5 x 4 they leave open
+        (labelled ``S/N``: strain / declarer), the contract level left at 1 (tricks do not
+        depend on it)."""
+        words = text.split()
+        if len(words) < 4:
+            return [("", self.parse_state(text))]
+        hands = parse_deal(" ".join(words[:4]))
+        played = [parse_card(w) for w in words[4:]]
+        strain, declarer = self.fixed_strain(), self.fixed_declarer()
+        out = []
+        for st in [strain] if strain is not None else [0, 1, 2, 3, 4]:
+            for de in [declarer] if declarer is not None else [0, 1, 2, 3]:
+                first = (de + 1) % 4
+                state = BridgeState(hands, (), first, 0, 0, (), first, st, 1, de)
+                for c in played:
+                    self.check_card(state, c, card_name(c))
+                    state = self.result(state, c)
+                out.append((f"{STRAINS[st]}/{SEATS[de]}", state))
+        return out
+
+    def solve_result(self, state: BridgeState, score: float) -> dict[str, Any]:
+        """The declarer's tricks: those already won and those the solved ``score`` (the
+        side to move's tricks from here) leaves it."""
+        dd, view = self.view(state)
+        left = (sum(h.bit_count() for h in state.hands) + len(state.trick)) // 4
+        mine = int(score) if dd.to_move(view) == 0 else left - int(score)
+        return {"tricks": state.declarer_tricks + mine, "strain": STRAINS[state.strain],
+                "declarer": SEATS[state.declarer]}
+
+    def equivalents(self, state: BridgeState, card: int) -> list[int]:
+        """The cards of the run ``card`` heads in its hand (the view merged them)."""
+        seat = self.seat_to_play(state)
+        hand = state.hands[seat]
+        live = state.hands[0] | state.hands[1] | state.hands[2] | state.hands[3]
+        for c in state.trick:
+            live |= 1 << c
+        out = [card]
+        c = card - 1
+        while c >= 13 * (card // 13):
+            if hand >> c & 1:
+                out.append(c)
+            elif live >> c & 1:
+                break
+            c -= 1
+        return out
 
     def view(self, state: BridgeState) -> tuple[DoubleDummy, Any]:
         dd = self.dd_view(state.strain, state.declarer)
