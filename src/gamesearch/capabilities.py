@@ -26,6 +26,10 @@ The objects:
 * :class:`NullMove` -- a pass for null-move pruning;
 * :class:`SafeMoves` -- Pons's pruning for the exact solver: wins at once, the moves that
   do not lose at once, a bound on the plies left;
+* :class:`ValueBounds` -- bounds on a node's value known without search (bridge's quick
+  tricks), which narrow the engine's window;
+* :class:`PerfectView` -- the perfect-information game behind a full state of a game with
+  hidden information (bridge's double dummy), which the exact solver solves;
 * :class:`ScoreConvention` -- the game's own scores of solved values (Pons's, disc counts);
 * :class:`EngineSettings` -- engine policy (late-move reductions, futility margins, the
   soft time share): a typed value; a game supplies its defaults as one;
@@ -155,6 +159,52 @@ class SafeMoves(Generic[S, A]):
     winning_action: Callable[[S], A | None]
     safe_actions: Callable[[S], Sequence[A]]
     plies_left_bound: Callable[[S], int | None]
+
+
+@dataclass(frozen=True)
+class ValueBounds(Generic[S]):
+    """Bounds on a node's exact value known without searching it (``Game.value_bounds()``;
+    bridge's double dummy: quick tricks). ``bounds(state, player)`` is ``(low, high)``
+    with ``low <= V <= high`` for the value ``V`` of ``state`` to the end of the game, from
+    the side of ``player`` (the player to move), on the utility scale. The engine narrows
+    its window with them at every node after the table probe (a bound outside the window
+    ends the node, fail-soft) when the game offers them; the plain and the compiled
+    solvers read the same bounds. They must be sound: a bound that is wrong changes the
+    solved value."""
+
+    bounds: Callable[[S, int], tuple[float, float]]
+
+
+@dataclass(frozen=True)
+class PerfectView(Generic[S]):
+    """The perfect-information game behind a full state of a game with hidden information
+    (``Game.perfect_view()``; bridge: double dummy, declarer's side against the
+    defenders): what an exact solver, or a search per sampled world (PIMC), searches.
+
+    * ``view(state)`` -- ``(game, view_state)``: a two-player zero-sum perfect-information
+      game without chance and the state in it that the full ``state`` is; the view's
+      actions are actions of the full game (bridge: cards), possibly fewer of them
+      (equivalent cards merged), and ``game.to_move`` is the side of the full game's mover;
+    * ``side(state, seat)`` -- the view's player that ``seat`` plays for;
+    * ``positions(text)`` -- the full states ``gamesearch solve`` solves for a position
+      written ``text``, each with a label: one when the game's options fix what the view
+      depends on, else every choice they leave open (bridge: a deal without ``strain=`` and
+      ``declarer=`` gives the 20 of the double-dummy table, labelled ``S/N`` ...);
+    * ``result(state, score)`` -- what the solved ``score`` (the view's score convention,
+      for the view's side to move) means in the game: a dict for ``solve --json`` (bridge:
+      ``{"tricks": the declarer's tricks}``);
+    * ``equivalents(state, action)`` -- the actions the view merged into ``action``
+      (itself included), so that the best moves are listed in full;
+    * ``solve(state)`` -- a compiled solver of the view when there is one (``None``: the
+      generic solver): ``{"score", "moves", "nodes"}``, the score for the view's side to
+      move and its best actions, as the generic solver's ``value`` and ``best_actions``."""
+
+    view: Callable[[S], tuple[Any, Any]]
+    side: Callable[[S, int], int]
+    positions: Callable[[str], list[tuple[str, S]]]
+    result: Callable[[S, float], dict[str, Any]]
+    equivalents: Callable[[S, Any], list[Any]]
+    solve: Callable[[S], dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -485,10 +535,12 @@ __all__ = [
     "MoveOrdering",
     "NullMove",
     "Observation",
+    "PerfectView",
     "Perft",
     "Playouts",
     "SafeMoves",
     "ScoreConvention",
     "Tactics",
+    "ValueBounds",
     "solve_until",
 ]

@@ -47,12 +47,14 @@ from .capabilities import (
     MoveOrdering,
     NullMove,
     Observation,
+    PerfectView,
     Perft,
     Playouts,
     SafeMoves,
     ScoreConvention,
     Tactics,
     TurnPassing,
+    ValueBounds,
     solve_until,
 )
 from .errors import IllegalMoveError, InvalidPositionError, UnsupportedGameError
@@ -195,7 +197,8 @@ class Game(Generic[S, A]):
     # ----- what every search asks ------------------------------------------------------
     def key(self, state: S) -> Hashable:
         """A hashable key identifying the position, for transposition tables (default: the
-        state itself, which must then be hashable)."""
+        state itself, which must then be hashable); ``None``: the engine keeps the position
+        out of its table (bridge's double dummy keeps only the starts of tricks)."""
         return state
 
     def search_start(self, state: S) -> S:
@@ -234,6 +237,11 @@ class Game(Generic[S, A]):
     @capability
     def safe_moves(self) -> SafeMoves[S, A] | None:
         """Pons's pruning of moves that lose at once (:class:`~.capabilities.SafeMoves`)."""
+        return None
+
+    @capability
+    def value_bounds(self) -> ValueBounds[S] | None:
+        """Bounds on a node's value known without search (:class:`~.capabilities.ValueBounds`)."""
         return None
 
     @capability
@@ -312,6 +320,12 @@ class Game(Generic[S, A]):
     def observation(self) -> Observation[S, A] | None:
         """What a seat may see (:class:`~.capabilities.Observation`); ``None``: perfect
         information, every seat sees the state."""
+        return None
+
+    @capability
+    def perfect_view(self) -> PerfectView[S] | None:
+        """The perfect-information game behind a full state of a hidden-information game
+        (:class:`~.capabilities.PerfectView`)."""
         return None
 
     # ----- notation ------------------------------------------------------------------

@@ -48,6 +48,8 @@ GAMES: dict[str, tuple[str, str]] = {
            "moves D4 or pass"),
     "ohhell": ("ohhell:OhHell", "Oh Hell, 3 players, 4x4 cards, 3 tricks: bids then tricks, "
                "hidden hands (OpenSpiel's oh_hell)"),
+    "bridge": ("bridge:Bridge", "contract bridge card play (bridge:contract=4S,declarer=S,"
+               "deal=7), cards SA H7 DT, PBN deals; a double-dummy solver"),
     "nim": ("nim:Nim", "Nim, heaps 3 4 5, last counter wins: the readable example game"),
     "fig6.2": ("trees:fig6_2", "AIMA Fig 6.2 two-ply tree (minimax value 3, move a1)"),
     "comp3200": ("trees:comp3200", "COMP 3200 16-leaf binary tree (minimax value 7)"),

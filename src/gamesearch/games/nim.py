@@ -22,8 +22,8 @@ is for:
   ``move_ordering``, ``safe_moves``, a ``drawing`` and a ``perft``; for each capability it
   does not have (``tactics``, ``null_move``, ``score_convention``, ``engine_settings``,
   ``playouts``, ``fast_solver``, ``opening_book``, ``book_builder``, ``endgame_database``,
-  ``match_hooks``, ``turn_passing``, ``observation``) a comment says what it is for and
-  which game has one.
+  ``match_hooks``, ``turn_passing``, ``observation``, ``value_bounds``, ``perfect_view``) a
+  comment says what it is for and which game has one.
 
 Its parameter, the start's heaps, is an option of its spec (``nim:heaps=1-3-5-7``): the
 ``options`` tuple declares it, typed and ranged, and the game keeps its value in the attribute
@@ -278,7 +278,16 @@ class Nim(Game[NimState, NimAction]):
     # or more players (Rolit, Chinese Checkers). Nim has two players and does not need it.
     # observation() -> Observation: what a seat may see in a game with hidden information
     # (observe(state, seat), its actions, sample(observation, rng) for a determinisation).
-    # Nim, like every game so far, has perfect information: None, each seat sees the state.
+    # Nim has perfect information: None, each seat sees the state (bridge has one).
+
+    # value_bounds() -> ValueBounds: bounds(state, player), a (low, high) range of the exact
+    # value known without search; the engine narrows its window with it at every node
+    # (bridge's double-dummy view: quick tricks). Nim's solver needs none.
+    # perfect_view() -> PerfectView: view(state) -> (a perfect-information game, its
+    # state), side(state, seat), positions(text) to solve, the result of a solved score in
+    # the game's terms, the equivalents of a merged move and an optional compiled solve:
+    # what a hidden-information game is when every card is seen (bridge: double dummy).
+    # Nim hides nothing.
 
     # ----- notation -------------------------------------------------------------------
     def format_action(self, state: NimState, action: NimAction) -> str:

@@ -303,3 +303,38 @@ def _solve_pending(game: Game[Any, Any], pending: list[tuple[dict[str, Any], Any
 def _solved(item: dict[str, Any], data: dict[str, Any]) -> None:
     item.update(score=json_value(-data["value"] + 0), nodes=data["nodes"], source="solver")
     item.pop("result", None)
+
+
+def solve_hidden(game: Game[Any, Any], text: str, *, pure: bool = False) -> dict[str, Any]:
+    """``solve`` of a game with hidden information through its perfect view (bridge's
+    double dummy, :class:`~gamesearch.capabilities.PerfectView`): each state the view's
+    ``positions`` gives for ``text`` solved (the compiled solver unless ``pure``; the
+    generic one otherwise), with ``value`` (the side to move's score), the game's meaning
+    of it (bridge: ``tricks``), the best moves in full, nodes and seconds. One state: its
+    record; several (a deal without strain and declarer): ``{"table": {label: record}}``."""
+    pv = game.perfect_view()
+    if pv is None:
+        raise GameError(f"{game.name} has no perfect view to solve")
+    records: dict[str, dict[str, Any]] = {}
+    for label, state in pv.positions(text):
+        if game.is_terminal(state):
+            raise GameError(f"{game.name}: the position is already over; nothing to solve")
+        start = time.perf_counter()
+        if pv.solve is not None and not pure:
+            data = pv.solve(state)
+            score, best, nodes = data["score"], data["moves"], data["nodes"]
+        else:
+            view_game, view = pv.view(state)
+            r = solve(view_game, view)
+            score, best, nodes = int(r.value), list(r.best_actions), r.nodes
+        moves = [game.format_action(state, m) for a in best for m in pv.equivalents(state, a)]
+        records[label] = {"value": score, **pv.result(state, score), "moves": moves,
+                          "move": moves[0], "nodes": nodes,
+                          "seconds": round(time.perf_counter() - start, 6)}
+    head = {"game": game.spec, "position": text, "algorithm": "solve"}
+    if len(records) == 1:
+        return {**head, **next(iter(records.values()))}
+    return {**head, "table": records,
+            "nodes": sum(r["nodes"] for r in records.values()),
+            "seconds": round(sum(r["seconds"] for r in records.values()), 6)}
+

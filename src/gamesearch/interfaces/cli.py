@@ -25,7 +25,7 @@ from ..games import available_games, game_options, get_game
 from ..search import ALGORITHMS, Limit, SearchResult
 from ..search.trace import pruned_leaves, render_dot, render_text, trace
 from ..spec import GAME_SPEC_HELP, GameOption
-from .analysis import analyze, default_algorithm, format_pv, solve_record
+from .analysis import analyze, default_algorithm, format_pv, solve_hidden, solve_record
 from .arena_cli import add_arena_commands
 from .chess_cli import add_chess_commands
 from .egdb_cli import add_egdb_commands
@@ -253,6 +253,8 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     game = _game(args.game)
     errors = 0
     fast = None if args.pure else game.fast_solver()  # same scores, moves and nodes
+    if game.perfect_view() is not None:  # hidden information: solve its perfect view
+        return _solve_hidden(game, args, out)
     for where, text in _solve_lines(game, args):
         try:
             if text == "" and args.position is None and args.file is None:
@@ -275,6 +277,34 @@ def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
                       f"  best {moves:<8} {record['nodes']:>10} nodes  "
                       f"{record['seconds']:.4f} s"
                       + ("  (book)" if record.get("source") == "book" else "") + "\n")
+        out.flush()
+    return 2 if errors else 0
+
+
+def _solve_hidden(game: Game[Any, Any], args: argparse.Namespace, out: TextIO) -> int:
+    """``solve`` of a game with hidden information (bridge): its perfect view solved
+    (:func:`~.analysis.solve_hidden`), one record or a table a line."""
+    errors = 0
+    for where, text in _solve_lines(game, args):
+        try:
+            if text == "":
+                text = game.format_state(game.initial_state())
+            record = solve_hidden(game, text, pure=args.pure)
+        except (GameError, RecursionError) as exc:
+            errors += 1
+            sys.stderr.write(f"gamesearch: {where}: {_message(exc)}\n")
+            continue
+        if args.json:
+            out.write(json.dumps(record) + "\n")
+        else:
+            rows = record.get("table", {"": record})
+            out.write(f"{record['position']}\n")
+            for label, r in rows.items():
+                meaning = " ".join(f"{k} {v}" for k, v in r.items() if k not in (
+                    "value", "moves", "move", "nodes", "seconds"))
+                out.write(f"  {label:<4} {meaning}  value {r['value']}  best "
+                          f"{' '.join(r['moves'])}  {r['nodes']} nodes  "
+                          f"{r['seconds']:.3f} s\n")
         out.flush()
     return 2 if errors else 0
 

@@ -7,7 +7,9 @@ function for both players, the child's value negated, fail-soft, pruning when
 from its usual source:
 
 * ``tt``: a transposition table with exact/lower/upper bounds (AIMA 4e §6.2.4;
-  Marsland 1986), and the stored best move tried first;
+  Marsland 1986), and the stored best move tried first; a position whose ``key`` is
+  ``None`` is neither looked up nor stored (bridge's double dummy keeps only the starts of
+  tricks);
 * ``ordering``: the game's move ordering (its ``move_ordering()`` capability), then the TT
   move, killer moves (two per ply) and the history heuristic (Schaeffer 1989) — AIMA 4e
   §6.2.4 "move ordering";
@@ -17,6 +19,10 @@ from its usual source:
   stand-pat is settled by the estimate
   when it lies more than the margin outside the window (the Chess Programming Wiki, "Lazy
   Evaluation");
+* ``bounds``: the game's ``value_bounds()`` (bounds on the exact value known without
+  search, bridge's quick tricks) narrow the window at every node after the table probe, as
+  Pons's clamps do; a bound outside the window ends the node (fail-soft). On when the game
+  offers them;
 * ``pvs``: principal variation search (Marsland & Campbell 1982): the first move with the
   full window, the others with a zero window, re-searched when they fail high;
 * ``aspiration``: a root window of ± this many units around the previous iteration's value,
@@ -152,6 +158,7 @@ class Negamax(Searcher):
         hook: bool | None = None,
         tt_move: bool = True,
         safe: bool | None = False,
+        bounds: bool | None = None,
         quiescence: bool | None = None,
         pvs: bool = False,
         aspiration: float | None = None,
@@ -180,6 +187,12 @@ class Negamax(Searcher):
         self.safe = game.safe_moves() is not None if safe is None else safe
         # Pons's pruning (refused here for a game without safe moves)
         self._safe_hooks = _safe_moves(game) if self.safe else None
+        # the game's bounds on a node's value (None: when the game offers them)
+        value_bounds = game.value_bounds()
+        if bounds and value_bounds is None:
+            raise UnsupportedGameError(f"the engine's bounds=1 needs the game's value "
+                                       f"bounds; {game.name} has none")
+        self._value_bounds = value_bounds if bounds or bounds is None else None
         self.quiescence = tactics is not None if quiescence is None else quiescence
         self.pvs = pvs
         if aspiration is not None and not (0 < aspiration < INF):
@@ -320,7 +333,8 @@ class Negamax(Searcher):
             kernel, state, moves, alpha, beta, FULL_DEPTH if depth is None else depth)
         kernel.flush(cutoffs)
         horizon = kernel.met_horizon()
-        if self.table is not None and root_moves is None:  # a restricted root is no bound
+        # a restricted root is no bound; a key of None is a position the game keeps out
+        if self.table is not None and root_moves is None and key is not None:
             flag = LOWER if best >= beta else UPPER if best <= alpha else EXACT
             d = FULL_DEPTH if depth is None else depth
             self.table.store(key, d if horizon else UNLIMITED, flag, best, best_move, None)
@@ -460,6 +474,8 @@ class Negamax(Searcher):
         safe_actions = safe_hooks.safe_actions if safe_hooks else actions
         plies_left = safe_hooks.plies_left_bound if safe_hooks else _no_bound
         in_check = tactics.in_check if tactics and tactics.in_check else _not_in_check
+        use_bounds = self._value_bounds is not None
+        node_bounds = self._value_bounds.bounds if self._value_bounds else _no_node_bounds
         check_hook = in_check is not _not_in_check
         use_check_ext = self.check_extension and check_hook
         null_hooks = self._null_hooks if self.null_move else None
@@ -772,6 +788,21 @@ class Negamax(Searcher):
                     if alpha >= beta:
                         lines[ply] = None
                         return beta
+            if use_bounds:  # the game's bounds on the exact value (bridge's quick tricks)
+                lo, hi = node_bounds(s, p)
+                if lo >= beta:
+                    lines[ply] = None
+                    return lo
+                if hi <= alpha:
+                    lines[ply] = None
+                    return hi
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+                    if alpha >= beta:  # (lo == hi: the value is known)
+                        lines[ply] = None
+                        return beta
             zero_window = prunes and nextafter(alpha, INF) >= beta
             if (
                 use_null and d >= 3 and not checked and not nulled[ply] and zero_window
@@ -868,7 +899,7 @@ class Negamax(Searcher):
             # A value that rests on a depth-limited bound is no longer exact to the end.
             exact_to_end = not horizon and not futile and not bounded
             horizon = horizon or outer_horizon or futile or bounded
-            if tstore is not None:
+            if tstore is not None and k is not None:  # (a key of None: not kept)
                 # Fail-soft bounds; a subtree that never met the horizon holds for any depth.
                 flag = LOWER if best >= beta else UPPER if best <= alpha_orig else EXACT
                 tstore(k, UNLIMITED if exact_to_end else d, flag,
@@ -895,6 +926,10 @@ def _safe_moves(game: Any) -> SafeMoves[Any, Any]:
 # What the kernel binds when the game lacks a capability (never called where it matters).
 def _no_moves(state: Any) -> tuple[()]:
     return ()
+
+
+def _no_node_bounds(state: Any, player: int) -> tuple[float, float]:
+    return (-INF, INF)
 
 
 def _no_bound(state: Any) -> None:

@@ -1,0 +1,629 @@
+"""Contract bridge card play: four hands, a contract and a declarer, tricks, the duplicate
+score (the Laws of Duplicate Bridge 2017, Law 77 scoring table, undoubled).
+
+The rules played (the card play of the Laws, Laws 41-66, without claims and penalties):
+
+* four seats N, E, S, W; N-S and E-W are partners. The contract is a strain (a trump suit,
+  or no trump) and a level 1-7: the declaring side must take ``6 + level`` tricks;
+* the declarer's left-hand opponent makes the opening lead; then dummy (the declarer's
+  partner) is laid face up, and declarer plays dummy's cards as well as its own (``to_move``
+  is the declarer when dummy's card is due; a seat's agent never plays for dummy);
+* each player in turn plays one card, clockwise; a player must follow the suit led if it
+  can (playing another suit while holding one of the suit led is a *revoke*, refused);
+* the trick is won by the highest trump in it, else the highest card of the suit led; its
+  winner leads the next trick; 13 tricks;
+* the result is the declaring side's tricks, and the score the duplicate score of the
+  contract for them (the defenders get its negative): made, the trick score (20 a trick
+  in clubs and diamonds, 30 in hearts and spades, 40 + 30 in no trump) with 300 for a game
+  (500 vulnerable) or 50 for a part score, 500 / 750 for a small slam and 1000 / 1500 for
+  a grand slam, overtricks at the trick value; down, 50 a trick (100 vulnerable).
+
+Which contract, without ``contract=``: the double-dummy table decides (:func:`par_rule`):
+every (strain, declarer) is bid at the level its tricks make (if it makes at least one
+level), and the one with the highest score for its side is played; ties go to the strain
+order N S H D C, then declarer N E S W; when no contract makes, 1 of the strain with the
+most tricks (same tie order). A simplification of par, said plainly: the side that would
+be outbid or would sacrifice is not considered. ``strain=``/``declarer=`` alone fix those
+and the rule picks the rest.
+
+The state (:class:`BridgeState`) holds the contract, so a deal and its contract travel
+together (the arena's duplicate boards, a PBN position).
+
+Notation: a card is ``SA``/``H7``/``DT`` (:mod:`.cards`); a position is a PBN deal, then
+optionally the cards played so far from the opening lead on, separated by spaces:
+``N:AKQ.xxx... ... ... ... SA S2 S3 S4``. A deal of fewer than 13 cards a hand (an
+ending) is accepted; its tricks already played are not known, so its score counts only
+the tricks played from it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ...capabilities import Drawing, Observation, PerfectView
+from ...errors import (
+    IllegalMoveError,
+    InvalidLimitError,
+    InvalidPositionError,
+    UnsupportedGameError,
+    echo,
+)
+from ...game import Game, GameType
+from ...spec import GameOption
+from .cards import (
+    NOTRUMP,
+    RANKS,
+    SEAT_NAMES,
+    SEATS,
+    STRAIN_NAMES,
+    STRAINS,
+    SUIT_MASKS,
+    SUIT_SYMBOLS,
+    SUITS,
+    card_name,
+    cards_of,
+    format_deal,
+    parse_card,
+    parse_deal,
+    parse_seat,
+    parse_strain,
+)
+from .dd import DoubleDummy, legal_cards, trick_winner
+
+VULNERABILITIES = ("none", "ns", "ew", "both")
+
+
+class BridgeState(NamedTuple):
+    """A position of the card play: the hands left (card masks by seat N E S W), the
+    cards of the trick in progress (from its leader), the seat that led it, the tricks of
+    the declaring side and of the defenders, every card played so far in order, the seat
+    that made the opening lead, and the contract (strain 0-4, level 1-7, declarer seat)."""
+
+    hands: tuple[int, int, int, int]
+    trick: tuple[int, ...]
+    leader: int
+    declarer_tricks: int
+    defender_tricks: int
+    played: tuple[int, ...]
+    first_leader: int
+    strain: int
+    level: int
+    declarer: int
+
+
+def contract_score(level: int, strain: int, tricks: int, vulnerable: bool) -> int:
+    """The duplicate score for the declaring side of an undoubled contract that took
+    ``tricks`` tricks (Law 77)."""
+    need = 6 + level
+    if tricks < need:
+        return -(100 if vulnerable else 50) * (need - tricks)
+    per = 20 if strain in (2, 3) else 30
+    trick_score = per * level + (10 if strain == NOTRUMP else 0)
+    score = trick_score + per * (tricks - need)
+    score += (500 if vulnerable else 300) if trick_score >= 100 else 50
+    if level == 6:
+        score += 750 if vulnerable else 500
+    elif level == 7:
+        score += 1500 if vulnerable else 1000
+    return score
+
+
+def is_vulnerable(vul: str, declarer: int) -> bool:
+    return vul == "both" or (vul == "ns" and declarer % 2 == 0) or (
+        vul == "ew" and declarer % 2 == 1)
+
+
+def par_rule(table: Sequence[Sequence[int]], vul: str = "none") -> tuple[int, int, int]:
+    """``(strain, level, declarer)`` the documented rule picks from a double-dummy table
+    (``table[strain][declarer]`` tricks; the module docstring)."""
+    best: tuple[int, int, int, int] | None = None  # (score, strain, level, declarer)
+    for strain in (4, 0, 1, 2, 3):
+        for declarer in range(4):
+            level = table[strain][declarer] - 6
+            if level < 1:
+                continue
+            sc = contract_score(level, strain, table[strain][declarer],
+                                is_vulnerable(vul, declarer))
+            if best is None or sc > best[0]:
+                best = (sc, strain, level, declarer)
+    if best is not None:
+        return best[1], best[2], best[3]
+    most = max((table[s][d], -i, -d) for i, s in enumerate((4, 0, 1, 2, 3)) for d in range(4))
+    return (4, 0, 1, 2, 3)[-most[1]], 1, -most[2]
+
+
+def deal_from_seed(seed: int) -> tuple[int, int, int, int]:
+    """The deal of ``seed``: the 52 cards shuffled by ``random.Random(seed)``, 13 a seat."""
+    cards = list(range(52))
+    random.Random(seed).shuffle(cards)
+    hands = [0, 0, 0, 0]
+    for i, c in enumerate(cards):
+        hands[i // 13] |= 1 << c
+    return hands[0], hands[1], hands[2], hands[3]
+
+
+def _read_contract(key: str, text: str) -> str:
+    t = text.strip().upper()
+    if not t:
+        return ""
+    if len(t) >= 2 and t[0] in "1234567":
+        try:
+            parse_strain(t[1:])
+        except InvalidPositionError:
+            pass
+        else:
+            return t[0] + ("N" if t[1:] in ("N", "NT") else t[1:])
+    raise InvalidLimitError(f"option {key}={echo(text)}: expected a level 1-7 and a strain "
+                            "S H D C N, like 4S or 3N")
+
+
+def _read_strain(key: str, text: str) -> str:
+    try:
+        return STRAINS[parse_strain(text)] if text.strip() else ""
+    except InvalidPositionError:
+        raise InvalidLimitError(f"option {key}={echo(text)}: unknown strain; expected S, H, "
+                                "D, C or N (no trump)") from None
+
+
+def _read_seat(key: str, text: str) -> str:
+    try:
+        return SEATS[parse_seat(text)] if text.strip() else ""
+    except InvalidPositionError:
+        raise InvalidLimitError(f"option {key}={echo(text)}: unknown seat; expected N, E, S "
+                                "or W") from None
+
+
+@dataclass(frozen=True)
+class BridgeView:
+    """What one seat sees (:meth:`Bridge.observe`): its own hand, dummy's once the opening
+    lead is made (declarer's too, for dummy), every card played in order (so who played
+    what, and which voids a failure to follow revealed), the trick, the tricks won, the
+    contract. Hashable: the information set's key."""
+
+    seat: int
+    hands: tuple[int, int, int, int]  # the visible hands; 0 for the unseen
+    seen: tuple[bool, bool, bool, bool]
+    counts: tuple[int, int, int, int]  # cards left in each hand
+    trick: tuple[int, ...]
+    leader: int
+    declarer_tricks: int
+    defender_tricks: int
+    played: tuple[int, ...]
+    first_leader: int
+    strain: int
+    level: int
+    declarer: int
+
+
+class Bridge(Game[BridgeState, int]):
+    """Bridge card play (see the module docstring): ``bridge:contract=4S,declarer=S``,
+    ``deal=`` the seed of the deal, ``vul=`` none/ns/ew/both."""
+
+    name = "bridge"
+    num_players = 4
+    game_type = GameType(num_players=4, perfect_information=False, zero_sum=True,
+                         constant_sum=0.0, value_bounds=(-2220.0, 2220.0))
+    #: the largest score (7NT vulnerable, 2220) stays below it, so no score is read as a
+    #: distance-discounted win
+    max_utility = 10000.0
+    state_notation = ("a PBN deal N:<spades.hearts.diamonds.clubs> x4, then the cards played "
+                      "so far, like N:AKQ.T98.J5.5432 ... ... ... SA S2 S3 S4")
+    options = (
+        GameOption("contract", str, "", "a level 1-7 and a strain, like 4S or 3N",
+                   "the contract (empty: the rule of the double-dummy table)",
+                   read=_read_contract, write=str),
+        GameOption("strain", str, "", "S, H, D, C or N",
+                   "the strain alone (the level: the rule)", read=_read_strain, write=str),
+        GameOption("declarer", str, "", "N, E, S or W", "the declarer (empty: the rule)",
+                   read=_read_seat, write=str),
+        GameOption("deal", int, 1, (0, (1 << 62)), "the seed of the deal"),
+        GameOption("vul", str, "none", VULNERABILITIES,
+                   "who is vulnerable: none, ns, ew, both"),
+    )
+
+    def __init__(self, contract: str = "", strain: str = "", declarer: str = "",
+                 deal: int = 1, vul: str = "none") -> None:
+        self.contract = _read_contract("contract", contract) if contract else ""
+        self.strain = _read_strain("strain", strain) if strain else ""
+        self.declarer = _read_seat("declarer", declarer) if declarer else ""
+        if self.contract and self.strain and self.contract[1:] != self.strain:
+            raise InvalidLimitError(f"bridge contract={self.contract} and strain="
+                                    f"{self.strain} disagree")
+        if isinstance(deal, bool) or not isinstance(deal, int) or deal < 0:
+            raise InvalidLimitError(f"bridge deal={deal!r}: a seed, an integer >= 0")
+        self.deal = deal
+        if vul not in VULNERABILITIES:
+            raise InvalidLimitError(f"bridge vul={vul!r}; allowed: {', '.join(VULNERABILITIES)}")
+        self.vul = vul
+        self.description = "contract bridge card play, double-dummy solver"
+        self._views: dict[tuple[int, int], DoubleDummy] = {}
+        self._tables: dict[tuple[int, ...], list[list[int]]] = {}
+
+    # ----- the contract ----------------------------------------------------------------
+    def fixed_strain(self) -> int | None:
+        if self.contract:
+            return parse_strain(self.contract[1:])
+        return parse_strain(self.strain) if self.strain else None
+
+    def fixed_declarer(self) -> int | None:
+        return parse_seat(self.declarer) if self.declarer else None
+
+    def choose_contract(self, hands: Sequence[int]) -> tuple[int, int, int]:
+        """``(strain, level, declarer)`` for a deal: the options, and the rule of the
+        double-dummy table for what they leave open (the module docstring)."""
+        strain, declarer = self.fixed_strain(), self.fixed_declarer()
+        level = int(self.contract[0]) if self.contract else None
+        if strain is not None and declarer is not None and level is not None:
+            return strain, level, declarer
+        table = self.dd_table(hands)
+        if strain is None or declarer is None:
+            vals = [[table[s][d] if (strain is None or s == strain) and (
+                declarer is None or d == declarer) else 0 for d in range(4)] for s in range(5)]
+            s, lv, d = par_rule(vals, self.vul)
+            strain = s if strain is None else strain
+            declarer = d if declarer is None else declarer
+            if level is None:
+                level = lv
+        if level is None:
+            level = max(1, min(7, table[strain][declarer] - 6))
+        return strain, level, declarer
+
+    def dd_table(self, hands: Sequence[int]) -> list[list[int]]:
+        """The double-dummy table ``[strain][declarer]`` of ``hands`` (remembered)."""
+        key = tuple(hands)
+        if key not in self._tables:
+            from . import compiled
+
+            if not compiled.available():
+                raise UnsupportedGameError(
+                    "bridge: choosing the contract needs the double-dummy table, which needs "
+                    "numba (pip install 'gamesearch[fast]'); or give contract= and declarer=")
+            self._tables[key] = compiled.dd_table(key)
+        return self._tables[key]
+
+    def dd_view(self, strain: int, declarer: int) -> DoubleDummy:
+        v = self._views.get((strain, declarer))
+        if v is None:
+            v = self._views[(strain, declarer)] = DoubleDummy(strain, declarer)
+        return v
+
+    def position(self, hands: Sequence[int], played: Sequence[int] = ()) -> BridgeState:
+        """The state of ``hands`` with the contract chosen, then ``played`` played."""
+        strain, level, declarer = self.choose_contract(hands)
+        h = tuple(hands)
+        first = (declarer + 1) % 4
+        state = BridgeState((h[0], h[1], h[2], h[3]), (), first, 0, 0, (), first,
+                            strain, level, declarer)
+        for c in played:
+            self.check_card(state, c, card_name(c))
+            state = self.result(state, c)
+        return state
+
+    # ----- the textbook's six functions ------------------------------------------------
+    def initial_state(self) -> BridgeState:
+        return self.position(deal_from_seed(self.deal))
+
+    def seat_to_play(self, state: BridgeState) -> int:
+        """The seat whose card is due (dummy's too)."""
+        return (state.leader + len(state.trick)) % 4
+
+    def to_move(self, state: BridgeState) -> int:
+        seat = (state.leader + len(state.trick)) % 4
+        return state.declarer if seat == (state.declarer + 2) % 4 else seat
+
+    def actions(self, state: BridgeState) -> list[int]:
+        """The legal cards of the seat to play, suits S H D C, high to low."""
+        mask = legal_cards(state.hands[self.seat_to_play(state)], state.trick)
+        return sorted(cards_of(mask), key=lambda c: (c // 13, -c))
+
+    def check_card(self, state: BridgeState, card: int, text: str) -> None:
+        seat = self.seat_to_play(state)
+        hand = state.hands[seat]
+        if self.is_terminal(state):
+            raise IllegalMoveError(text, [], "the play is over")
+        if not hand >> card & 1:
+            raise IllegalMoveError(text, None, f"{card_name(card)} is not in "
+                                   f"{SEAT_NAMES[seat]}'s hand")
+        legal = legal_cards(hand, state.trick)
+        if not legal >> card & 1:
+            led = state.trick[0] // 13
+            raise IllegalMoveError(
+                text, None, f"revoke: {SEAT_NAMES[seat]} must follow {STRAIN_NAMES[led]} "
+                f"(holds {' '.join(card_name(c) for c in cards_of(legal))})")
+
+    def result(self, state: BridgeState, action: int) -> BridgeState:
+        seat = (state.leader + len(state.trick)) % 4
+        hands = list(state.hands)
+        hands[seat] &= ~(1 << action)
+        trick = (*state.trick, action)
+        leader, dt, ft = state.leader, state.declarer_tricks, state.defender_tricks
+        if len(trick) == 4:
+            leader = trick_winner(trick, state.leader, state.strain)
+            if (leader - state.declarer) & 1:
+                ft += 1
+            else:
+                dt += 1
+            trick = ()
+        return state._replace(hands=(hands[0], hands[1], hands[2], hands[3]), trick=trick,
+                              leader=leader, declarer_tricks=dt, defender_tricks=ft,
+                              played=(*state.played, action))
+
+    def is_terminal(self, state: BridgeState) -> bool:
+        h = state.hands
+        return not (h[0] | h[1] | h[2] | h[3])
+
+    def score(self, state: BridgeState) -> int:
+        """The declaring side's duplicate score of the tricks taken (module docstring)."""
+        return contract_score(state.level, state.strain, state.declarer_tricks,
+                              is_vulnerable(self.vul, state.declarer))
+
+    def returns(self, state: BridgeState) -> tuple[float, ...]:
+        sc = float(self.score(state))
+        return tuple(sc if (seat - state.declarer) % 2 == 0 else -sc for seat in range(4))
+
+    # ----- capabilities ----------------------------------------------------------------
+    def perfect_view(self) -> PerfectView[BridgeState]:
+        """Double dummy (:mod:`.dd`): the declaring side against the defenders, all hands
+        seen; compiled when numba is installed (:mod:`.compiled`)."""
+        from . import compiled
+
+        return PerfectView(self.view, self.side, self.solve_positions, self.solve_result,
+                           self.equivalents,
+                           compiled.solve_state if compiled.available() else None)
+
+    def solve_positions(self, text: str) -> list[tuple[str, BridgeState]]:
+        """The states ``solve`` solves for ``text`` (a deal and the cards played): the
+        strain and declarer of the options, or each of the 5 x 4 they leave open
+        (labelled ``S/N``: strain / declarer), the contract level left at 1 (tricks do not
+        depend on it)."""
+        words = text.split()
+        if len(words) < 4:
+            return [("", self.parse_state(text))]
+        hands = parse_deal(" ".join(words[:4]))
+        played = [parse_card(w) for w in words[4:]]
+        strain, declarer = self.fixed_strain(), self.fixed_declarer()
+        out = []
+        for st in [strain] if strain is not None else [0, 1, 2, 3, 4]:
+            for de in [declarer] if declarer is not None else [0, 1, 2, 3]:
+                first = (de + 1) % 4
+                state = BridgeState(hands, (), first, 0, 0, (), first, st, 1, de)
+                for c in played:
+                    self.check_card(state, c, card_name(c))
+                    state = self.result(state, c)
+                out.append((f"{STRAINS[st]}/{SEATS[de]}", state))
+        return out
+
+    def solve_result(self, state: BridgeState, score: float) -> dict[str, Any]:
+        """The declarer's tricks: those already won and those the solved ``score`` (the
+        side to move's tricks from here) leaves it."""
+        dd, view = self.view(state)
+        left = (sum(h.bit_count() for h in state.hands) + len(state.trick)) // 4
+        mine = int(score) if dd.to_move(view) == 0 else left - int(score)
+        return {"tricks": state.declarer_tricks + mine, "strain": STRAINS[state.strain],
+                "declarer": SEATS[state.declarer]}
+
+    def equivalents(self, state: BridgeState, card: int) -> list[int]:
+        """The cards of the run ``card`` heads in its hand (the view merged them)."""
+        seat = self.seat_to_play(state)
+        hand = state.hands[seat]
+        live = state.hands[0] | state.hands[1] | state.hands[2] | state.hands[3]
+        for c in state.trick:
+            live |= 1 << c
+        out = [card]
+        c = card - 1
+        while c >= 13 * (card // 13):
+            if hand >> c & 1:
+                out.append(c)
+            elif live >> c & 1:
+                break
+            c -= 1
+        return out
+
+    def view(self, state: BridgeState) -> tuple[DoubleDummy, Any]:
+        dd = self.dd_view(state.strain, state.declarer)
+        return dd, (*state.hands, state.leader, state.trick, 0, 0)
+
+    def side(self, state: BridgeState, seat: int) -> int:
+        return (seat - state.declarer) & 1
+
+    def observation(self) -> Observation[BridgeState, int]:
+        """What a seat sees (:class:`BridgeView`), and worlds sampled from it."""
+        return _BridgeObservation(self)
+
+    def observe(self, state: BridgeState, seat: int) -> BridgeView:
+        dummy = (state.declarer + 2) % 4
+        lead_made = bool(state.played)
+        seen = tuple(s == seat or (lead_made and s == dummy)
+                     or (lead_made and seat == dummy and s == state.declarer)
+                     for s in range(4))
+        return BridgeView(
+            seat, tuple(state.hands[s] if seen[s] else 0 for s in range(4)),  # type: ignore[arg-type]
+            seen, tuple(h.bit_count() for h in state.hands),  # type: ignore[arg-type]
+            state.trick, state.leader, state.declarer_tricks, state.defender_tricks,
+            state.played, state.first_leader, state.strain, state.level, state.declarer)
+
+    def revealed_voids(self, view: BridgeView) -> tuple[int, int, int, int]:
+        """Per seat, the mask of suits (bit s) it showed out of by not following."""
+        voids = [0, 0, 0, 0]
+        leader = view.first_leader
+        trick: list[int] = []
+        for c in view.played:
+            seat = (leader + len(trick)) % 4
+            if trick and c // 13 != trick[0] // 13:
+                voids[seat] |= 1 << (trick[0] // 13)
+            trick.append(c)
+            if len(trick) == 4:
+                leader = trick_winner(trick, leader, view.strain)
+                trick = []
+        return voids[0], voids[1], voids[2], voids[3]
+
+    def sample(self, view: BridgeView, rng: random.Random) -> BridgeState:
+        """A full state consistent with ``view``: the unseen cards dealt at random to the
+        unseen hands, each to its count, no card to a seat in a suit it showed out of.
+        Uniform over the consistent deals: cards only one unseen hand may hold go there;
+        the rest are shuffled into the room left, and a deal that breaks a void is drawn
+        again (with two unseen hands -- the usual case -- none ever is)."""
+        unseen = [s for s in range(4) if not view.seen[s]]
+        known = 0
+        for s in range(4):
+            known |= view.hands[s]
+        for c in view.played:
+            known |= 1 << c
+        free = cards_of(((1 << 52) - 1) & ~known)
+        voids = self.revealed_voids(view)
+        for _ in range(10000):
+            hands = list(view.hands)
+            room = {s: view.counts[s] for s in unseen}
+            rest = []
+            ok = True
+            for c in free:
+                can = [s for s in unseen if not voids[s] >> (c // 13) & 1]
+                if not can:
+                    ok = False
+                    break
+                if len(can) == 1:
+                    hands[can[0]] |= 1 << c
+                    room[can[0]] -= 1
+                else:
+                    rest.append(c)
+            if not ok or any(v < 0 for v in room.values()):
+                break
+            rng.shuffle(rest)
+            i = 0
+            for s in unseen:
+                for c in rest[i:i + room[s]]:
+                    hands[s] |= 1 << c
+                i += room[s]
+            if all(not (hands[s] & SUIT_MASKS[x]) for s in unseen for x in range(4)
+                   if voids[s] >> x & 1):
+                return BridgeState((hands[0], hands[1], hands[2], hands[3]), view.trick,
+                                   view.leader, view.declarer_tricks, view.defender_tricks,
+                                   view.played, view.first_leader, view.strain, view.level,
+                                   view.declarer)
+        raise InvalidPositionError("bridge: no deal is consistent with this view")
+
+    def view_actions(self, view: BridgeView) -> list[int]:
+        seat = (view.leader + len(view.trick)) % 4
+        if not view.seen[seat]:
+            raise IllegalMoveError("?", None, f"{SEAT_NAMES[seat]}'s cards are not seen by "
+                                   f"{SEAT_NAMES[view.seat]}")
+        mask = legal_cards(view.hands[seat], view.trick)
+        return sorted(cards_of(mask), key=lambda c: (c // 13, -c))
+
+    def drawing(self) -> Drawing[BridgeState]:
+        """The table as SVG (:mod:`.svg`): four hands around the trick."""
+        from .svg import render_svg
+
+        return Drawing(lambda state, **options: render_svg(self, state, **options))
+
+    # ----- notation --------------------------------------------------------------------
+    def format_action(self, state: BridgeState, action: int) -> str:
+        return card_name(action)
+
+    def parse_action(self, state: BridgeState, text: str) -> int:
+        card = parse_card(text)
+        self.check_card(state, card, text)
+        return card
+
+    def split_position_line(self, line: str) -> tuple[str, str]:
+        words = line.split()
+        n = 5 + sum(1 for w in words[5:] if _is_card(w))
+        return " ".join(words[:n]), " ".join(words[n:])
+
+    def parse_state(self, text: str) -> BridgeState:
+        words = text.split()
+        if len(words) < 4:
+            raise InvalidPositionError(
+                f"bridge position {echo(text)}: expected a PBN deal, N: and four hands, like "
+                "N:AKQ.T98.J5.5432 ... ... ..., then the cards played, if any")
+        hands = parse_deal(" ".join(words[:4]))
+        played = [parse_card(w) for w in words[4:]]
+        return self.position(hands, played)
+
+    def original_hands(self, state: BridgeState) -> tuple[int, ...]:
+        hands = list(state.hands)
+        leader = state.first_leader
+        trick: list[int] = []
+        for c in state.played:
+            hands[(leader + len(trick)) % 4] |= 1 << c
+            trick.append(c)
+            if len(trick) == 4:
+                leader = trick_winner(trick, leader, state.strain)
+                trick = []
+        return tuple(hands)
+
+    def format_state(self, state: BridgeState) -> str:
+        deal = format_deal(self.original_hands(state))
+        return " ".join([deal, *(card_name(c) for c in state.played)])
+
+    def contract_name(self, state: BridgeState) -> str:
+        return f"{state.level}{STRAINS[state.strain].replace('N', 'NT')} by " \
+               f"{SEAT_NAMES[state.declarer]}"
+
+    def render(self, state: BridgeState) -> str:
+        """The hand diagram: North on top, West and East beside, South below; the contract,
+        the trick on the table and the tricks won."""
+        def lines(seat: int) -> list[str]:
+            h = state.hands[seat]
+            out = []
+            for s in range(4):
+                ranks = "".join(RANKS[r] for r in range(12, -1, -1) if h >> (13 * s + r) & 1)
+                out.append(f"{SUIT_SYMBOLS[s]} {ranks or '-'}")
+            return out
+
+        pad = " " * 14
+        rows = [f"{pad}{SEATS[0]}"] + [pad + x for x in lines(0)]
+        west, east = lines(3), lines(1)
+        rows.append(f"{'W':<28}E")
+        for w, e in zip(west, east, strict=True):
+            rows.append(f"{w:<28}{e}")
+        rows += [f"{pad}{SEATS[2]}"] + [pad + x for x in lines(2)]
+        trick = " ".join(f"{SEATS[(state.leader + i) % 4]}:{card_name(c)}"
+                         for i, c in enumerate(state.trick))
+        rows.append(f"contract {self.contract_name(state)}, vul {self.vul}; "
+                    f"tricks declarer {state.declarer_tricks}, defenders "
+                    f"{state.defender_tricks}")
+        if not self.is_terminal(state):
+            rows.append(f"trick: {trick or '(none yet)'}; {SEAT_NAMES[self.seat_to_play(state)]}"
+                        " to play")
+        return "\n".join(rows)
+
+
+def _is_card(word: str) -> bool:
+    try:
+        parse_card(word)
+    except InvalidPositionError:
+        return False
+    return True
+
+
+class _BridgeObservation:
+    """:class:`~gamesearch.capabilities.Observation` of bridge (:meth:`Bridge.observe`)."""
+
+    def __init__(self, game: Bridge) -> None:
+        self.game = game
+
+    def observe(self, state: BridgeState, seat: int) -> Hashable:
+        return self.game.observe(state, seat)
+
+    def actions(self, observation: Hashable) -> Sequence[int]:
+        assert isinstance(observation, BridgeView)
+        return self.game.view_actions(observation)
+
+    def sample(self, observation: Hashable, rng: random.Random) -> BridgeState:
+        assert isinstance(observation, BridgeView)
+        return self.game.sample(observation, rng)
+
+
+__all__ = [
+    "SUITS",
+    "Bridge",
+    "BridgeState",
+    "BridgeView",
+    "contract_score",
+    "deal_from_seed",
+    "par_rule",
+]
