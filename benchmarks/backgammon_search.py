@@ -54,6 +54,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--movegen", type=int, default=20_000, help="positions for the move-"
                     "generation timing")
+    ap.add_argument("--verbose", action="store_true", help="a line per search as it ends")
     args = ap.parse_args()
     game = Backgammon()
     states = positions(args.positions, args.seed)
@@ -68,6 +69,9 @@ def main() -> int:
             r = searcher.search(s, Limit(depth=args.depth))
             nodes[name] += r.nodes
             seconds[name] += r.seconds
+            if args.verbose:
+                print(f"  {game.format_state(s)} {name}: {r.nodes} nodes, {r.seconds:.1f} s, "
+                      f"{r.move} {r.value:.4f}", flush=True)
             if ref is None:
                 ref = r
             elif (r.value, r.action) != (ref.value, ref.action):

@@ -42,6 +42,7 @@ from typing import Any, TextIO
 from ..agents import make_agent
 from ..errors import GameError
 from ..games import get_game
+from ..games.backgammon import Backgammon
 from ..games.backgammon.fibs import parse_fibs_board
 from ..search import Limit
 
@@ -184,8 +185,8 @@ def run_match(games: int, agent_spec: str, *, seed: int = 1, gnubg_plies: int = 
         raise GameError(f"gnubg not found at {gnubg} (Debian's package gnubg: make test "
                         "installs it)")
     game = get_game(game_spec)  # backgammon:evaluator=NAME picks the evaluation
-    if game.name != "backgammon":
-        raise GameError(f"gnubg plays backgammon, not {game.name}")
+    if not isinstance(game, Backgammon):
+        raise GameError(f"gnubg plays backgammon, not {game.spec}")
     agent = make_agent(game, agent_spec, move_time)
     limit = Limit(time=move_time) if move_time else None
     report = MatchReport()
