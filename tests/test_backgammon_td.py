@@ -7,6 +7,9 @@ the plain numpy/Python paths for the compiled ones.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -248,3 +251,15 @@ def test_trace_gradients_equal_finite_differences(side_a: bool) -> None:
             getattr(bumped, name)[index] += eps
             numeric = (seen(bumped) - seen(net)) / eps
             assert np.allclose(trace[(slice(None), *index)], numeric, atol=1e-5), name
+
+
+def test_training_command_writes_weights_log_and_curve(tmp_path: Path) -> None:
+    out = tmp_path / "net.npz"
+    assert td.main(["train", "--seed", "3", "--games", "20", "--hidden", "5",
+                    "--eval-every", "10", "--eval-games", "4", "--out", str(out)]) == 0
+    log = json.loads(out.with_suffix(".log.json").read_text())
+    assert [row["games"] for row in log["curve"]] == [0, 10, 20]
+    assert out.with_suffix(".png").read_bytes().startswith(b"\x89PNG")
+    assert td.Net.load(out).w1.shape == (5, compiled.NUM_INPUTS)
+    with pytest.raises(SystemExit):
+        td.main(["train", "--games", "0", "--out", str(out)])
