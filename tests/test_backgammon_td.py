@@ -7,6 +7,9 @@ the plain numpy/Python paths for the compiled ones.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -218,3 +221,45 @@ def test_one_ply_value_equals_a_plain_expectiminimax_over_gnubg_moves() -> None:
                 expected += (1 if r1 == r2 else 2) * worst / 36
         value = compiled.net_value_1ply(after, net.w1, net.b1, net.w2, net.b2)
         assert value == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("side_a", [True, False])
+def test_trace_gradients_equal_finite_differences(side_a: bool) -> None:
+    net = td.Net.random(6, seed=9)
+    board = _positions(5, seed=13)[-1]
+    x = td.encode(board)
+    hidden = 1 / (1 + np.exp(-(net.w1 @ x + net.b1)))
+    out = 1 / (1 + np.exp(-(net.w2 @ hidden + net.b2)))
+    e_w1 = np.zeros((5, *net.w1.shape))
+    e_b1 = np.zeros((5, *net.b1.shape))
+    e_w2 = np.zeros((5, *net.w2.shape))
+    e_b2 = np.zeros((5, *net.b2.shape))
+    compiled.add_gradients(x, hidden, out, net.w2, side_a, e_w1, e_b1, e_w2, e_b2)
+
+    def seen(n: td.Net) -> np.ndarray:
+        outputs = td.net_outputs(n, board.tolist())
+        flipped = np.empty(5)
+        compiled.flip_outputs(outputs, flipped)
+        return outputs if side_a else flipped
+
+    eps = 1e-6
+    for name, trace in (("w1", e_w1), ("b1", e_b1), ("w2", e_w2), ("b2", e_b2)):
+        weights = getattr(net, name)
+        for index in [(0,) * weights.ndim, tuple(d - 1 for d in weights.shape)] + (
+                [(2, int(np.flatnonzero(x)[3]))] if name == "w1" else []):
+            bumped = net.copy()
+            getattr(bumped, name)[index] += eps
+            numeric = (seen(bumped) - seen(net)) / eps
+            assert np.allclose(trace[(slice(None), *index)], numeric, atol=1e-5), name
+
+
+def test_training_command_writes_weights_log_and_curve(tmp_path: Path) -> None:
+    out = tmp_path / "net.npz"
+    assert td.main(["train", "--seed", "3", "--games", "20", "--hidden", "5",
+                    "--eval-every", "10", "--eval-games", "4", "--out", str(out)]) == 0
+    log = json.loads(out.with_suffix(".log.json").read_text())
+    assert [row["games"] for row in log["curve"]] == [0, 10, 20]
+    assert out.with_suffix(".png").read_bytes().startswith(b"\x89PNG")
+    assert td.Net.load(out).w1.shape == (5, compiled.NUM_INPUTS)
+    with pytest.raises(SystemExit):
+        td.main(["train", "--games", "0", "--out", str(out)])

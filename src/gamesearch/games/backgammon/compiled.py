@@ -33,6 +33,8 @@ from gamesearch.games.numba_support import jit
 
 NUM_OUTPUTS = 5  # P(win), P(win gammon), P(win backgammon), P(lose gammon), P(lose bg)
 NUM_INPUTS = 196  # Tesauro's encoding, two sides x (24 points x 4 + bar + off), no turn units
+#: which output of the side on roll gives each output seen from the other side
+FLIP_SOURCE = np.array([0, 3, 4, 1, 2])
 
 
 # ---------------------------------------------------------------------------- dice
@@ -445,6 +447,30 @@ def opening_roll(rng: np.ndarray) -> tuple[int, int]:
 
 
 @jit
+def add_gradients(x: np.ndarray, hidden: np.ndarray, out: np.ndarray, w2: np.ndarray,
+                  side_a: bool, e_w1: np.ndarray, e_b1: np.ndarray, e_w2: np.ndarray,
+                  e_b2: np.ndarray) -> None:
+    """Add to the traces the gradient of each output seen from side A (``e_w1[k]`` is the
+    gradient of output ``k`` with respect to ``w1``, and so on): the net's own outputs when
+    side A is on roll, else the flipped ones (:func:`flip_outputs`)."""
+    nh = hidden.shape[0]
+    ni = x.shape[0]
+    for k in range(NUM_OUTPUTS):
+        src = k if side_a else FLIP_SOURCE[k]
+        sign = 1.0 if (side_a or k != 0) else -1.0
+        g_out = sign * out[src] * (1.0 - out[src])
+        e_b2[k, src] += g_out
+        for h in range(nh):
+            e_w2[k, src, h] += g_out * hidden[h]
+            g_h = g_out * w2[src, h] * hidden[h] * (1.0 - hidden[h])
+            e_b1[k, h] += g_h
+            if g_h != 0.0:
+                for i in range(ni):
+                    if x[i] != 0.0:
+                        e_w1[k, h, i] += g_h * x[i]
+
+
+@jit
 def train_games(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
                 games: int, alpha: float, lam: float, rng: np.ndarray) -> float:
     """Play ``games`` self-play games with the net at 0 ply and update it by TD(lambda)
@@ -468,7 +494,6 @@ def train_games(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
     current = np.empty(NUM_OUTPUTS)
     target = np.empty(NUM_OUTPUTS)
     delta = np.empty(NUM_OUTPUTS)
-    perm = np.array([0, 3, 4, 1, 2])
     squared = 0.0
     steps = 0
     for _ in range(games):
@@ -488,19 +513,7 @@ def train_games(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
             e_b1 *= lam
             e_w2 *= lam
             e_b2 *= lam
-            for k in range(NUM_OUTPUTS):
-                src = k if side_a else perm[k]
-                sign = 1.0 if (side_a or k != 0) else -1.0
-                g_out = sign * out[src] * (1.0 - out[src])
-                e_b2[k, src] += g_out
-                for h in range(nh):
-                    e_w2[k, src, h] += g_out * hidden[h]
-                    g_h = g_out * w2[src, h] * hidden[h] * (1.0 - hidden[h])
-                    e_b1[k, h] += g_h
-                    if g_h != 0.0:
-                        for i in range(ni):
-                            if x[i] != 0.0:
-                                e_w1[k, h, i] += g_h * x[i]
+            add_gradients(x, hidden, out, w2, side_a, e_w1, e_b1, e_w2, e_b2)
             if side_a:
                 current[:] = out
             else:
