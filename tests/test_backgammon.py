@@ -297,3 +297,31 @@ def _random_decisions(count: int, rng: random.Random) -> list[BGState]:
             acts = game.actions(s)
             s = game.result(s, acts[int(rng.random() * len(acts))])
     return out
+
+
+def test_compiled_kernel_equals_the_plain_rules() -> None:
+    """The numba move generator (``compiled.legal_positions``, what TD training and the
+    evaluations' benchmarks use) gives exactly the plain rules' resulting positions."""
+    import numpy as np
+
+    from gamesearch.games.backgammon import compiled
+
+    for s in _random_decisions(500, random.Random(7)):
+        board = np.array(to_tanboard(s), dtype=np.int8)
+        found = compiled.legal_positions(board, s[3], s[4])
+        kernel = {(tuple(int(x) for x in b[0]), tuple(int(x) for x in b[1])) for b in found}
+        assert kernel == our_results(s), game.format_state(s)
+
+
+@pytest.mark.parametrize("name", ["pubeval", "td"])
+def test_the_learned_evaluations_are_named_evaluators(name: str) -> None:
+    """``backgammon:evaluator=pubeval`` / ``=td`` build, stay inside the game's bounds, and
+    an expectiminimax agent with either plays the textbook opening 31."""
+    from gamesearch.search import Limit, search
+
+    g = get_game(f"backgammon:evaluator={name}")
+    s = g.parse_state("4HPwATDgc/ABMA:0:31")
+    value = g.board_evaluator(to_tanboard(s))
+    assert -3.0 <= value <= 3.0
+    r = search(g, s, "expectiminimax", Limit(depth=1))
+    assert r.move == "8/5 6/5"  # the opening 31 of every strong player (making the 5-point)

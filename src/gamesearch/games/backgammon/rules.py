@@ -334,6 +334,29 @@ def pip_evaluator(board: TanBoard) -> float:
 EVALUATORS: dict[str, Callable[[], TanEvaluator]] = {"pips": lambda: pip_evaluator}
 
 
+def _pubeval() -> TanEvaluator:
+    """Tesauro's pubeval (``pubeval.py``). Its score ranks positions but is no equity and
+    has no bound, so it is mapped into (-1, 1) by ``tanh(score / 10)``: a monotone map, so
+    pubeval's 0-ply moves are unchanged, and the game's value bounds, which Star1 and Star2
+    prune with, hold."""
+    from . import pubeval
+
+    return lambda board: math.tanh(pubeval.evaluate(board) / 10.0)
+
+
+def _td() -> TanEvaluator:
+    """The TD(lambda) net shipped with the package (``td.py``, ``data/td40.npz``): money
+    equity of the side on roll."""
+    from . import td
+
+    net = td.default_net()
+    return lambda board: td.evaluate(board, net)
+
+
+EVALUATORS["pubeval"] = _pubeval
+EVALUATORS["td"] = _td
+
+
 class Backgammon(Game[BGState, BGAction]):
     name = "backgammon"
     description = "backgammon, money play without the cube; gnubg notation and position IDs"
@@ -344,7 +367,7 @@ class Backgammon(Game[BGState, BGAction]):
                       "the dice (31, or -- before the roll), e.g. 4HPwATDgc/ABMA:0:31; "
                       "4HPwATDgc/ABMA:opening for the start")
     options = (GameOption("evaluator", str, "pips", None,
-                          "the evaluation of a position: a name of EVALUATORS (pips, ...)"),)
+                          "the evaluation: pips, pubeval or td (the TD(lambda) net)"),)
 
     def __init__(self, evaluator: str = "pips",
                  board_evaluator: TanEvaluator | None = None) -> None:
