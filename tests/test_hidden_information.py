@@ -102,3 +102,27 @@ def test_web_view_of_a_seat_shows_no_other_hand(seed):
                     assert t not in text, (seat, other, t)
         if seat is not None:  # it does see its own hand
             assert DECK.format_hand(state.hand(seat)) in shown["text"]
+
+
+def test_terminal_play_shows_the_person_their_own_hand_only(tmp_path):
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "gamesearch", "play", "ohhell", "--seed", "3", "--agents",
+         "human", "pimc:worlds=2,seed=1", "random:seed=1"],
+        input="bid1\nq\n", capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    game = get_game("ohhell")
+    # the same deal, dealt again from the same seed: seat 0's hand is shown, no other card
+    rng = random.Random(3)
+    state = game.initial_state()
+    while game.to_move(state) == -1:
+        from gamesearch.game import sample_outcome
+        state = game.result(state, sample_outcome(game, state, rng))
+    assert DECK.format_hand(state.hand(0)) in out.stdout
+    assert "worlds; average per move" in out.stdout
+    for other in (1, 2):
+        for card in state.hand(other):
+            assert f"plays {DECK.name(card)}" in out.stdout or \
+                DECK.name(card) not in out.stdout
