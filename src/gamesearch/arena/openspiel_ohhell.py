@@ -16,11 +16,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...agents import Agent
-from ...errors import UnsupportedGameError
-from ...game import Game
-from ...search.control import Limit
-from . import BID, PLAYERS, SeatView, from_openspiel_card, openspiel_chance_actions
+from ..agents import Agent
+from ..errors import UnsupportedGameError
+from ..game import Game
+from ..games.ohhell import (
+    BID,
+    PLAYERS,
+    SeatView,
+    from_openspiel_card,
+    openspiel_chance_actions,
+    to_openspiel_card,
+)
+from ..search.control import Limit
 
 PARAMS = {"players": PLAYERS, "num_suits": 4, "num_cards_per_suit": 4,
           "num_tricks_fixed": 3}
@@ -28,8 +35,6 @@ PARAMS = {"players": PLAYERS, "num_suits": 4, "num_cards_per_suit": 4,
 
 def openspiel_state(pyspiel: Any, game: Any, state: Any) -> Any:
     """Our (full) state replayed in OpenSpiel's ``oh_hell``."""
-    from . import to_openspiel_card
-
     s = game.new_initial_state()
     for a in openspiel_chance_actions(state):
         s.apply_action(a)
