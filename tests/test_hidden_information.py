@@ -126,3 +126,19 @@ def test_terminal_play_shows_the_person_their_own_hand_only(tmp_path):
         for card in state.hand(other):
             assert f"plays {DECK.name(card)}" in out.stdout or \
                 DECK.name(card) not in out.stdout
+
+
+def test_arena_workers_hand_each_seat_its_own_view():
+    """An Oh Hell tournament, three seats rotated, with an agent that crashes (a forfeit)
+    on anything but its own seat's view: no forfeit, every game played, results per seat.
+    Mutation caught: the arena's choose passing ``s`` instead of ``seat_view(...)``."""
+    from gamesearch.arena import TournamentConfig, parse_agents, run_tournament
+
+    cfg = TournamentConfig("ohhell", tuple(parse_agents(
+        ["py:arena_agents:SeatViewOnly", "random:seed=1", "ismcts:iterations=20"])),
+        games_per_pair=3)
+    result = run_tournament(cfg)
+    assert len(result.records) == 3
+    for r in result.records:
+        assert r.termination == "normal", r.detail
+    assert sorted(r.seats.index(0) for r in result.records) == [0, 1, 2]
