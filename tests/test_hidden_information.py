@@ -142,3 +142,35 @@ def test_arena_workers_hand_each_seat_its_own_view():
     for r in result.records:
         assert r.termination == "normal", r.detail
     assert sorted(r.seats.index(0) for r in result.records) == [0, 1, 2]
+
+
+def test_web_api_game_shows_a_seat_its_own_hand_only():
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from gamesearch.interfaces.web import create_app
+
+    client = TestClient(create_app())
+    r = client.post("/api/play", json={"game": "ohhell", "agents": ["human", "random",
+                                                                     "random"], "time": "1"})
+    assert r.status_code == 201, r.text
+    game_id = r.json()["id"]
+    seat0 = client.get(f"/api/play/{game_id}", params={"seat": 0}).json()
+    trump = DECK.parse_card(seat0["text"].split("trump card: ")[1].split()[0])  # public
+    for seat in (0, 1, None):
+        params = {} if seat is None else {"seat": seat}
+        data = client.get(f"/api/play/{game_id}", params=params).json()
+        assert {m["move"] for m in data["moves"] if m["player"] == -1} == {"deal"}
+        assert data["position"] == "" and data["line"] == "" and data["start"] == ""
+        allowed: set[int] = set()
+        if seat is not None:
+            hand_text = data["text"].split("your hand: ")[1].split()[0]
+            allowed = set(DECK.parse_hand(hand_text))
+        blob = json.dumps(data, ensure_ascii=False)
+        for card in DECK.cards:
+            if card in allowed or card == trump:
+                continue
+            for t in _card_texts(card):
+                if t.startswith('"'):
+                    continue  # a bare name may be the trump card in "text"
+                assert t not in blob, (seat, t)
