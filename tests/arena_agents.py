@@ -116,3 +116,19 @@ class Recorder(Agent):
 
 def Recording(game: Game[Any, Any]) -> Agent:
     return Recorder()
+
+
+class _SeatViewOnly(Agent):
+    """Plays the first legal card of its view, and crashes (a forfeit the test sees) if it
+    is handed anything but its own seat's view of a hidden-information game."""
+
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
+        observation = game.observation()
+        if observation is None or type(state).__name__ != "SeatView" \
+                or state.mover != state.seat:
+            raise RuntimeError(f"handed {type(state).__name__}, not the seat's own view")
+        return observation.actions(state)[0]
+
+
+def SeatViewOnly(game: Game[Any, Any]) -> Agent:
+    return _SeatViewOnly()

@@ -102,3 +102,75 @@ def test_web_view_of_a_seat_shows_no_other_hand(seed):
                     assert t not in text, (seat, other, t)
         if seat is not None:  # it does see its own hand
             assert DECK.format_hand(state.hand(seat)) in shown["text"]
+
+
+def test_terminal_play_shows_the_person_their_own_hand_only(tmp_path):
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "gamesearch", "play", "ohhell", "--seed", "3", "--agents",
+         "human", "pimc:worlds=2,seed=1", "random:seed=1"],
+        input="bid1\nq\n", capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    game = get_game("ohhell")
+    # the same deal, dealt again from the same seed: seat 0's hand is shown, no other card
+    rng = random.Random(3)
+    state = game.initial_state()
+    while game.to_move(state) == -1:
+        from gamesearch.game import sample_outcome
+        state = game.result(state, sample_outcome(game, state, rng))
+    assert DECK.format_hand(state.hand(0)) in out.stdout
+    assert "worlds; average per move" in out.stdout
+    for other in (1, 2):
+        for card in state.hand(other):
+            assert f"plays {DECK.name(card)}" in out.stdout or \
+                DECK.name(card) not in out.stdout
+
+
+def test_arena_workers_hand_each_seat_its_own_view():
+    """An Oh Hell tournament, three seats rotated, with an agent that crashes (a forfeit)
+    on anything but its own seat's view: no forfeit, every game played, results per seat.
+    Mutation caught: the arena's choose passing ``s`` instead of ``seat_view(...)``."""
+    from gamesearch.arena import TournamentConfig, parse_agents, run_tournament
+
+    cfg = TournamentConfig("ohhell", tuple(parse_agents(
+        ["py:arena_agents:SeatViewOnly", "random:seed=1", "ismcts:iterations=20"])),
+        games_per_pair=3)
+    result = run_tournament(cfg)
+    assert len(result.records) == 3
+    for r in result.records:
+        assert r.termination == "normal", r.detail
+    assert sorted(r.seats.index(0) for r in result.records) == [0, 1, 2]
+
+
+def test_web_api_game_shows_a_seat_its_own_hand_only():
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from gamesearch.interfaces.web import create_app
+
+    client = TestClient(create_app())
+    r = client.post("/api/play", json={"game": "ohhell", "agents": ["human", "random",
+                                                                     "random"], "time": "1"})
+    assert r.status_code == 201, r.text
+    game_id = r.json()["id"]
+    seat0 = client.get(f"/api/play/{game_id}", params={"seat": 0}).json()
+    trump = DECK.parse_card(seat0["text"].split("trump card: ")[1].split()[0])  # public
+    for seat in (0, 1, None):
+        params = {} if seat is None else {"seat": seat}
+        data = client.get(f"/api/play/{game_id}", params=params).json()
+        assert {m["move"] for m in data["moves"] if m["player"] == -1} == {"deal"}
+        assert data["position"] == "" and data["line"] == "" and data["start"] == ""
+        allowed: set[int] = set()
+        if seat is not None:
+            hand_text = data["text"].split("your hand: ")[1].split()[0]
+            allowed = set(DECK.parse_hand(hand_text))
+        blob = json.dumps(data, ensure_ascii=False)
+        for card in DECK.cards:
+            if card in allowed or card == trump:
+                continue
+            for t in _card_texts(card):
+                if t.startswith('"'):
+                    continue  # a bare name may be the trump card in "text"
+                assert t not in blob, (seat, t)

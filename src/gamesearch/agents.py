@@ -342,6 +342,8 @@ def make_agent(
                                 f"only (gamesearch match GAME {name}:... OTHER)")
     if name == "pimc":
         return PimcAgent(game, spec)
+    if name == "ismcts":
+        return IsmctsAgent(game, spec)
     if name not in ALGORITHMS:
         raise UnknownNameError("agent", name, [*ALGORITHMS, *AGENT_KINDS])
     return SearchAgent(game, spec, default_time, callback)
@@ -354,6 +356,8 @@ AGENT_KINDS = {
     "random": "uniformly random legal moves (random:seed=N for a repeatable one)",
     "pimc": "perfect-information Monte Carlo on hidden-information games "
             "(pimc:worlds=N,time=S,search=maxn|paranoid)",
+    "ismcts": "single-observer information set MCTS (Cowling et al. 2012) on "
+              "hidden-information games (ismcts:iterations=N,time=S,c=C)",
 }
 
 #: ``choose(player, state) -> action`` for :func:`play_game`'s ``choose``.
@@ -463,4 +467,45 @@ class PimcAgent(Agent):
                              search=self.search, rng=self.rng)
         self.report = AgentReport("search", r.averages[r.action], None, r.nodes, r.seconds,
                                   (r.action,), False)
+        return r.action
+
+
+class IsmctsAgent(Agent):
+    """SO-ISMCTS (:mod:`gamesearch.search.ismcts`): ``ismcts:iterations=N,time=S,c=C,
+    seed=N``; handed the seat's view, like :class:`PimcAgent`."""
+
+    def __init__(self, game: Game[Any, Any], spec: str) -> None:
+        if game.observation() is None:
+            raise UnsupportedGameError(
+                f"agent {shorten(spec)!r}: ismcts needs a game with hidden information (an "
+                f"observation and a sampler); {game.name} has none: use mcts")
+        options = split_spec(spec).options
+        unknown = set(options) - {"iterations", "time", "c", "seed"}
+        if unknown:
+            raise InvalidLimitError(f"ismcts agent option {shorten(min(unknown))!r}: "
+                                    "allowed: iterations=N, time=S, c=C, seed=N")
+        self.iterations = read_int("iterations", options["iterations"], 1, 10**9) \
+            if "iterations" in options else 1000
+        self.seconds = read_float("time", options["time"], 0.0, MAX_SECONDS, low_open=True) \
+            if "time" in options else None
+        self.c = read_float("c", options["c"], 0.0, 1e6) if "c" in options else 0.7
+        seed = read_int("seed", options["seed"], 0, 1 << 63) if "seed" in options else None
+        self.rng = random.Random(seed)
+        self.name = spec
+        self.last: Any = None
+
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
+        from .search.ismcts import ismcts
+
+        seat = getattr(state, "seat", None)
+        if seat is None:
+            raise UnsupportedGameError("ismcts is handed a seat's view (game.observation()), "
+                                       "not a full state")
+        seconds = self.seconds
+        if limit is not None and limit.time is not None:
+            seconds = limit.time if seconds is None else min(seconds, limit.time)
+        self.last = r = ismcts(game, state, seat, iterations=self.iterations,
+                               seconds=seconds, c=self.c, rng=self.rng)
+        self.report = AgentReport("search", r.means[r.action], None, r.iterations,
+                                  r.seconds, (r.action,), False)
         return r.action

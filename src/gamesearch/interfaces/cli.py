@@ -106,7 +106,7 @@ def seat_specs(game: Game[Any, Any], args: argparse.Namespace) -> list[str]:
         specs = given
     else:
         hooks = game.match_hooks()
-        default = "id" if n == 2 else "maxn"
+        default = (hooks and n > 2 and hooks.default_opponent) or ("id" if n == 2 else "maxn")
         second = args.second or (hooks and hooks.default_opponent) or default
         specs = [args.first, second] + [default] * max(0, n - 2)
     for item in args.seat or []:
@@ -133,14 +133,36 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
 
     agents = [make_agent(game, s, args.time, read=input, write=write) for s in specs]
     rng = random.Random(args.seed)
-    write(game.render(state))
+    observation = game.observation()
+    people = [k for k, spec in enumerate(specs) if spec.split(":")[0] == "human"]
+
+    def picture(s: Any) -> str:
+        """The position, or with hidden information what the (first) person's seat sees
+        (everything once the game is over, or when only agents play)."""
+        if observation is None or not people or game.is_terminal(s) \
+                or game.to_move(s) == CHANCE:
+            return "" if observation is not None and people and not game.is_terminal(s) \
+                else game.render(s)
+        return observation.describe(observation.observe(s, people[0]))
+
+    write(picture(state))
 
     def on_move(s: Any, action: Any, player: int) -> None:
         who = "chance" if player == CHANCE else f"{specs[player]} (player {player + 1})"
+        if player == CHANCE and observation is not None and people:
+            return  # a hidden deal: nothing to show
         line = f"{who} plays {game.format_action(s, action)}"
         report = agents[player].report if player != CHANCE else None
+        pimc_result: Any = getattr(agents[player], "last", None) if player != CHANCE else None
         if report is None:
             pass
+        elif type(pimc_result).__name__ == "PimcResult":
+            # each card's average would show a person the agent's hand: only the move's
+            averages = ", ".join(f"{game.format_action(s, a)} {v:.2f}"
+                                 for a, v in pimc_result.averages.items()
+                                 if not people or a == action)
+            line += (f"   [{len(pimc_result.worlds)} worlds; average per move: {averages}; "
+                     f"{pimc_result.nodes} nodes, {pimc_result.seconds:.2f} s]")
         elif report.source == "book":
             line += f"   [{_book_value(report.value, report.solved)}, book]"
         elif report.source == "solver":
@@ -154,7 +176,9 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
             line += (f"   [value {_value_text(report.value)}, depth {report.depth}, "
                      f"{report.nodes} nodes, {report.seconds:.2f} s]")
         write(line)
-        write(game.render(game.result(s, action)))
+        shown = picture(game.result(s, action))
+        if shown:
+            write(shown)
 
     try:
         final, _ = play_game(game, agents, state, rng, on_move)

@@ -47,6 +47,9 @@ class PimcResult:
     action: Any
     averages: dict[Any, float]
     worlds: list[dict[Any, float]] = field(default_factory=list)
+    #: the full states sampled (the worlds themselves; for traces and tests, never shown
+    #: to a person at the table)
+    states: list[Any] = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
 
@@ -109,6 +112,7 @@ def pimc(game: Game[Any, Any], view: Hashable, seat: int, *, worlds: int = 20,
                 else observation.sample(view, rng)
             values, nodes = world_values(world_game, world, seat, actions, search)
             result.worlds.append(values)
+            result.states.append(world)
             result.nodes += nodes
             for a in actions:
                 totals[a] += values[a]
@@ -121,4 +125,31 @@ def pimc(game: Game[Any, Any], view: Hashable, seat: int, *, worlds: int = 20,
     return result
 
 
-__all__ = ["WORLD_SEARCHES", "PimcResult", "pimc", "world_values"]
+__all__ = ["WORLD_SEARCHES", "PimcResult", "explain", "pimc", "world_values"]
+
+
+def explain(game: Game[Any, Any], view: Hashable, seat: int, result: PimcResult,
+            true_values: dict[Any, float] | None = None) -> str:
+    """A ``trace``-style account of a PIMC decision: each world sampled and each move's
+    value in it, the average per move, PIMC's choice, and (when given) each move's true
+    value from the information set, so that strategy fusion shows as the gap."""
+    del view, seat
+    lines = [f"PIMC over {len(result.worlds)} worlds ({game.name})"]
+    moves = list(result.averages)
+    lines.append("world  " + "  ".join(f"{a!s:>8}" for a in moves) + "  (the world)")
+    for i, values in enumerate(result.worlds):
+        lines.append(f"{i + 1:>5}  " + "  ".join(f"{values[a]:>8.2f}" for a in moves)
+                     + f"  {game.format_state(result.states[i])}")
+    lines.append("  avg  " + "  ".join(f"{result.averages[a]:>8.2f}" for a in moves))
+    if true_values is not None:
+        lines.append(" true  " + "  ".join(f"{true_values[a]:>8.2f}" for a in moves))
+        best = max(moves, key=lambda a: true_values[a])
+        lines.append(f"PIMC plays {result.action} (average {result.averages[result.action]:.2f}"
+                     f", true value {true_values[result.action]:.2f}); the best move is "
+                     f"{best} (true value {true_values[best]:.2f})"
+                     + ("" if best == result.action else
+                        ": strategy fusion -- each world's value assumes a clairvoyant "
+                        "choice later, which the player cannot make"))
+    else:
+        lines.append(f"PIMC plays {result.action}")
+    return "\n".join(lines)

@@ -248,7 +248,7 @@ class OhHell(Game[OhHellState, int]):
         return Drawing(render_svg)
 
     def match_hooks(self) -> MatchHooks:
-        return MatchHooks(default_opponent="pimc:worlds=20")
+        return MatchHooks(default_opponent="pimc:worlds=20,time=2")
 
 
 def bid_actions(bids: Sequence[int], seat: int) -> list[int]:
