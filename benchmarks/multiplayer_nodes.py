@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
             projected = at * factor ** (args.project - args.depth)
             if label == "max^n":
                 plain_projected = projected
-            hours = projected * len(positions) / rate / 3600
+            hours = projected / rate / 3600  # projected: the sum over the positions
             rows3.append([label, f"{at / len(positions):,.0f}", f"{factor:.1f}",
                           f"{projected / len(positions):,.0f}",
                           f"{projected / plain_projected:.3f}" if plain_projected else "—",
