@@ -56,7 +56,7 @@ class OpenSpielIsmcts(Agent):
     def __init__(self, simulations: int = 1000, seconds: float | None = None,
                  uct_c: float = 2.0, seed: int = 0) -> None:
         try:
-            import pyspiel  # type: ignore[import-not-found]
+            import pyspiel
         except ImportError:  # pragma: no cover - open_spiel is in the dev extra
             raise UnsupportedGameError("OpenSpiel's ISMCTSBot needs open_spiel "
                                        "(pip install open_spiel)") from None
