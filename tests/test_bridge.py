@@ -281,3 +281,24 @@ def test_cli_solve_gives_declarers_tricks_best_cards_and_the_table(
     assert table[f"{case['strain']}/{case['declarer']}"]["tricks"] == case["declarer_tricks"]
     assert main(["solve", spec, "--position", str(case["pbn"]) + " S2"]) == 2
     assert "not in" in capsys.readouterr().err
+
+
+def test_the_default_game_starts_at_once_and_positions_carry_the_contract() -> None:
+    """``bridge`` without options: the default deal's table is kept with the package (DDS's,
+    equal to ``tests/data``'s), so the rule picks its contract without solving; positions
+    are written ``4S/S N:... cards`` and read back. Mutation: ``format_state`` without the
+    contract fails the round trip of another contract."""
+    game = get_game("bridge")
+    s = game.initial_state()
+    t = TABLES[1]["table"]
+    assert (s.strain, s.level, s.declarer) == par_rule([t[x] for x in "SHDCN"])
+    text = game.format_state(s)
+    assert text.startswith(f"{s.level}{'SHDCN'[s.strain]}/{'NESW'[s.declarer]} N:")
+    assert game.parse_state(text) == s
+    other = game.parse_state("3N/W " + DEAL + " SA")  # North leads (West declares)
+    assert (other.strain, other.level, other.declarer) == (4, 3, 3)
+    assert game.parse_state(game.format_state(other)) == other
+    assert game.split_position_line("3N/W " + DEAL + " SA 9 # comment") == (
+        "3N/W " + DEAL + " SA", "9 # comment")
+    with pytest.raises(InvalidPositionError, match="disagrees"):
+        get_game("bridge:declarer=N").parse_state("3N/W " + DEAL)
