@@ -162,7 +162,8 @@ def test_the_contract_rule_picks_the_best_scoring_makeable_contract() -> None:
 
 # ----- what each seat sees -----------------------------------------------------------------
 def test_a_seat_sees_its_hand_then_dummy_and_samples_keep_revealed_voids() -> None:
-    """Mutation: ``sample`` ignoring the voids (``can = unseen``) fails the void check."""
+    """Mutation: ``sample`` ignoring the voids (``can = list(unseen)`` and no final check)
+    fails the void check (either alone is caught by the other)."""
     game = Bridge(contract="4S", declarer="S")
     obs = game.observation()
     assert obs is not None
@@ -216,7 +217,7 @@ def brute_force(game: Bridge, s: object) -> int:
 def test_mid_play_positions_agree_with_brute_force(seed: int) -> None:
     """A full deal after ten tricks of random play and 0-3 cards of the eleventh: the
     double-dummy solver (from the trick in progress) against brute-force minimax.
-    Mutation: ``legal_cards`` not following suit fails."""
+    Mutation: ``legal_cards`` not following suit fails (the DDS cases too)."""
     game = Bridge(contract=["4S", "3N", "5D"][seed % 3], declarer="NESW"[seed % 4])
     rng = random.Random(seed)
     s = game.parse_state(TABLES[seed]["pbn"])
@@ -281,3 +282,35 @@ def test_cli_solve_gives_declarers_tricks_best_cards_and_the_table(
     assert table[f"{case['strain']}/{case['declarer']}"]["tricks"] == case["declarer_tricks"]
     assert main(["solve", spec, "--position", str(case["pbn"]) + " S2"]) == 2
     assert "not in" in capsys.readouterr().err
+
+
+def test_the_default_game_starts_at_once_and_positions_carry_the_contract() -> None:
+    """``bridge`` without options: the default deal's table is kept with the package (DDS's,
+    equal to ``tests/data``'s), so the rule picks its contract without solving; positions
+    are written ``4S/S N:... cards`` and read back. Mutation: ``format_state`` without the
+    contract fails the round trip of another contract."""
+    game = get_game("bridge")
+    s = game.initial_state()
+    t = TABLES[1]["table"]
+    assert (s.strain, s.level, s.declarer) == par_rule([t[x] for x in "SHDCN"])
+    text = game.format_state(s)
+    assert text.startswith(f"{s.level}{'SHDCN'[s.strain]}/{'NESW'[s.declarer]} N:")
+    assert game.parse_state(text) == s
+    other = game.parse_state("3N/W " + DEAL + " SA")  # North leads (West declares)
+    assert (other.strain, other.level, other.declarer) == (4, 3, 3)
+    assert game.parse_state(game.format_state(other)) == other
+    assert game.split_position_line("3N/W " + DEAL + " SA 9 # comment") == (
+        "3N/W " + DEAL + " SA", "9 # comment")
+    with pytest.raises(InvalidPositionError, match="disagrees"):
+        get_game("bridge:declarer=N").parse_state("3N/W " + DEAL)
+
+
+def test_the_drawing_marks_the_legal_cards_and_hides_what_a_seat_may_not_see() -> None:
+    """Mutation: drawing every card as a target (``legal`` ignored) fails the count."""
+    game = Bridge(contract="4S", declarer="S")
+    s = game.parse_state(DEAL + " HA")  # North (dummy, void in hearts) to play: any card
+    svg = game.render_svg(s)
+    assert svg is not None
+    assert svg.count("data-move=") == len(game.actions(s)) == 13
+    hidden = game.drawing().render_svg(s, hidden={1, 3})  # type: ignore[union-attr]
+    assert hidden.count('fill="#34495e"') == 25  # East 13 and West 12 cards face down

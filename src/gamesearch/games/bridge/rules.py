@@ -38,9 +38,12 @@ the tricks played from it.
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from ...capabilities import Drawing, Observation, PerfectView
@@ -274,6 +277,8 @@ class Bridge(Game[BridgeState, int]):
     def dd_table(self, hands: Sequence[int]) -> list[list[int]]:
         """The double-dummy table ``[strain][declarer]`` of ``hands`` (remembered)."""
         key = tuple(hands)
+        if key not in self._tables and key in _stored_tables():
+            self._tables[key] = _stored_tables()[key]
         if key not in self._tables:
             from . import compiled
 
@@ -290,9 +295,19 @@ class Bridge(Game[BridgeState, int]):
             v = self._views[(strain, declarer)] = DoubleDummy(strain, declarer)
         return v
 
-    def position(self, hands: Sequence[int], played: Sequence[int] = ()) -> BridgeState:
-        """The state of ``hands`` with the contract chosen, then ``played`` played."""
-        strain, level, declarer = self.choose_contract(hands)
+    def position(self, hands: Sequence[int], played: Sequence[int] = (),
+                 contract: tuple[int, int, int] | None = None) -> BridgeState:
+        """The state of ``hands`` with ``contract`` (level, strain, declarer; default: the
+        options and the rule), then ``played`` played."""
+        if contract is not None:
+            level, strain, declarer = contract
+            if (self.fixed_strain() not in (None, strain) or self.fixed_declarer() not in (
+                    None, declarer) or (self.contract and int(self.contract[0]) != level)):
+                raise InvalidPositionError(
+                    f"bridge position: contract {level}{STRAINS[strain]} by "
+                    f"{SEATS[declarer]} disagrees with the game's options ({self.spec})")
+        else:
+            strain, level, declarer = self.choose_contract(hands)
         h = tuple(hands)
         first = (declarer + 1) % 4
         state = BridgeState((h[0], h[1], h[2], h[3]), (), first, 0, 0, (), first,
@@ -530,17 +545,27 @@ class Bridge(Game[BridgeState, int]):
 
     def split_position_line(self, line: str) -> tuple[str, str]:
         words = line.split()
-        n = 5 + sum(1 for w in words[5:] if _is_card(w))
+        n = 5 if words and _CONTRACT.match(words[0]) else 4
+        while n < len(words) and _is_card(words[n]):
+            n += 1
         return " ".join(words[:n]), " ".join(words[n:])
 
     def parse_state(self, text: str) -> BridgeState:
         words = text.split()
+        contract = _CONTRACT.match(words[0]) if words else None
+        if contract:
+            words = words[1:]
         if len(words) < 4:
             raise InvalidPositionError(
                 f"bridge position {echo(text)}: expected a PBN deal, N: and four hands, like "
-                "N:AKQ.T98.J5.5432 ... ... ..., then the cards played, if any")
+                "N:AKQ.T98.J5.5432 ... ... ..., then the cards played, if any (a contract "
+                "and declarer first, like 4S/S, if the options do not give them)")
         hands = parse_deal(" ".join(words[:4]))
         played = [parse_card(w) for w in words[4:]]
+        if contract:
+            fixed = (int(contract.group(1)), parse_strain(contract.group(2)),
+                     parse_seat(contract.group(3)))
+            return self.position(hands, played, fixed)
         return self.position(hands, played)
 
     def original_hands(self, state: BridgeState) -> tuple[int, ...]:
@@ -556,8 +581,11 @@ class Bridge(Game[BridgeState, int]):
         return tuple(hands)
 
     def format_state(self, state: BridgeState) -> str:
+        """``4S/S N:<deal> <cards played>``: the contract and declarer, the deal as dealt,
+        then the cards played (what :meth:`parse_state` reads back)."""
         deal = format_deal(self.original_hands(state))
-        return " ".join([deal, *(card_name(c) for c in state.played)])
+        contract = f"{state.level}{STRAINS[state.strain]}/{SEATS[state.declarer]}"
+        return " ".join([contract, deal, *(card_name(c) for c in state.played)])
 
     def contract_name(self, state: BridgeState) -> str:
         return f"{state.level}{STRAINS[state.strain].replace('N', 'NT')} by " \
@@ -590,6 +618,23 @@ class Bridge(Game[BridgeState, int]):
             rows.append(f"trick: {trick or '(none yet)'}; {SEAT_NAMES[self.seat_to_play(state)]}"
                         " to play")
         return "\n".join(rows)
+
+
+def _stored_tables() -> dict[tuple[int, ...], list[list[int]]]:
+    """The double-dummy tables kept with the package (``tables.json``: the default deal's,
+    so that ``bridge`` starts at once), by hands."""
+    if not _STORED:
+        data = json.loads((Path(__file__).parent / "tables.json").read_text())
+        for item in data["tables"]:
+            t = item["table"]
+            _STORED[parse_deal(item["pbn"])] = [list(t[s]) for s in STRAINS]
+    return _STORED
+
+
+_STORED: dict[tuple[int, ...], list[list[int]]] = {}
+
+#: a position's optional contract and declarer, ``4S/S``, ``3NT/N``
+_CONTRACT = re.compile(r"^([1-7])(NT|[SHDCN])/([NESW])$", re.IGNORECASE)
 
 
 def _is_card(word: str) -> bool:
