@@ -162,8 +162,9 @@ def test_the_contract_rule_picks_the_best_scoring_makeable_contract() -> None:
 
 # ----- what each seat sees -----------------------------------------------------------------
 def test_a_seat_sees_its_hand_then_dummy_and_samples_keep_revealed_voids() -> None:
-    """Mutation: ``sample`` ignoring the voids (``can = list(unseen)`` and no final check)
-    fails the void check (either alone is caught by the other)."""
+    """Bridge deals through the shared ``DealSampler`` (``games/cards.py``). Mutation:
+    passing it no voids (``[set() for s in unseen]`` in ``Bridge.sampler``) fails the void
+    check."""
     game = Bridge(contract="4S", declarer="S")
     obs = game.observation()
     assert obs is not None

@@ -56,6 +56,7 @@ from ...errors import (
 )
 from ...game import Game, GameType
 from ...spec import GameOption
+from ..cards import BRIDGE_DECK, DealSampler, NoConsistentDealError
 from .cards import (
     NOTRUMP,
     RANKS,
@@ -63,7 +64,6 @@ from .cards import (
     SEATS,
     STRAIN_NAMES,
     STRAINS,
-    SUIT_MASKS,
     SUIT_SYMBOLS,
     SUITS,
     card_name,
@@ -475,12 +475,9 @@ class Bridge(Game[BridgeState, int]):
                 trick = []
         return voids[0], voids[1], voids[2], voids[3]
 
-    def sample(self, view: BridgeView, rng: random.Random) -> BridgeState:
-        """A full state consistent with ``view``: the unseen cards dealt at random to the
-        unseen hands, each to its count, no card to a seat in a suit it showed out of.
-        Uniform over the consistent deals: cards only one unseen hand may hold go there;
-        the rest are shuffled into the room left, and a deal that breaks a void is drawn
-        again (with two unseen hands -- the usual case -- none ever is)."""
+    def sampler(self, view: BridgeView) -> tuple[DealSampler, list[int]]:
+        """The deal sampler of ``view`` (built once per view: it counts the consistent
+        deals) and the unseen seats it deals to."""
         unseen = [s for s in range(4) if not view.seen[s]]
         known = 0
         for s in range(4):
@@ -489,36 +486,28 @@ class Bridge(Game[BridgeState, int]):
             known |= 1 << c
         free = cards_of(((1 << 52) - 1) & ~known)
         voids = self.revealed_voids(view)
-        for _ in range(10000):
-            hands = list(view.hands)
-            room = {s: view.counts[s] for s in unseen}
-            rest = []
-            ok = True
-            for c in free:
-                can = [s for s in unseen if not voids[s] >> (c // 13) & 1]
-                if not can:
-                    ok = False
-                    break
-                if len(can) == 1:
-                    hands[can[0]] |= 1 << c
-                    room[can[0]] -= 1
-                else:
-                    rest.append(c)
-            if not ok or any(v < 0 for v in room.values()):
-                break
-            rng.shuffle(rest)
-            i = 0
-            for s in unseen:
-                for c in rest[i:i + room[s]]:
-                    hands[s] |= 1 << c
-                i += room[s]
-            if all(not (hands[s] & SUIT_MASKS[x]) for s in unseen for x in range(4)
-                   if voids[s] >> x & 1):
-                return BridgeState((hands[0], hands[1], hands[2], hands[3]), view.trick,
-                                   view.leader, view.declarer_tricks, view.defender_tricks,
-                                   view.played, view.first_leader, view.strain, view.level,
-                                   view.declarer)
-        raise InvalidPositionError("bridge: no deal is consistent with this view")
+        try:
+            deals = DealSampler(BRIDGE_DECK, free, [view.counts[s] for s in unseen],
+                                [{x for x in range(4) if voids[s] >> x & 1} for s in unseen])
+        except NoConsistentDealError as e:
+            raise InvalidPositionError(f"bridge: no deal is consistent with this view ({e})"
+                                       ) from None
+        return deals, unseen
+
+    def sample(self, view: BridgeView, rng: random.Random,
+               sampler: tuple[DealSampler, list[int]] | None = None) -> BridgeState:
+        """A full state consistent with ``view``: the unseen cards dealt to the unseen
+        hands, each to its count, no card to a seat in a suit it showed out of, exactly
+        uniformly over the consistent deals (:class:`~gamesearch.games.cards.DealSampler`)."""
+        deals, unseen = sampler or self.sampler(view)
+        hands = list(view.hands)
+        for seat, cards in zip(unseen, deals.sample(rng), strict=True):
+            for c in cards:
+                hands[seat] |= 1 << c
+        return BridgeState((hands[0], hands[1], hands[2], hands[3]), view.trick,
+                           view.leader, view.declarer_tricks, view.defender_tricks,
+                           view.played, view.first_leader, view.strain, view.level,
+                           view.declarer)
 
     def view_actions(self, view: BridgeView) -> list[int]:
         seat = (view.leader + len(view.trick)) % 4
@@ -650,6 +639,8 @@ class _BridgeObservation:
 
     def __init__(self, game: Bridge) -> None:
         self.game = game
+        #: the game of the sampled full states (every hand in view)
+        self.world: Any = game
 
     def observe(self, state: BridgeState, seat: int) -> Hashable:
         return self.game.observe(state, seat)
@@ -658,9 +649,28 @@ class _BridgeObservation:
         assert isinstance(observation, BridgeView)
         return self.game.view_actions(observation)
 
-    def sample(self, observation: Hashable, rng: random.Random) -> BridgeState:
+    def sampler(self, observation: Hashable) -> tuple[Any, Any]:
         assert isinstance(observation, BridgeView)
-        return self.game.sample(observation, rng)
+        return self.game.sampler(observation)
+
+    def sample(self, observation: Hashable, rng: random.Random,
+               sampler: Any = None) -> BridgeState:
+        assert isinstance(observation, BridgeView)
+        return self.game.sample(observation, rng, sampler)
+
+    def describe(self, observation: Hashable) -> str:
+        assert isinstance(observation, BridgeView)
+        v = observation
+        contract = (f"{v.level}{STRAINS[v.strain].replace('N', 'NT')} by "
+                    f"{SEAT_NAMES[v.declarer]}")
+        lines = [f"{SEAT_NAMES[v.seat]} sees ({contract}):"]
+        for s in range(4):
+            if v.seen[s]:
+                hand = BRIDGE_DECK.format_hand(cards_of(v.hands[s]))
+                lines.append(f"  {SEAT_NAMES[s]}: {hand}")
+        lines.append(f"  trick: {' '.join(card_name(c) for c in v.trick) or '-'}; tricks "
+                     f"declarer {v.declarer_tricks}, defenders {v.defender_tricks}")
+        return "\n".join(lines)
 
 
 __all__ = [
