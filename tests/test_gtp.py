@@ -53,6 +53,7 @@ def test_a_session() -> None:
     assert move == "pass" or e.game.parse_vertex(move) != e.game.pass_action
     assert ask(e, "undo") == "=\n\n" and ask(e, "undo") == "=\n\n"
     assert ask(e, "undo") == "=\n\n" and ask(e, "undo").startswith("? cannot undo")
+    assert ask(e, "undo undo").startswith("? undo takes no arguments")
     assert "D" in ask(e, "showboard")
     assert ask(e, "foo bar").startswith("? unknown command")
     assert ask(e, "# a comment") if e.handle("# a comment") else True

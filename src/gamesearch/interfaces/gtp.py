@@ -299,6 +299,8 @@ class GTPEngine:
         return game.vertex(action)
 
     def cmd_undo(self, args: list[str]) -> str:
+        if args:  # ("undo undo" is not two undos: the engine and its controller would part)
+            raise GTPFailure("undo takes no arguments")
         if len(self.states) < 2:
             raise GTPFailure("cannot undo")
         self.states.pop()
