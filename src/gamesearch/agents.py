@@ -456,18 +456,25 @@ class PimcAgent(Agent):
     def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         from .search.pimc import pimc
 
-        seat = getattr(state, "seat", None)
-        if seat is None:
-            raise UnsupportedGameError("pimc is handed a seat's view (game.observation()), "
-                                       "not a full state")
-        seconds = self.seconds
-        if limit is not None and limit.time is not None:
-            seconds = limit.time if seconds is None else min(seconds, limit.time)
+        seat, seconds = _view_seat_and_seconds("pimc", state, self.seconds, limit)
         self.last = r = pimc(game, state, seat, worlds=self.worlds, seconds=seconds,
                              search=self.search, rng=self.rng)
         self.report = AgentReport("search", r.averages[r.action], None, r.nodes, r.seconds,
                                   (r.action,), False)
         return r.action
+
+
+def _view_seat_and_seconds(kind: str, view: Any, seconds: float | None,
+                           limit: Limit | None) -> tuple[int, float | None]:
+    """The seat of the view a hidden-information agent is handed, and its time: its own
+    ``time=`` option, cut to the limit's time when that is shorter."""
+    seat = getattr(view, "seat", None)
+    if seat is None:
+        raise UnsupportedGameError(f"{kind} is handed a seat's view (game.observation()), "
+                                   "not a full state")
+    if limit is not None and limit.time is not None:
+        seconds = limit.time if seconds is None else min(seconds, limit.time)
+    return seat, seconds
 
 
 class IsmctsAgent(Agent):
@@ -497,13 +504,7 @@ class IsmctsAgent(Agent):
     def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         from .search.ismcts import ismcts
 
-        seat = getattr(state, "seat", None)
-        if seat is None:
-            raise UnsupportedGameError("ismcts is handed a seat's view (game.observation()), "
-                                       "not a full state")
-        seconds = self.seconds
-        if limit is not None and limit.time is not None:
-            seconds = limit.time if seconds is None else min(seconds, limit.time)
+        seat, seconds = _view_seat_and_seconds("ismcts", state, self.seconds, limit)
         self.last = r = ismcts(game, state, seat, iterations=self.iterations,
                                seconds=seconds, c=self.c, rng=self.rng)
         self.report = AgentReport("search", r.means[r.action], None, r.iterations,
