@@ -1,6 +1,7 @@
-"""Fixtures shared by the browser tests (``test_web_browser.py``,
-``test_web_nplayer_browser.py``): Debian's Chromium driven by Playwright, one browser a
-module, one page a test that fails on any script error of the page."""
+"""Fixtures shared by the browser tests (``test_web_*browser.py``): Debian's Chromium driven
+by Playwright, one browser a module, one page a test that fails on any script error of the
+page, and the web app on a free port (``server``; a module that needs results or packages
+of its own defines its own)."""
 
 from __future__ import annotations
 
@@ -30,3 +31,11 @@ def page(browser: Any) -> Iterator[Any]:
     yield page
     page.close()
     assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    from web_server import web_server
+
+    with web_server() as (base, _proc):
+        yield base

@@ -5,8 +5,6 @@ rolls its dice."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,18 +12,9 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
 
-from web_server import CHROMIUM, web_server  # noqa: E402
+from web_server import skip_without_browser  # noqa: E402
 
-if not os.path.exists(CHROMIUM):  # pragma: no cover - make test installs it
-    pytest.skip(f"SKIPPED LOUDLY: no browser at {CHROMIUM}; install Debian's chromium "
-                "(apt-get install chromium, as `make test` does) to run the browser tests",
-                allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with web_server() as (base, _proc):
-        yield base
+skip_without_browser()
 
 
 def test_a_typed_move_then_the_agents_reply(server: str, page: Any) -> None:

@@ -16,12 +16,9 @@ pytest.importorskip("fastapi")
 from gamesearch.arena import RunOptions, TournamentConfig, parse_agents, run_tournament  # noqa: E402
 from gamesearch.games import get_game  # noqa: E402
 from gamesearch.search import Limit, search  # noqa: E402
-from web_server import CHROMIUM, web_server  # noqa: E402
+from web_server import skip_without_browser, web_server  # noqa: E402
 
-if not os.path.exists(CHROMIUM):  # pragma: no cover - make test installs it
-    pytest.skip(f"SKIPPED LOUDLY: no browser at {CHROMIUM}; install Debian's chromium "
-                "(apt-get install chromium, as `make test` does) to run the browser tests",
-                allow_module_level=True)
+skip_without_browser()
 
 SHOTS = Path(os.environ.get("GAMESEARCH_SHOTS", "")) if os.environ.get("GAMESEARCH_SHOTS") else None
 

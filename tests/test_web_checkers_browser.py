@@ -4,7 +4,6 @@ chain by its last square, and a choice between two chains that join the same squ
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
@@ -14,12 +13,9 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
 
-from web_server import CHROMIUM, web_server  # noqa: E402
+from web_server import skip_without_browser, web_server  # noqa: E402
 
-if not os.path.exists(CHROMIUM):  # pragma: no cover - make test installs it
-    pytest.skip(f"SKIPPED LOUDLY: no browser at {CHROMIUM}; install Debian's chromium "
-                "(apt-get install chromium, as `make test` does) to run the browser tests",
-                allow_module_level=True)
+skip_without_browser()
 
 
 @pytest.fixture(scope="module")

@@ -9,9 +9,7 @@ actions (``openspiel.to_actions``)."""
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
@@ -23,12 +21,9 @@ pytest.importorskip("fastapi")
 from gamesearch.games import get_game
 from gamesearch.games.chinese_checkers import board as B
 from gamesearch.games.chinese_checkers.openspiel import OS_PASS, to_actions
-from web_server import CHROMIUM, web_server
+from web_server import skip_without_browser
 
-if not os.path.exists(CHROMIUM):  # pragma: no cover - make test installs it
-    pytest.skip(f"SKIPPED LOUDLY: no browser at {CHROMIUM}; install Debian's chromium "
-                "(apt-get install chromium, as `make test` does) to run the browser tests",
-                allow_module_level=True)
+skip_without_browser()
 
 GAME = "chinese_checkers:players=3"
 #: Ply 9 of a seeded, mostly forward random game (``random.Random(5)``, the most forward move
@@ -36,12 +31,6 @@ GAME = "chinese_checkers:players=3"
 START = ("1/11/.11/1111/............./......1...../.........../........../3......../"
          ".3......22/.33.....22./333......222/.333.....222./..../.../../. 1 9")
 AGENTS = ("human", "maxn:depth=2", "brs:depth=2")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with web_server() as (base, _proc):
-        yield base
 
 
 def wait_for_person(page: Any) -> str:

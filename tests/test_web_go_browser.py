@@ -5,8 +5,6 @@ the points of the thinking board (:func:`visit_labels`)."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,18 +15,9 @@ pytest.importorskip("fastapi")
 from gamesearch.games import get_game  # noqa: E402
 from gamesearch.interfaces.web.thinking import info_event, visit_labels  # noqa: E402
 from gamesearch.search import search  # noqa: E402
-from web_server import CHROMIUM, web_server  # noqa: E402
+from web_server import skip_without_browser  # noqa: E402
 
-if not os.path.exists(CHROMIUM):  # pragma: no cover - make test installs it
-    pytest.skip(f"SKIPPED LOUDLY: no browser at {CHROMIUM}; install Debian's chromium "
-                "(apt-get install chromium, as `make test` does) to run the browser tests",
-                allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    with web_server() as (base, _proc):
-        yield base
+skip_without_browser()
 
 
 def wait_status(page: Any, pattern: str) -> str:

@@ -19,6 +19,17 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-component-update", "--disable-sync"]
 
 
+def skip_without_browser() -> None:
+    """Skip the calling browser-test module, loudly, when Debian's Chromium is missing (``make
+    test`` installs it)."""
+    import pytest
+
+    if not os.path.exists(CHROMIUM):  # pragma: no cover - make test installs it
+        pytest.skip(f"SKIPPED LOUDLY: no browser at {CHROMIUM}; install Debian's chromium "
+                    "(apt-get install chromium, as `make test` does) to run the browser tests",
+                    allow_module_level=True)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
