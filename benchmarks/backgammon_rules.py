@@ -22,31 +22,13 @@ import sys
 import time
 from pathlib import Path
 
-from gamesearch.game import CHANCE, sample_outcome
 from gamesearch.games.backgammon import Backgammon, position_id
 from gamesearch.games.backgammon.referees import (
     gnubg_results,
     openspiel_positions,
     our_results,
+    random_decisions,
 )
-from gamesearch.games.backgammon.rules import BGState
-
-
-def random_positions(count: int, seed: int) -> list[BGState]:
-    """``count`` decision nodes of random games (random moves, dice by their odds)."""
-    game = Backgammon()
-    rng = random.Random(seed)
-    out: list[BGState] = []
-    while len(out) < count:
-        s = game.initial_state()
-        while not game.is_terminal(s) and len(out) < count:
-            if game.to_move(s) == CHANCE:
-                s = game.result(s, sample_outcome(game, s, rng))
-                continue
-            out.append(s)
-            moves = game.actions(s)
-            s = game.result(s, moves[int(rng.random() * len(moves))])
-    return out
 
 
 def ids(boards: set[tuple[tuple[int, ...], tuple[int, ...]]]) -> list[str]:
@@ -65,7 +47,7 @@ def main() -> int:
         out = Path(args.write_sample)
         out.mkdir(parents=True, exist_ok=True)
         lines = [f"{game.format_state(s)} {' '.join(ids(gnubg_results(s)))}"
-                 for s in random_positions(args.sample, args.seed)]
+                 for s in random_decisions(args.sample, random.Random(args.seed))]
         (out / "gnubg_moves.txt").write_text("\n".join(lines) + "\n")
         lines = []
         for s, res in openspiel_positions(10_000, args.seed):
@@ -79,7 +61,7 @@ def main() -> int:
     failures = 0
     print(f"{'referee':<10} {'positions':>9} {'mismatches':>10} {'results':>9} "
           f"{'ours pos/s':>11} {'peer pos/s':>11} {'ratio':>6}")
-    states = random_positions(args.positions, args.seed)
+    states = random_decisions(args.positions, random.Random(args.seed))
     t0 = time.perf_counter()
     ours = [our_results(s) for s in states]
     t_ours = time.perf_counter() - t0

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gamesearch.errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
-from gamesearch.game import CHANCE, sample_outcome
+from gamesearch.game import CHANCE
 from gamesearch.games import get_game
 from gamesearch.games.backgammon import (
     Backgammon,
@@ -21,7 +21,7 @@ from gamesearch.games.backgammon import (
     position_id,
     to_tanboard,
 )
-from gamesearch.games.backgammon.referees import our_results
+from gamesearch.games.backgammon.referees import our_results, random_decisions
 from gamesearch.games.backgammon.rules import BAR, START_BOARD, BGState
 
 DATA = Path(__file__).parent / "data" / "backgammon"
@@ -131,7 +131,7 @@ def test_doubles_are_played_four_times() -> None:
 
 def test_actions_list_each_resulting_position_once() -> None:
     rng = random.Random(5)
-    for s in _random_decisions(200, rng):
+    for s in random_decisions(200, rng):
         results = [game.result(s, a)[:2] for a in game.actions(s)]
         assert len(results) == len(set(results))
 
@@ -163,7 +163,7 @@ def test_move_notation_round_trips_and_variants() -> None:
     assert game.parse_action(s, "6/5, 8/5") == a
     run = from_tanboard((START_BOARD, START_BOARD), 0, (6, 5))
     assert game.format_action(run, game.parse_action(run, "24/18 18/13")) == "24/13"
-    for s in _random_decisions(300, random.Random(11)):
+    for s in random_decisions(300, random.Random(11)):
         for act in game.actions(s):
             text = game.format_action(s, act)
             assert game.result(s, game.parse_action(s, text)) == game.result(s, act), text
@@ -186,7 +186,7 @@ def test_illegal_moves_one_line_errors() -> None:
 def test_position_ids_round_trip_and_match_gnubg_examples() -> None:
     assert position_id((START_BOARD, START_BOARD)) == "4HPwATDgc/ABMA"
     assert board_from_position_id("4HPwATDgc/ABMA") == (START_BOARD, START_BOARD)
-    for s in _random_decisions(300, random.Random(3)):
+    for s in random_decisions(300, random.Random(3)):
         text = game.format_state(s)
         assert game.parse_state(text) == s
         assert board_from_position_id(text[:14]) == to_tanboard(s)
@@ -268,7 +268,7 @@ def test_gnubg_live_on_fresh_positions() -> None:
     pytest.importorskip("gnubg_nn", reason="gnubg-nn (the dev extra) is not installed")
     from gamesearch.games.backgammon.referees import gnubg_results
 
-    for s in _random_decisions(400, random.Random(99)):
+    for s in random_decisions(400, random.Random(99)):
         assert our_results(s) == gnubg_results(s), game.format_state(s)
 
 
@@ -285,20 +285,6 @@ def test_openspiel_live_on_fresh_positions() -> None:
     assert count == 400
 
 
-def _random_decisions(count: int, rng: random.Random) -> list[BGState]:
-    out: list[BGState] = []
-    while len(out) < count:
-        s = game.initial_state()
-        while not game.is_terminal(s) and len(out) < count:
-            if game.to_move(s) == CHANCE:
-                s = game.result(s, sample_outcome(game, s, rng))
-                continue
-            out.append(s)
-            acts = game.actions(s)
-            s = game.result(s, acts[int(rng.random() * len(acts))])
-    return out
-
-
 def test_compiled_kernel_equals_the_plain_rules() -> None:
     """The numba move generator (``compiled.legal_positions``, what TD training and the
     evaluations' benchmarks use) gives exactly the plain rules' resulting positions."""
@@ -306,7 +292,7 @@ def test_compiled_kernel_equals_the_plain_rules() -> None:
 
     from gamesearch.games.backgammon import compiled
 
-    for s in _random_decisions(500, random.Random(7)):
+    for s in random_decisions(500, random.Random(7)):
         board = np.array(to_tanboard(s), dtype=np.int8)
         found = compiled.legal_positions(board, s[3], s[4])
         kernel = {(tuple(int(x) for x in b[0]), tuple(int(x) for x in b[1])) for b in found}

@@ -16,7 +16,25 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from .rules import BGState, Board, TanBoard, legal_moves, to_tanboard
+from ...game import CHANCE, sample_outcome
+from .rules import Backgammon, BGState, Board, TanBoard, legal_moves, to_tanboard
+
+
+def random_decisions(count: int, rng: random.Random) -> list[BGState]:
+    """``count`` decision nodes of random games (uniformly random moves, the dice by their
+    odds): the positions the referees are compared on."""
+    game = Backgammon()
+    out: list[BGState] = []
+    while len(out) < count:
+        s = game.initial_state()
+        while not game.is_terminal(s) and len(out) < count:
+            if game.to_move(s) == CHANCE:
+                s = game.result(s, sample_outcome(game, s, rng))
+                continue
+            out.append(s)
+            moves = game.actions(s)
+            s = game.result(s, moves[int(rng.random() * len(moves))])
+    return out
 
 
 def our_results(state: BGState) -> set[TanBoard]:
