@@ -164,6 +164,19 @@ def ours_repeat(game: Go, s: GoState, p: int) -> bool:
     return played is not None and played[1] in s.history
 
 
+def random_opening(game: Go, client: GTPClient, rng: random.Random, moves: int) -> GoState:
+    """``moves`` uniformly random moves (never a pass) from the start, played on our board
+    and sent to the GTP engine ``client`` (whose board must be clear): the varied openings
+    of the games played against GNU Go."""
+    s = game.initial_state()
+    for _ in range(moves):
+        legal = [a for a in game.actions(s) if a != game.pass_action]
+        a = legal[rng.randrange(len(legal))]
+        client.send(f"play {'bw'[s.to_move]} {game.vertex(a)}")
+        s = game.result(s, a)
+    return s
+
+
 def compare_gnugo_scores(path: str, games: int, size: int = 9, seed: int = 0,
                          level: int = 1, opening: int = 6) -> Tally:
     """GNU Go plays ``games`` games against itself (``--capture-all-dead``, ``level``),
@@ -176,12 +189,7 @@ def compare_gnugo_scores(path: str, games: int, size: int = 9, seed: int = 0,
     try:
         for k in range(games):
             client.send("clear_board")
-            s = game.initial_state()
-            for _ in range(opening):
-                legal = [a for a in game.actions(s) if a != game.pass_action]
-                a = legal[rng.randrange(len(legal))]
-                client.send(f"play {'bw'[s.to_move]} {game.vertex(a)}")
-                s = game.result(s, a)
+            s = random_opening(game, client, rng, opening)
             while not game.is_terminal(s) and s.moves < 4 * game.points:
                 answer = client.send(f"genmove {'bw'[s.to_move]}", timeout=120.0)
                 if answer.lower() == "resign":

@@ -34,6 +34,7 @@ from pathlib import Path
 from .fast import kernels
 from .gtp import GTPClient, gnugo_argv
 from .patterns import feature_name
+from .referees import random_opening
 from .rules import Go
 
 
@@ -52,12 +53,7 @@ def play_games(path: str, games: int, size: int, level: int, opening: int, seed:
         client.send(f"komi {game.komi:g}")
         for g in range(games):
             client.send("clear_board")
-            s = game.initial_state()
-            for _ in range(opening):
-                legal = [a for a in game.actions(s) if a != game.pass_action]
-                a = legal[rng.randrange(len(legal))]
-                client.send(f"play {'bw'[s.to_move]} {game.vertex(a)}")
-                s = game.result(s, a)
+            s = random_opening(game, client, rng, opening)
             while not game.is_terminal(s) and s.moves < 3 * game.points:
                 answer = client.send(f"genmove {'bw'[s.to_move]}", timeout=300.0)
                 if answer.lower() == "resign":
