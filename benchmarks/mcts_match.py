@@ -32,6 +32,24 @@ by the same player; its bot searches each jump for the time of a move, and the c
 picks is our move. Its squares are ours turned round (:func:`spiel_square`). The game ends
 at the first draw rule of either library: OpenSpiel's (40 plies without a capture) comes
 before ours (80 plies without a capture or a man's move; a third repetition).
+
+Resuming and adjudicating (for long runs; both are recorded in the JSON lines):
+
+* ``--resume`` (with ``--jsonl``) counts the games of that file already played with the same
+  game, agents and time, and plays only the missing game numbers (each game's seeds and
+  colours come from its number, so a resumed run is the run it continues);
+* ``--referee-egdb DIR`` (checkers) opens the endgame database in ``DIR`` as a referee,
+  whatever ours uses: each game's line then says how the game ended (``end``), the first
+  database position reached (``entered``: its ply, value for the side to move then, its
+  distance in plies, and the plies left before OpenSpiel's 40-ply draw rule), so a draw can
+  be told apart from a won ending not converted in time;
+* ``--adjudicate`` (with ``--referee-egdb``) ends a game at the first database position
+  whose result is certain under the rules in force: a database draw (a draw rule only adds
+  draws), or a win whose distance fits within the plies left before OpenSpiel's draw rule
+  (40 plies without a capture; ours, 80 plies without a capture or a man's move, cannot come
+  first); a longer win is played on. This is tablebase adjudication as in chess
+  tournaments; it assumes perfect play from there, so it takes the database's help in the
+  ending itself out of a comparison (the same adjudication in both runs of a pair).
 """
 
 from __future__ import annotations
@@ -238,25 +256,115 @@ class OurPlayer:
         return action
 
 
+#: OpenSpiel's checkers draw rule: this many plies in a row without a capture
+OPENSPIEL_CHECKERS_QUIET_PLIES = 40
+
+
+def pieces_on_board(state: Any) -> int:
+    """Checkers: the pieces on the board (a capture is a move that lowers it)."""
+    return int(state.black | state.white).bit_count()
+
+
+def quiet_after(before: Any, after: Any, quiet: int) -> int:
+    """Checkers: OpenSpiel's count of plies without a capture after the move ``before`` ->
+    ``after`` (a man's move does not reset it, unlike ours)."""
+    return 0 if pieces_on_board(after) < pieces_on_board(before) else quiet + 1
+
+
+class Referee:
+    """Checkers: an endgame database judging the games (see the module docstring)."""
+
+    def __init__(self, folder: str, adjudicate: bool) -> None:
+        database = get_game(f"checkers:egdb={folder}").endgame_database()
+        if database is None:
+            raise RuntimeError(f"{folder}: no checkers endgame database")
+        self.database = database
+        self.adjudicate = adjudicate
+
+    def judge(self, state: Any, quiet: int, ply: int, report: dict[str, Any]) -> float | None:
+        """Notes the first database position reached in ``report``; with adjudication, the
+        certain result for the side to move (+1, 0, -1) or ``None`` to play on."""
+        if pieces_on_board(state) > self.database.pieces:
+            return None
+        value = self.database.probe(state)
+        if value is None:
+            return None
+        left = OPENSPIEL_CHECKERS_QUIET_PLIES - quiet
+        if "entered" not in report:
+            report["entered"] = {"ply": ply, "value": value.value, "plies": value.plies,
+                                 "quiet_plies_left": left}
+        if not self.adjudicate:
+            return None
+        if value.value == 0 or (value.plies is not None and value.plies <= left):
+            return float(value.value)
+        return None
+
+
 def play(game: Game[Any, Any], players: list[Any], translator: Translator | None,
-         max_moves: int = 1000) -> tuple[list[float], int]:
+         max_moves: int = 1000, referee: Referee | None = None,
+         report: dict[str, Any] | None = None) -> tuple[list[float], int]:
+    """Plays one game; ``report`` receives how it ended (``end``) and the referee's notes."""
+    report = {} if report is None else report
     state = game.initial_state()
     if translator is not None:
         translator.reset()
-    moves = 0
+    moves = quiet = 0
     while not game.is_terminal(state) and moves < max_moves:
         if translator is not None and translator.state.is_terminal():
             # OpenSpiel's own end (its draw rule) came first: its returns, on our scale
+            report["end"] = "openspiel"
             return [r * game.max_utility for r in translator.state.returns()], moves
         p = game.to_move(state)
         if p == CHANCE:
             raise RuntimeError("games with chance nodes are not supported here")
+        if referee is not None:
+            verdict = referee.judge(state, quiet, moves, report)
+            if verdict is not None:
+                report["end"] = "adjudicated"
+                returns = [0.0, 0.0]
+                returns[p] = verdict * game.max_utility
+                returns[1 - p] = -verdict * game.max_utility
+                return returns, moves
         action = players[p].choose(state)
         if translator is not None:
             translator.apply(state, action)
-        state = game.result(state, action)
+        after = game.result(state, action)
+        if referee is not None:
+            quiet = quiet_after(state, after, quiet)
+        state = after
         moves += 1
+    report["end"] = "ours" if game.is_terminal(state) else "move cap"
     return list(game.returns(state)), moves
+
+
+#: what a line written before a key existed means by its absence
+KEY_DEFAULTS: dict[str, Any] = {"adjudicated": False}
+
+
+def played_games(path: str, key: dict[str, Any]) -> dict[int, str]:
+    """The games of a JSON-lines file that match ``key`` (game, agents, time): index ->
+    result."""
+    done: dict[int, str] = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.strip():
+                    row = json.loads(line)
+                    if all(row.get(k, KEY_DEFAULTS.get(k)) == v for k, v in key.items()):
+                        done[int(row["index"])] = row["result"]
+    except FileNotFoundError:
+        pass
+    return done
+
+
+def outcome_intervals(wins: int, draws: int, losses: int) -> str:
+    """Each outcome's share of the games with its Wilson 95 % interval."""
+    n = wins + draws + losses
+    parts = []
+    for sign, count in (("W", wins), ("D", draws), ("L", losses)):
+        lo, hi = wilson(count, n)
+        parts.append(f"{sign} {count / n if n else 0:.3f} ({lo:.3f}-{hi:.3f})")
+    return ", ".join(parts)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -270,8 +378,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jsonl", help="append one JSON line per game to this file")
+    p.add_argument("--resume", action="store_true",
+                   help="skip the games the --jsonl file already holds for this setup")
+    p.add_argument("--referee-egdb", metavar="DIR",
+                   help="checkers: an endgame database noting how each game ends")
+    p.add_argument("--adjudicate", action="store_true",
+                   help="with --referee-egdb: end a game once its result is certain")
     p.add_argument("--quiet", action="store_true", help="only the summary")
     args = p.parse_args(argv)
+    if args.resume and not args.jsonl:
+        p.error("--resume needs --jsonl")
+    if args.adjudicate and not args.referee_egdb:
+        p.error("--adjudicate needs --referee-egdb")
     game = get_game(args.game)
     if game.num_players != 2:
         p.error(f"{args.game}: two-player games only")
@@ -286,17 +404,35 @@ def main(argv: list[str] | None = None) -> int:
         opponent = OurPlayer(game, args.opponent, args.time)
     ours = OurPlayer(game, args.ours, args.time)
     MCTS(game)  # fail early if the game does not suit MCTS
-    wins = draws = losses = 0
+    referee = None
+    if args.referee_egdb:
+        if (game.spec_name or game.name) != "checkers" or translator is None:
+            p.error("--referee-egdb: checkers against OpenSpiel only")
+        referee = Referee(args.referee_egdb, args.adjudicate)
+    key = {"game": args.game, "ours": ours.name, "opponent": opponent.name, "time": args.time,
+           "adjudicated": args.adjudicate}
+    done = played_games(args.jsonl, key) if args.resume else {}
+    done = {i: r for i, r in done.items() if i < args.games}
+    wins = sum(r == "win" for r in done.values())
+    draws = sum(r == "draw" for r in done.values())
+    losses = sum(r == "loss" for r in done.values())
     start = time.perf_counter()
     print(f"{args.game}: {ours.name} vs {opponent.name}, {args.time} s a move, "
-          f"{args.games} games, colours alternating", flush=True)
+          f"{args.games} games, colours alternating"
+          + (f", adjudicated by {args.referee_egdb}" if args.adjudicate else "")
+          + (f"; {len(done)} already played (+{wins} ={draws} -{losses})" if done else ""),
+          flush=True)
     for i in range(args.games):
+        if i in done:
+            continue
         seed = args.seed + i
+        game_start = time.perf_counter()
         ours.new_game(seed)
         opponent.new_game(seed + 1_000_003)
         ours_first = i % 2 == 0
         players = [ours, opponent] if ours_first else [opponent, ours]
-        returns, moves = play(game, players, translator)
+        report: dict[str, Any] = {}
+        returns, moves = play(game, players, translator, referee=referee, report=report)
         mine = returns[0 if ours_first else 1]
         other = returns[1 if ours_first else 0]
         outcome = "win" if mine > other else "loss" if mine < other else "draw"
@@ -311,7 +447,10 @@ def main(argv: list[str] | None = None) -> int:
                 f.write(json.dumps({"game": args.game, "index": i, "ours": ours.name,
                                     "opponent": opponent.name, "time": args.time,
                                     "ours_first": ours_first, "result": outcome,
-                                    "moves": moves, "seed": seed}) + "\n")
+                                    "moves": moves, "seed": seed,
+                                    "adjudicated": args.adjudicate,
+                                    "seconds": round(time.perf_counter() - game_start, 1),
+                                    **report}) + "\n")
     n = wins + draws + losses
     points = wins + 0.5 * draws
     lo, hi = wilson(points, n)
@@ -320,6 +459,7 @@ def main(argv: list[str] | None = None) -> int:
           f"+{wins} ={draws} -{losses} in {n} games, score {score:.3f} "
           f"(95 % Wilson {lo:.3f}-{hi:.3f}), Elo {format_elo(elo_from_score(score))} "
           f"[{format_elo(elo_from_score(lo))}, {format_elo(elo_from_score(hi))}]; "
+          f"{outcome_intervals(wins, draws, losses)} (95 % Wilson); "
           f"{time.perf_counter() - start:.0f} s")
     return 0
 
