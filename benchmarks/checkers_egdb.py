@@ -14,7 +14,11 @@ Sections (``--sections``, comma-separated):
   positions of up to 4 pieces won or lost within --solver-plies plies;
 * ``convert``: the engine (``id`` at --depth, probing the database) against the database's
   slowest defence from random won positions of up to --pieces pieces, under the game's draw
-  rule: the share it wins, and in how many plies beside the database's.
+  rule: the share it wins, and in how many plies beside the database's;
+* ``probe``: what probing costs and saves the engine: ``id`` at --probe-depth on
+  --probe-samples positions with at most --probe-pieces pieces (the first such position of
+  random games from the start, so some pieces above the database), searched with and without
+  the database: nodes, seconds, nodes/s, and how often the two choose a different move.
 """
 
 from __future__ import annotations
@@ -199,6 +203,46 @@ def section_convert(args: argparse.Namespace, folder: Path) -> None:
         print(f"  not won: {fen} (database: win in {dtw} plies): {why}")
 
 
+def game_positions(pieces: int, count: int, rng: random.Random) -> list[Any]:
+    """The first position with at most ``pieces`` pieces, not over, of ``count`` random
+    games from the start (games that end first are skipped)."""
+    game = get_game("checkers")
+    found: list[Any] = []
+    while len(found) < count:
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            if K.popcount(state.black | state.white) <= pieces:
+                found.append(state)
+                break
+            state = game.result(state, rng.choice(game.actions(state)))
+    return found
+
+
+def section_probe(args: argparse.Namespace, folder: Path) -> None:
+    plain = get_game("checkers")
+    probing = get_game("checkers", egdb=str(folder))
+    positions = game_positions(args.probe_pieces, args.probe_samples, random.Random(3))
+    runs = (("without", plain), ("with, first pass (slices read from disk)", probing),
+            ("with, second pass (slices in memory)", probing))
+    totals = {label: [0, 0.0] for label, _ in runs}
+    chosen: dict[str, list[Any]] = {label: [] for label, _ in runs}
+    for label, game in runs:
+        for state in positions:
+            result = search(game, game.parse_state(plain.to_fen(state)), "id",
+                            Limit(depth=args.probe_depth))
+            totals[label][0] += result.nodes
+            totals[label][1] += result.seconds
+            chosen[label].append(result.action)
+    differ = sum(a != b for a, b in zip(chosen[runs[0][0]], chosen[runs[2][0]], strict=True))
+    print(f"\nprobing: id at depth {args.probe_depth} on {len(positions)} positions of at "
+          f"most {args.probe_pieces} pieces (first such position of random games)")
+    print("| database | nodes | seconds | nodes/s |")
+    print("| --- | ---: | ---: | ---: |")
+    for label, (nodes, seconds) in totals.items():
+        print(f"| {label} | {nodes:,} | {seconds:.2f} | {nodes / max(seconds, 1e-9):,.0f} |")
+    print(f"different moves chosen: {differ} of {len(positions)}")
+
+
 def _plies(value: Any) -> int:
     """The defender's preference among its moves, by the value of the position they leave
     to the engine: one the engine does not win first, else the slowest win."""
@@ -220,6 +264,9 @@ def main() -> None:
     p.add_argument("--depth", type=int, default=2)
     p.add_argument("--seconds", type=float, default=1800.0,
                    help="the solver section stops after this long and reports what it did")
+    p.add_argument("--probe-depth", type=int, default=8)
+    p.add_argument("--probe-pieces", type=int, default=8)
+    p.add_argument("--probe-samples", type=int, default=20)
     args = p.parse_args()
     sections = set(args.sections.split(","))
     report: dict[str, Any] = {}
@@ -236,6 +283,8 @@ def main() -> None:
         section_solver(args, folder)
     if "convert" in sections:
         section_convert(args, folder)
+    if "probe" in sections:
+        section_probe(args, folder)
 
 
 if __name__ == "__main__":
