@@ -25,7 +25,7 @@ state, translated per game (columns and squares as integers for Connect Four and
 tic-tac-toe, the move's text - ``d3``, ``pass`` - for other games). The summary gives wins,
 draws and losses of ours, the score (draw = 1/2) with its Wilson 95 % interval, and the Elo
 difference with the interval mapped from the Wilson bounds. ``--jsonl FILE`` appends one
-line per game.
+line per game; ``mcts_match.py --summarize FILE...`` prints a Markdown row per such file.
 
 Checkers (``checkers --ours id``): OpenSpiel splits a jump chain into one action per jump,
 by the same player; its bot searches each jump for the time of a move, and the chain it
@@ -367,7 +367,48 @@ def outcome_intervals(wins: int, draws: int, losses: int) -> str:
     return ", ".join(parts)
 
 
+def summarize(paths: list[str]) -> None:
+    """A Markdown row per JSON-lines file of games: the tally, the score and each outcome
+    with Wilson 95 % intervals, the Elo interval, seconds a game, and for the draws the
+    referee's note on the first database position reached (when it took notes)."""
+    print("| file | games | +win =draw -loss | score (95 %) | Elo (95 %) | W / D / L (95 %) "
+          "| s a game | draws: database value on entry |")
+    print("| --- | ---: | ---: | ---: | ---: | --- | ---: | --- |")
+    for path in paths:
+        with open(path) as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+        rows = list({int(r["index"]): r for r in rows}.values())
+        wins = sum(r["result"] == "win" for r in rows)
+        draws = sum(r["result"] == "draw" for r in rows)
+        losses = sum(r["result"] == "loss" for r in rows)
+        n = len(rows)
+        points = wins + 0.5 * draws
+        lo, hi = wilson(points, n)
+        score = points / n if n else 0.5
+        timed = [r["seconds"] for r in rows if "seconds" in r]
+        per_game = f"{sum(timed) / len(timed):.1f}" if timed else "-"
+        entries: dict[str, int] = {}
+        for r in rows:
+            if r["result"] == "draw" and "end" in r:
+                entered = r.get("entered")
+                word = ("not reached" if entered is None else
+                        {1: "won", 0: "drawn", -1: "lost"}[entered["value"]]
+                        + ("" if entered["plies"] is None else
+                           f" in {entered['plies']} with {entered['quiet_plies_left']} left"))
+                entries[word] = entries.get(word, 0) + 1
+        notes = "; ".join(f"{k}: {v}" for k, v in sorted(entries.items())) or "-"
+        print(f"| {path} | {n} | +{wins} ={draws} -{losses} | {score:.3f} ({lo:.3f}-{hi:.3f}) "
+              f"| {format_elo(elo_from_score(score))} ({format_elo(elo_from_score(lo))}, "
+              f"{format_elo(elo_from_score(hi))}) | {outcome_intervals(wins, draws, losses)} "
+              f"| {per_game} | {notes} |")
+
+
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["--summarize"]:
+        summarize(argv[1:])
+        return 0
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("game", help="connect4, tictactoe, othello, checkers (a two-player game; "
                    "a spec such as checkers:egdb=DIR)")

@@ -124,3 +124,20 @@ def test_outcome_intervals() -> None:
     assert text.startswith("W 0.950 (0.910-0.973), D 0.050 (0.027-0.090), L 0.000 (0.000-")
     lo, hi = match.wilson(0, 200)
     assert lo == pytest.approx(0.0, abs=1e-12) and 0.018 < hi < 0.020  # (by hand: 0.0189)
+
+
+def test_summary_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "games.jsonl"
+    rows = [{"index": 0, "result": "win", "seconds": 3.0, "end": "ours"},
+            {"index": 1, "result": "draw", "seconds": 5.0, "end": "openspiel",
+             "entered": {"ply": 60, "value": 1, "plies": 51, "quiet_plies_left": 30}},
+            {"index": 1, "result": "draw", "seconds": 5.0, "end": "openspiel",  # resumed twice
+             "entered": {"ply": 60, "value": 1, "plies": 51, "quiet_plies_left": 30}},
+            {"index": 2, "result": "draw", "seconds": 7.0, "end": "openspiel"},
+            {"index": 3, "result": "loss", "seconds": 1.0, "end": "ours"}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    match.summarize([str(path)])
+    row = capsys.readouterr().out.splitlines()[-1].split(" | ")
+    assert row[1:4] == ["4", "+1 =2 -1", "0.500 (0.150-0.850)"]
+    assert row[6] == "4.0"
+    assert row[7] == "not reached: 1; won in 51 with 30 left: 1 |"
