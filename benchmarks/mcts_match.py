@@ -183,8 +183,10 @@ class OpenSpielPlayer:
             pass
 
         class TimedMCTSBot(mcts.MCTSBot):  # type: ignore[misc]
-            """Stops at the start of the first simulation after the deadline (the tree is
-            then complete); the rest is OpenSpiel's code."""
+            """Stops at the start of the first simulation after the deadline once the root
+            has its children (OpenSpiel expands the root in the second simulation: a first
+            one that outlasts the time of a move, on a loaded machine, would leave none to
+            choose from); the rest is OpenSpiel's code."""
 
             deadline = 0.0
             root: Any = None
@@ -197,7 +199,7 @@ class OpenSpielPlayer:
                     return self.root
 
             def _apply_tree_policy(self, root: Any, state: Any) -> Any:
-                if root.explore_count and time.perf_counter() >= self.deadline:
+                if root.children and time.perf_counter() >= self.deadline:
                     self.root = root
                     raise Stop
                 return super()._apply_tree_policy(root, state)

@@ -141,3 +141,19 @@ def test_summary_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert row[1:4] == ["4", "+1 =2 -1", "0.500 (0.150-0.850)"]
     assert row[6] == "4.0"
     assert row[7] == "not reached: 1; won in 51 with 30 left: 1 |"
+
+
+def test_openspiel_bot_out_of_time_still_moves() -> None:
+    """No time at all (as when a loaded machine outlasts the move's time in OpenSpiel's
+    first simulation): the bot still has root children to choose from."""
+    pytest.importorskip("pyspiel", reason="open_spiel (dev extra) is the opponent")
+    game = get_game("checkers")
+    translator = match.Translator(game, "checkers")
+    bot = match.OpenSpielPlayer(translator, 0.0, cpp=False)
+    bot.new_game(5)
+    state = game.initial_state()
+    for _ in range(6):  # a few moves each way, chains included if they come
+        move = bot.choose(state)
+        assert move in game.actions(state)
+        translator.apply(state, move)
+        state = game.result(state, move)
