@@ -372,7 +372,8 @@ def outcome_intervals(wins: int, draws: int, losses: int) -> str:
 def summarize(paths: list[str]) -> None:
     """A Markdown row per JSON-lines file of games: the tally, the score and each outcome
     with Wilson 95 % intervals, the Elo interval, seconds a game, and for the draws the
-    referee's note on the first database position reached (when it took notes)."""
+    referee's note on the first database position reached (when it took notes): its value
+    for ours, its distance and the plies then left before OpenSpiel's draw rule."""
     print("| file | games | +win =draw -loss | score (95 %) | Elo (95 %) | W / D / L (95 %) "
           "| s a game | draws: database value on entry |")
     print("| --- | ---: | ---: | ---: | ---: | --- | ---: | --- |")
@@ -393,10 +394,13 @@ def summarize(paths: list[str]) -> None:
         for r in rows:
             if r["result"] == "draw" and "end" in r:
                 entered = r.get("entered")
-                word = ("not reached" if entered is None else
-                        {1: "won", 0: "drawn", -1: "lost"}[entered["value"]]
-                        + ("" if entered["plies"] is None else
-                           f" in {entered['plies']} with {entered['quiet_plies_left']} left"))
+                word = "not reached"
+                if entered is not None:  # its value is the side to move's: turn it to ours
+                    ours_to_move = (entered["ply"] % 2 == 0) == r["ours_first"]
+                    value = entered["value"] if ours_to_move else -entered["value"]
+                    word = {1: "ours won", 0: "drawn", -1: "ours lost"}[value] + (
+                        "" if entered["plies"] is None else
+                        f" in {entered['plies']} with {entered['quiet_plies_left']} left")
                 entries[word] = entries.get(word, 0) + 1
         notes = "; ".join(f"{k}: {v}" for k, v in sorted(entries.items())) or "-"
         print(f"| {path} | {n} | +{wins} ={draws} -{losses} | {score:.3f} ({lo:.3f}-{hi:.3f}) "

@@ -130,9 +130,11 @@ def test_summary_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     path = tmp_path / "games.jsonl"
     rows = [{"index": 0, "result": "win", "seconds": 3.0, "end": "ours"},
             {"index": 1, "result": "draw", "seconds": 5.0, "end": "openspiel",
-             "entered": {"ply": 60, "value": 1, "plies": 51, "quiet_plies_left": 30}},
+             "ours_first": False,  # the opponent to move at ply 60, lost for it
+             "entered": {"ply": 60, "value": -1, "plies": 51, "quiet_plies_left": 30}},
             {"index": 1, "result": "draw", "seconds": 5.0, "end": "openspiel",  # resumed twice
-             "entered": {"ply": 60, "value": 1, "plies": 51, "quiet_plies_left": 30}},
+             "ours_first": False,
+             "entered": {"ply": 60, "value": -1, "plies": 51, "quiet_plies_left": 30}},
             {"index": 2, "result": "draw", "seconds": 7.0, "end": "openspiel"},
             {"index": 3, "result": "loss", "seconds": 1.0, "end": "ours"}]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
@@ -140,7 +142,7 @@ def test_summary_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     row = capsys.readouterr().out.splitlines()[-1].split(" | ")
     assert row[1:4] == ["4", "+1 =2 -1", "0.500 (0.150-0.850)"]
     assert row[6] == "4.0"
-    assert row[7] == "not reached: 1; won in 51 with 30 left: 1 |"
+    assert row[7] == "not reached: 1; ours won in 51 with 30 left: 1 |"
 
 
 def test_openspiel_bot_out_of_time_still_moves() -> None:
