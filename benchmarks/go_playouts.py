@@ -7,7 +7,8 @@ Rows (each from the empty 9x9 board, komi 7.5):
   two passes;
 * our MCTS (``gamesearch.search.MCTS``, one playout an iteration): plain UCT, and the
   program (RAVE with the learned priors, ``rave=1,prior_visits=20,c=0.1``), iterations per
-  second of one search;
+  second of one search; the program also with every node opened when made (``eager``:
+  how the search ran before RAVE opened leaves lazily; the same tree, seed for seed);
 * OpenSpiel 1.6's MCTS bots on its ``go`` (board_size 9): the C++ ``pyspiel.MCTSBot`` and
   the Python ``open_spiel.python.algorithms.mcts.MCTSBot``, each with a
   ``RandomRolloutEvaluator`` of one rollout (uniformly random moves, passes and eye
@@ -48,11 +49,13 @@ def ours_playouts(policy: str, seconds: float) -> tuple[float, float]:
     return n / (time.perf_counter() - t0), plies / n
 
 
-def ours_mcts(options: dict[str, object], seconds: float) -> float:
+def ours_mcts(options: dict[str, object], seconds: float, eager: bool = False) -> float:
     g = get_game("go:size=9")
     searcher = make_searcher(g, "mcts", seed=1, **options)
     searcher.search(g.initial_state(), Limit(nodes=50))  # compile, load the priors
     searcher = make_searcher(g, "mcts", seed=1, **options)
+    if eager:  # the search as it was before RAVE opened its leaves lazily (the same tree)
+        searcher._lazy = False  # type: ignore[attr-defined]
     r = searcher.search(g.initial_state(), Limit(time=seconds))
     return float(r.extra["iterations"]) / r.seconds
 
@@ -99,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
         rate, length = ours_playouts(policy, args.seconds)
         rows.append((f"ours: compiled playouts, {policy}", rate, length))
     rows.append(("ours: MCTS (UCT), iterations", ours_mcts({}, args.seconds), None))
+    rows.append(("ours: the program, eager opening (before)",
+                 ours_mcts({"rave": True, "prior_visits": 20.0, "c": 0.1}, args.seconds,
+                           eager=True), None))
     rows.append(("ours: MCTS rave=1,prior_visits=20,c=0.1, iterations",
                  ours_mcts({"rave": True, "prior_visits": 20.0, "c": 0.1}, args.seconds),
                  None))
