@@ -116,3 +116,21 @@ def test_missing_files_and_games_without_records(
     code, _, err = play(["play", "go:size=5", "--agents", "random", "random", "--seed", "1",
                          "--record", str(tmp_path / "no-such-dir" / "g.sgf")], capsys)
     assert code == 2 and "--record" in err and err.count("\n") == 1
+
+
+def test_a_colour_moving_twice_starts_the_line_there(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """SGF allows a colour to move twice running; the position there becomes the start
+    of the line replayed (its stones are the record's setup when it is written again)."""
+    path = tmp_path / "twice.sgf"
+    path.write_bytes(b"(;FF[4]GM[1]SZ[5]KM[7.5];B[aa];B[bb];W[cc];B[dd])")
+    out_path = tmp_path / "out.sgf"
+    code, out, err = play(["play", "go:size=5", "--agents", "random:seed=1", "random:seed=2",
+                           "--load", str(path), "--record", str(out_path)], capsys)
+    assert code == 0, err
+    assert "loaded 3 moves" in out  # B B2 (after B A1, set up), W C3, B D4
+    written = sgf.Sgf_game.from_bytes(out_path.read_bytes())
+    black, white, _ = written.get_root().get_setup_stones()
+    assert black == {(4, 0)} and not white  # (sgfmill counts rows from the bottom)
+    first = [n.get_move() for n in written.get_main_sequence()[1:4]]
+    assert first == [("b", (3, 1)), ("w", (2, 2)), ("b", (1, 3))]
