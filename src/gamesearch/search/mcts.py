@@ -52,8 +52,8 @@ Sources, and what each contributes here:
   are listed when a later iteration first selects through it (:meth:`MCTS._open`, which
   also applies the AMAF update of the node's first iteration, kept until then), so the
   many leaves visited once never pay for them; the search is the same, seed for seed
-  (``tests/test_mcts_rave.py``), 1.6x the iterations a second on 9x9 Go
-  (``benchmarks/go_playouts.py``).
+  (``tests/test_mcts_rave.py``), 1.3-1.6x the iterations a second on 9x9 Go
+  (``benchmarks/go_playouts.py --ab-rounds``; the README's Go section).
 * Sturtevant 2008, "An analysis of UCT in multi-player games": with ``n`` players every
   node keeps the mean return of the player who moved into it, so each player maximises its
   own return (the max^n back-up, AIMA Fig 6.4); chance nodes are sampled by probability.
@@ -439,7 +439,8 @@ class MCTS(Searcher):
     def _new_node(self, state: Any, owner: int) -> Node:
         """A node for ``state``: terminal (its returns are exact), a chance node (its outcomes
         and their running probabilities) or a decision node (its actions, PUCT's priors).
-        Under RAVE a decision node made below the root is left unopened (:meth:`_open`)."""
+        Under RAVE a decision node is left unopened (:meth:`_open`; a root is opened at
+        once)."""
         self._created += 1
         game = self.game
         wv = None if self._two else [0.0] * game.num_players
