@@ -7,7 +7,8 @@ Rows (each from the empty 9x9 board, komi 7.5):
   two passes;
 * our MCTS (``gamesearch.search.MCTS``, one playout an iteration): plain UCT, and the
   program (RAVE with the learned priors, ``rave=1,prior_visits=20,c=0.1``), iterations per
-  second of one search;
+  second of one search; the program also with every node opened when made (``eager``:
+  how the search ran before RAVE opened leaves lazily; the same tree, seed for seed);
 * OpenSpiel 1.6's MCTS bots on its ``go`` (board_size 9): the C++ ``pyspiel.MCTSBot`` and
   the Python ``open_spiel.python.algorithms.mcts.MCTSBot``, each with a
   ``RandomRolloutEvaluator`` of one rollout (uniformly random moves, passes and eye
@@ -15,6 +16,7 @@ Rows (each from the empty 9x9 board, komi 7.5):
   ``step``.
 
     .venv/bin/python benchmarks/go_playouts.py [--seconds 5]
+    .venv/bin/python benchmarks/go_playouts.py --ab-rounds 5    # lazy vs eager opening
 
 A playout of ours is shorter than OpenSpiel's (it never fills its own eyes and ends at two
 passes, about 110 moves; OpenSpiel's random rollouts run to its 162-move cap), so the
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import sys
 import time
 
@@ -48,13 +51,43 @@ def ours_playouts(policy: str, seconds: float) -> tuple[float, float]:
     return n / (time.perf_counter() - t0), plies / n
 
 
-def ours_mcts(options: dict[str, object], seconds: float) -> float:
+def ours_mcts(options: dict[str, object], seconds: float, eager: bool = False) -> float:
     g = get_game("go:size=9")
     searcher = make_searcher(g, "mcts", seed=1, **options)
     searcher.search(g.initial_state(), Limit(nodes=50))  # compile, load the priors
     searcher = make_searcher(g, "mcts", seed=1, **options)
+    if eager:  # the search as it was before RAVE opened its leaves lazily (the same tree)
+        searcher._lazy = False  # type: ignore[attr-defined]
     r = searcher.search(g.initial_state(), Limit(time=seconds))
     return float(r.extra["iterations"]) / r.seconds
+
+
+def lazy_against_eager(rounds: int, iterations: int) -> None:
+    """The program's search of ``iterations`` iterations from the empty board, with RAVE's
+    lazy opening and with every node opened when made (as before), alternated ``rounds``
+    times (so that a change of the machine's load hits both): the median seconds of each,
+    and a check that both searches gave the same visits."""
+    g = get_game("go:size=9")
+    options = {"rave": True, "prior_visits": 20.0, "c": 0.1, "seed": 1}
+    make_searcher(g, "mcts", **options).search(g.initial_state(), Limit(nodes=50))
+    times: dict[bool, list[float]] = {False: [], True: []}
+    visits: dict[bool, list[int]] = {}
+    for _ in range(rounds):
+        for lazy in (False, True):
+            searcher = make_searcher(g, "mcts", **options)
+            searcher._lazy = lazy  # type: ignore[attr-defined]
+            t0 = time.perf_counter()
+            r = searcher.search(g.initial_state(), Limit(nodes=iterations))
+            times[lazy].append(time.perf_counter() - t0)
+            visits[lazy] = [ch["visits"] for ch in r.extra["root_children"]]
+    print(f"the program, {iterations:,} iterations from the empty 9x9 board, {rounds} rounds "
+          f"alternated (median):")
+    for lazy in (False, True):
+        med = statistics.median(times[lazy])
+        print(f"  {'lazy opening (now)' if lazy else 'eager opening (before)':24} "
+              f"{med:7.3f} s {iterations / med:8.0f} iterations/s")
+    ratio = statistics.median(times[False]) / statistics.median(times[True])
+    print(f"  speed-up {ratio:.2f}x; the same visits at the root: {visits[False] == visits[True]}")
 
 
 def openspiel_rows(seconds: float) -> list[tuple[str, float, float | None]]:
@@ -93,12 +126,22 @@ def openspiel_rows(seconds: float) -> list[tuple[str, float, float | None]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--ab-rounds", type=int, default=0,
+                        help="only compare RAVE's lazy opening with the eager one, "
+                             "alternated this many rounds")
+    parser.add_argument("--ab-iterations", type=int, default=3000)
     args = parser.parse_args(argv)
+    if args.ab_rounds:
+        lazy_against_eager(args.ab_rounds, args.ab_iterations)
+        return 0
     rows: list[tuple[str, float, float | None]] = []
     for policy in ("patterns", "captures", "random"):
         rate, length = ours_playouts(policy, args.seconds)
         rows.append((f"ours: compiled playouts, {policy}", rate, length))
     rows.append(("ours: MCTS (UCT), iterations", ours_mcts({}, args.seconds), None))
+    rows.append(("ours: the program, eager opening (before)",
+                 ours_mcts({"rave": True, "prior_visits": 20.0, "c": 0.1}, args.seconds,
+                           eager=True), None))
     rows.append(("ours: MCTS rave=1,prior_visits=20,c=0.1, iterations",
                  ours_mcts({"rave": True, "prior_visits": 20.0, "c": 0.1}, args.seconds),
                  None))

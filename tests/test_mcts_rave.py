@@ -79,6 +79,8 @@ def test_priors_start_the_amaf_statistics() -> None:
     searcher = MCTS(g, rave=True, prior_visits=10, seed=1)
     s = g.initial_state()
     root = searcher._new_node(s, 0)
+    if root.pending is not None:  # (made unopened under RAVE)
+        searcher._open(root)
     assert root.amaf_n == [10.0] * len(root.actions)
     playouts = g.playouts()
     assert playouts is not None and playouts.priors is not None
@@ -86,3 +88,38 @@ def test_priors_start_the_amaf_statistics() -> None:
     best = max(range(len(priors)), key=priors.__getitem__)
     worst = min(range(len(priors)), key=priors.__getitem__)
     assert root.amaf_w is not None and root.amaf_w[best] > 0 > root.amaf_w[worst]
+
+
+@pytest.mark.parametrize("spec", ["go:size=7", "tictactoe", "connect4"])
+def test_lazy_opening_searches_as_the_eager_one(spec: str) -> None:
+    """RAVE opens a leaf's actions only when a later iteration selects through it; the
+    search must be the one that opens every node when made, seed for seed: the same visits
+    of every root child, the same line, also after the tree is reused for a next move."""
+    g = get_game(spec)
+    prior_visits = 20 if spec.startswith("go") else 0
+    runs = []
+    for lazy in (False, True):
+        searcher = MCTS(g, rave=True, prior_visits=prior_visits, c=0.1, seed=5)
+        searcher._lazy = lazy
+        s = g.initial_state()
+        seen = []
+        for _ in range(2):  # the second search reuses the subtree of the move played
+            r = searcher.search(s, Limit(nodes=600))
+            seen.append(([ch["visits"] for ch in r.extra["root_children"]], r.pv,
+                         r.extra["reused_visits"]))
+            s = g.result(s, r.action)
+        runs.append(seen)
+        opened = sum(1 for n in _nodes(searcher._root) if n.pending is None)
+        if lazy:
+            assert opened < r.extra["tree_size"]  # some leaves were never opened
+    assert runs[0] == runs[1]
+    assert runs[1][1][2] > 0  # the tree was reused
+
+
+def _nodes(root: Node) -> list[Node]:
+    out, todo = [], [root]
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        todo.extend(ch for ch in node.children if ch is not None)
+    return out

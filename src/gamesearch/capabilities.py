@@ -441,6 +441,22 @@ class Drawing(Generic[S]):
 
 
 @dataclass(frozen=True)
+class GameRecord(Generic[S, A]):
+    """Game records in the file format the game's players use (``Game.game_record()``;
+    ``gamesearch play --record FILE`` / ``--load FILE``): ``format`` its name (``"SGF"``),
+    ``extension`` its file suffix (``"sgf"``); ``write(start, actions, names)`` the record
+    (bytes) of ``actions`` played from ``start``, ``names`` the players' names by seat;
+    ``read(data)`` the start and the actions of a record's main line, every move checked
+    by the rules (a malformed record, an illegal move or a record of other rules: a
+    one-line :class:`~gamesearch.errors.InvalidPositionError` or ``IllegalMoveError``)."""
+
+    format: str
+    extension: str
+    write: Callable[[S, Sequence[A], Sequence[str]], bytes]
+    read: Callable[[bytes], tuple[S, list[A]]]
+
+
+@dataclass(frozen=True)
 class Perft(Generic[S]):
     """The leaf count of the move tree, the classic test of a move generator
     (``Game.perft()``, ``gamesearch perft``): ``count(state, depth, convention)`` counts
@@ -531,6 +547,7 @@ __all__ = [
     "EngineSettings",
     "Evaluation",
     "FastSolver",
+    "GameRecord",
     "MatchHooks",
     "MoveOrdering",
     "NullMove",

@@ -43,6 +43,7 @@ from .capabilities import (
     EngineSettings,
     Evaluation,
     FastSolver,
+    GameRecord,
     MatchHooks,
     MoveOrdering,
     NullMove,
@@ -301,6 +302,12 @@ class Game(Generic[S, A]):
         return None
 
     @capability
+    def game_record(self) -> GameRecord[S, A] | None:
+        """Game records read and written in the game's file format
+        (:class:`~.capabilities.GameRecord`: Go's SGF)."""
+        return None
+
+    @capability
     def perft(self) -> Perft[S] | None:
         """The leaf count of the move tree (:class:`~.capabilities.Perft`)."""
         return None
@@ -472,6 +479,7 @@ __all__ = [
     "BookEntry",
     "FastSolver",
     "Game",
+    "GameRecord",
     "GameType",
     "capability",
     "random_playout",

@@ -22,7 +22,8 @@ is for:
   ``move_ordering``, ``safe_moves``, a ``drawing`` and a ``perft``; for each capability it
   does not have (``tactics``, ``null_move``, ``score_convention``, ``engine_settings``,
   ``playouts``, ``fast_solver``, ``opening_book``, ``book_builder``, ``endgame_database``,
-  ``match_hooks``, ``turn_passing``, ``observation``, ``value_bounds``, ``perfect_view``) a
+  ``match_hooks``, ``turn_passing``, ``observation``, ``value_bounds``, ``perfect_view``,
+  ``game_record``) a
   comment says what it is for and which game has one.
 
 Its parameter, the start's heaps, is an option of its spec (``nim:heaps=1-3-5-7``): the
@@ -288,6 +289,11 @@ class Nim(Game[NimState, NimAction]):
     # the game's terms, the equivalents of a merged move and an optional compiled solve:
     # what a hidden-information game is when every card is seen (bridge: double dummy).
     # Nim hides nothing.
+
+    # game_record() -> GameRecord: game records in the file format the game's players use
+    # (its format name and file extension; write(start, actions, names) -> bytes and
+    # read(bytes) -> (start, actions)), for ``gamesearch play --record/--load``: Go's SGF.
+    # Nim has no such format: its games are lines of moves in its notation.
 
     # ----- notation -------------------------------------------------------------------
     def format_action(self, state: NimState, action: NimAction) -> str:

@@ -120,9 +120,56 @@ def seat_specs(game: Game[Any, Any], args: argparse.Namespace) -> list[str]:
     return specs
 
 
+def _game_record(game: Game[Any, Any], args: argparse.Namespace) -> Any:
+    """The game's record format when ``play`` reads (``--load``) or writes (``--record``)
+    one."""
+    if args.record is None and args.load is None:
+        return None
+    record = game.game_record()
+    if record is None:
+        flag = "--load" if args.load is not None else "--record"
+        raise CliError(f"{flag}: {game.spec} has no game-record format (its game_record() "
+                       "capability; for Go, SGF needs sgfmill)")
+    if args.load is not None and args.position is not None:
+        raise CliError("give the start either with --position or with --load, not both")
+    return record
+
+
+def _load_record(game: Game[Any, Any], record: Any, path: str) -> tuple[Any, list[Any]]:
+    """The start and the moves of the record in the file ``path``."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as exc:
+        raise CliError(f"--load {echo(path)}: {exc.strerror or exc}") from None
+    try:
+        start, moves = record.read(data)
+    except GameError as exc:
+        raise CliError(f"--load {echo(path)}: {_message(exc)}") from None
+    return start, list(moves)
+
+
+def _save_record(record: Any, path: str, start: Any, moves: list[Any],
+                 names: list[str]) -> None:
+    try:
+        data = record.write(start, moves, names)
+        with open(path, "wb") as f:
+            f.write(data)
+    except OSError as exc:
+        raise CliError(f"--record {echo(path)}: {exc.strerror or exc}") from None
+
+
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     game = _game(args.game)
-    state = _state(game, args.position)
+    record = _game_record(game, args)
+    moves: list[Any] = []  # from the record's start (--load), for --record
+    if args.load is not None:
+        record_start, moves = _load_record(game, record, args.load)
+        state = record_start
+        for action in moves:
+            state = game.result(state, action)
+    else:
+        state = record_start = _state(game, args.position)
     if args.time is not None and not args.time > 0:
         raise InvalidLimitError(f"--time {args.time}: must be a positive number of seconds")
     specs = seat_specs(game, args)
@@ -148,6 +195,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     write(picture(state))
 
     def on_move(s: Any, action: Any, player: int) -> None:
+        moves.append(action)
         who = "chance" if player == CHANCE else f"{specs[player]} (player {player + 1})"
         if player == CHANCE and observation is not None and people:
             return  # a hidden deal: nothing to show
@@ -180,6 +228,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         if shown:
             write(shown)
 
+    if args.load is not None:
+        write(f"loaded {len(moves)} moves from {args.load}")
     try:
         final, _ = play_game(game, agents, state, rng, on_move)
     except QuitGame:
@@ -188,6 +238,10 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         for agent in agents:
             agent.close()
+        if record is not None and args.record is not None:
+            _save_record(record, args.record, record_start, moves, specs)
+            write(f"game record ({record.format}, {len(moves)} moves) written to "
+                  f"{args.record}")
     returns = game.returns(final)
     best = max(returns)
     winners = [i for i, r in enumerate(returns) if r == best]
@@ -496,6 +550,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--time", type=argtype("time"), default=1.0,
                    help="seconds per engine move " + help_range("time"))
     s.add_argument("--position", help="start position in the game's notation")
+    s.add_argument("--load", metavar="FILE", default=None,
+                   help="go on from the end of a game record (SGF for Go) in FILE")
+    s.add_argument("--record", metavar="FILE", default=None,
+                   help="write the game's record (SGF for Go; with --load, its moves too) "
+                        "to FILE when the game ends or is quit")
     s.add_argument("--seed", type=argtype("seed"), default=None,
                    help="seed for dice and random agents")
     s.set_defaults(func=cmd_play)

@@ -48,6 +48,12 @@ Sources, and what each contributes here:
   playout gets the optimistic ``max_utility``. The playout's moves come from the game's
   traced playout (``Playouts.traced``; Go's follows MoGo's patterns), or a traced uniform
   one written here.
+  Under RAVE a decision node is made unopened: its actions, priors and AMAF statistics
+  are listed when a later iteration first selects through it (:meth:`MCTS._open`, which
+  also applies the AMAF update of the node's first iteration, kept until then), so the
+  many leaves visited once never pay for them; the search is the same, seed for seed
+  (``tests/test_mcts_rave.py``), 1.3-1.6x the iterations a second on 9x9 Go
+  (``benchmarks/go_playouts.py --ab-rounds``; the README's Go section).
 * Sturtevant 2008, "An analysis of UCT in multi-player games": with ``n`` players every
   node keeps the mean return of the player who moved into it, so each player maximises its
   own return (the max^n back-up, AIMA Fig 6.4); chance nodes are sampled by probability.
@@ -152,6 +158,7 @@ class Node:
         "lo",
         "n",
         "owner",
+        "pending",
         "player",
         "priors",
         "q",
@@ -186,6 +193,11 @@ class Node:
         self.amaf_n: list[float] | None = None
         self.amaf_w: list[float] | None = None
         self.index: dict[Any, int] | None = None
+        #: RAVE's lazy opening: a decision node made as a leaf whose actions are not
+        #: listed yet (``True``), or, after its first iteration, the actions its player
+        #: played later in that iteration and the return (their AMAF update, applied when
+        #: the node is opened); ``None``: opened
+        self.pending: Any = None
 
 
 class MCTS(Searcher):
@@ -280,6 +292,8 @@ class MCTS(Searcher):
         self.rave = bool(rave)
         self.rave_k = float(rave_k)
         self.prior_visits = float(prior_visits)
+        #: open decision nodes lazily (:meth:`_open`); RAVE's descent opens them
+        self._lazy = self.rave
         #: the game's evaluation (for cut-off playouts), read once
         self._evaluate = evaluation.evaluate if evaluation is not None else zero_evaluation
         #: the game's playout policy and priors; a compiled playout is loaded (and run
@@ -382,12 +396,16 @@ class MCTS(Searcher):
             found = self._find(old, state)
             if found is not None:
                 self._root = found
+                if found.pending is not None:
+                    self._open(found)
                 if self._table is not None:  # forget what the new root cannot reach
                     self._table = self._reachable(found)
                 return found, found.n
         self._table = {} if self.transpositions else None
         self._range = [INF, -INF]
         self._root = root = self._new_node(state, self.game.to_move(state))
+        if root.pending is not None:
+            self._open(root)
         if self._table is not None:
             self._table[self.game.key(state)] = root
         return root, 0
@@ -420,7 +438,9 @@ class MCTS(Searcher):
 
     def _new_node(self, state: Any, owner: int) -> Node:
         """A node for ``state``: terminal (its returns are exact), a chance node (its outcomes
-        and their running probabilities) or a decision node (its actions, PUCT's priors)."""
+        and their running probabilities) or a decision node (its actions, PUCT's priors).
+        Under RAVE a decision node is left unopened (:meth:`_open`; a root is opened at
+        once)."""
         self._created += 1
         game = self.game
         wv = None if self._two else [0.0] * game.num_players
@@ -439,6 +459,10 @@ class MCTS(Searcher):
                         tuple(p for _, p in outcomes), wv, lo, hi)
             node.cum = list(accumulate(node.priors))  # type: ignore[arg-type]
             return node
+        if self._lazy:
+            node = Node(state, player, owner, None, (), None, wv, lo, hi)
+            node.pending = True
+            return node
         actions = tuple(game.actions(state))
         priors: Sequence[float] | None = None
         if self.puct:
@@ -452,6 +476,28 @@ class MCTS(Searcher):
         if self.rave:
             self._rave_stats(node)
         return node
+
+    def _open(self, node: Node) -> None:
+        """Open a decision node left unopened by :meth:`_new_node` (RAVE): list its actions,
+        make its AMAF statistics, and apply the AMAF update of its first iteration. The
+        search is the same as if it had been opened when made (the tests compare them,
+        seed for seed); what it saves is the legal moves and the priors of the many leaves
+        that no later iteration selects through (measured in ``benchmarks/go_playouts.py``)."""
+        first = node.pending
+        node.pending = None
+        actions = tuple(self.game.actions(node.state))
+        node.actions = actions
+        node.children = [None] * len(actions)
+        node.untried = list(range(len(actions)))
+        self._rave_stats(node)
+        if first is not True and first is not None:
+            seen, x = first
+            index, amaf_n, amaf_w = node.index, node.amaf_n, node.amaf_w
+            for a in seen:
+                i = index.get(a)  # type: ignore[union-attr]
+                if i is not None:
+                    amaf_n[i] += 1  # type: ignore[index]
+                    amaf_w[i] += x  # type: ignore[index]
 
     def _rave_stats(self, node: Node) -> None:
         """RAVE's statistics of a new decision node, with the priors as virtual visits
@@ -524,6 +570,7 @@ class MCTS(Searcher):
             traced = traced_returns(game, self._policies.traced, self._evaluate,
                                     self.playout_depth, two, rng)
             rave_k, fpu = self.rave_k, top
+            open_ = self._open
         new_node, result, key = self._new_node, game.result, game.key
         determinize = self.determinization()
         on_backup = self.backup_hook()
@@ -543,7 +590,7 @@ class MCTS(Searcher):
             if determinize is not None:
                 determinize(root, rng)
             if rave:
-                path, chosen, i = select_rave(root, c * span, rave_k, fpu)
+                path, chosen, i = select_rave(root, c * span, rave_k, fpu, open_)
             else:
                 path, i = select(root, random_, c * span, puct, bounds, solver, top, table)
             leaf = path[-1]
@@ -968,34 +1015,38 @@ def rave_index(node: Node, c_span: float, k: float, fpu: float) -> int:
     visited yet is worth its AMAF value (``fpu`` when its action was never played)."""
     log_n = log(node.n + 1)
     first = c_span * sqrt(log_n)  # the exploration term of an unvisited child
-    amaf_n, amaf_w = node.amaf_n, node.amaf_w
     best, pick = -INF, 0
-    for i, ch in enumerate(node.children):
-        a_n = amaf_n[i]  # type: ignore[index]
+    amaf_n: list[float] = node.amaf_n  # type: ignore[assignment]
+    amaf_w: list[float] = node.amaf_w  # type: ignore[assignment]
+    for i, (ch, a_n, a_w) in enumerate(zip(node.children, amaf_n, amaf_w, strict=True)):
         if ch is None or not ch.n:
-            score = (amaf_w[i] / a_n if a_n else fpu) + first  # type: ignore[index]
+            score = (a_w / a_n if a_n else fpu) + first
         else:
             n = ch.n
+            q = ch.q
             if a_n:
-                beta = sqrt(k / (3 * n + k))
-                v = ch.q + beta * (amaf_w[i] / a_n - ch.q)  # type: ignore[index]
-            else:
-                v = ch.q
-            score = v + c_span * sqrt(log_n / (n + 1))
+                q += sqrt(k / (3 * n + k)) * (a_w / a_n - q)
+            score = q + c_span * sqrt(log_n / (n + 1))
         if score > best:
             best, pick = score, i
     return pick
 
 
-def select_rave(root: Node, c_span: float, k: float, fpu: float
+def select_rave(root: Node, c_span: float, k: float, fpu: float,
+                open_: Callable[[Node], None] | None = None
                 ) -> tuple[list[Node], list[int], int]:
     """SELECT under RAVE: descend by :func:`rave_index` until a child not made yet (or a
-    terminal or proven node). Returns the path, the index chosen at each of its nodes, and
-    the index to expand below the last one (-1: none)."""
+    terminal or proven node), opening (``open_``) the unopened nodes it passes. Returns the
+    path, the index chosen at each of its nodes, and the index to expand below the last one
+    (-1: none)."""
     node = root
     path = [node]
     chosen: list[int] = []
-    while node.exact is None and node.children:
+    while node.exact is None:
+        if node.pending is not None and open_ is not None:
+            open_(node)
+        if not node.children:
+            break
         i = rave_index(node, c_span, k, fpu)
         chosen.append(i)
         below = node.children[i]
@@ -1010,7 +1061,8 @@ def amaf_update(path: list[Node], chosen: list[int], trace: Sequence[tuple[int, 
                 r: tuple[float, ...], num_players: int) -> None:
     """RAVE's back-up (all moves as first): every node of the path counts, for each of its
     actions that its player played later in the iteration (in the tree below it, or in
-    the playout), the visit and that player's return."""
+    the playout), the visit and that player's return (an unopened leaf keeps those moves
+    and the return until :meth:`MCTS._open`)."""
     moves = [(path[j].player, path[j].actions[i]) for j, i in enumerate(chosen)]
     moves.extend(trace)
     seen: list[set[Any]] = [set() for _ in range(num_players)]
@@ -1023,6 +1075,8 @@ def amaf_update(path: list[Node], chosen: list[int], trace: Sequence[tuple[int, 
         node = path[j]
         index = node.index
         if index is None:
+            if node.pending is True:  # an unopened leaf: its update waits for its opening
+                node.pending = (set(seen[node.player]), r[node.player])
             continue
         p = node.player
         x = r[p]

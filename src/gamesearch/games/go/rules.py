@@ -43,11 +43,12 @@ its own board in its history.
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections.abc import Iterable, Sequence
 from functools import partial
 
-from ...capabilities import Drawing, Evaluation, MatchHooks, Playouts
+from ...capabilities import Drawing, Evaluation, GameRecord, MatchHooks, Playouts
 from ...errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
 from ...game import Game, GameType
 from ...spec import GameOption
@@ -452,6 +453,18 @@ class Go(Game[GoState, int]):
         from .svg import render
 
         return Drawing(partial(render, self))
+
+    def game_record(self) -> GameRecord[GoState, int] | None:
+        """SGF records through ``sgfmill`` (:mod:`.sgf`; the ``go`` extra): ``None`` when
+        it is not installed."""
+        if importlib.util.find_spec("sgfmill") is None:
+            return None
+        from .sgf import read_sgf_line, write_sgf
+
+        def write(start: GoState, actions: Sequence[int], names: Sequence[str]) -> bytes:
+            return write_sgf(self, actions, start, *names[:2])
+
+        return GameRecord("SGF", "sgf", write, partial(read_sgf_line, self))
 
     def match_hooks(self) -> MatchHooks:
         """The default opponent: the program (MCTS with RAVE, the learned priors as

@@ -3,6 +3,8 @@
 * :func:`write_sgf` -- a game (its start, with handicap stones as ``AB``, and its moves) as
   SGF bytes: ``SZ``, ``KM``, ``HA``, ``RU[Chinese]``, ``RE`` when the game is over
   (``B+3.5``), player names ``PB``/``PW`` when given;
+* :func:`read_sgf_line` -- the start and the moves of a record's main line for a given
+  game (``Go.game_record()``, so that ``gamesearch play go --load F.sgf`` goes on from it);
 * :func:`read_sgf` -- the game of an SGF record: the :class:`.rules.Go` of its size and komi,
   and the states along its main line, every move checked by our rules (superko included).
   Setup stones (``AB``/``AW``) are placed at the start; a setup node later in the game is
@@ -64,6 +66,30 @@ def write_sgf(game: Go, moves: Sequence[int], start: GoState | None = None,
 def read_sgf(data: bytes, **options: Any) -> tuple[Go, list[GoState]]:
     """The game of an SGF record and the states of its main line (the start first);
     ``options`` go to :class:`.rules.Go` besides the record's size and komi."""
+    game, states, _, _ = _read(data, options)
+    return game, states
+
+
+def read_sgf_line(game: Go, data: bytes) -> tuple[GoState, list[int]]:
+    """The main line of an SGF record as ``game`` plays it: its start and its moves, so
+    that ``game.result`` replays them (``Game.game_record().read``). The record must be of
+    ``game``'s size and komi (else a one-line error naming the spec to play it with); where
+    a colour moves twice running (an SGF record may), the position there becomes the
+    start."""
+    options = {"suicide": game.suicide, "max_moves": game.max_moves,
+               "playout": game.playout, "priors": game.priors}
+    record, _, start, actions = _read(data, options)
+    if record.size != game.size or record.komi != game.komi:
+        raise InvalidPositionError(
+            f"the SGF record is {record.size}x{record.size} with komi {record.komi:g}; "
+            f"play it as go:size={record.size},komi={record.komi:g}")
+    return start, actions
+
+
+def _read(data: bytes, options: dict[str, Any]
+          ) -> tuple[Go, list[GoState], GoState, list[int]]:
+    """The game, the states of the main line, the state the moves replay from, and those
+    moves."""
     sgf = _sgfmill()
     try:
         record = sgf.Sgf_game.from_bytes(data)
@@ -93,6 +119,8 @@ def read_sgf(data: bytes, **options: Any) -> tuple[Go, list[GoState]]:
             first = 0 if root.get("PL") == "b" else 1
     s = game.position(stones, first) if stones else game.initial_state()
     states = [s]
+    start = s
+    actions: list[int] = []
     for k, node in enumerate(nodes[1:], 1):
         if node.has_setup_stones():
             raise InvalidPositionError(f"SGF record: setup stones at move {k} are not "
@@ -103,6 +131,7 @@ def read_sgf(data: bytes, **options: Any) -> tuple[Go, list[GoState]]:
         player = 0 if colour == "b" else 1
         if player != s.to_move:
             s = GoState(s.board, player, 0, s.moves, s.hash, s.history)
+            start, actions = s, []
         text = "pass" if point is None else game.vertex(point[0] * size + point[1])
         try:
             action = game.parse_action(s, text)
@@ -111,4 +140,5 @@ def read_sgf(data: bytes, **options: Any) -> tuple[Go, list[GoState]]:
                                    reason=str(exc).split(": ", 1)[-1].split(";")[0]) from None
         s = game.result(s, action)
         states.append(s)
-    return game, states
+        actions.append(action)
+    return game, states, start, actions
