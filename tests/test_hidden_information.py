@@ -157,7 +157,9 @@ def test_web_api_game_shows_a_seat_its_own_hand_only():
     game_id = r.json()["id"]
     seat0 = client.get(f"/api/play/{game_id}", params={"seat": 0}).json()
     trump = DECK.parse_card(seat0["text"].split("trump card: ")[1].split()[0])  # public
-    for seat in (0, 1, None):
+    # an agent's seat is not shown to a page at all (403); a person's and a spectator's are
+    assert client.get(f"/api/play/{game_id}", params={"seat": 1}).status_code == 403
+    for seat in (0, None):
         params = {} if seat is None else {"seat": seat}
         data = client.get(f"/api/play/{game_id}", params=params).json()
         assert {m["move"] for m in data["moves"] if m["player"] == -1} == {"deal"}

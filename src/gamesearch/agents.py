@@ -460,7 +460,7 @@ class PimcAgent(Agent):
         self.last = r = pimc(game, state, seat, worlds=self.worlds, seconds=seconds,
                              search=self.search, rng=self.rng)
         self.report = AgentReport("search", r.averages[r.action], None, r.nodes, r.seconds,
-                                  (r.action,), False)
+                                  (r.action,), False, r.search_result())
         return r.action
 
 
@@ -508,5 +508,5 @@ class IsmctsAgent(Agent):
         self.last = r = ismcts(game, state, seat, iterations=self.iterations,
                                seconds=seconds, c=self.c, rng=self.rng)
         self.report = AgentReport("search", r.means[r.action], None, r.iterations,
-                                  r.seconds, (r.action,), False)
+                                  r.seconds, (r.action,), False, r.search_result())
         return r.action

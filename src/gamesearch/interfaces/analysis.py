@@ -33,10 +33,13 @@ def default_algorithm(game: Game[Any, Any]) -> str:
 
 def default_agent(game: Game[Any, Any]) -> str:
     """The agent put against a person who names none: the game's default opponent (its
-    ``match_hooks()``; Connect Four: the solver), else :func:`default_algorithm`."""
+    ``match_hooks()``; Connect Four: the solver), else ISMCTS for a game with hidden
+    information (any game with an observation), else :func:`default_algorithm`."""
     hooks = game.match_hooks()
     if hooks is not None and hooks.default_opponent is not None:
         return hooks.default_opponent
+    if game.observation() is not None:  # hidden cards: a sampling agent, handed the view
+        return "ismcts"
     return default_algorithm(game)
 
 

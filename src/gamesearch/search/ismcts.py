@@ -29,6 +29,7 @@ from typing import Any
 
 from ..errors import UnsupportedGameError
 from ..game import Game, random_playout
+from .common import SearchResult
 
 
 @dataclass
@@ -50,6 +51,19 @@ class IsmctsResult:
     means: dict[Any, float]
     iterations: int
     seconds: float
+
+    def search_result(self) -> SearchResult:
+        """The decision as a :class:`~gamesearch.search.SearchResult` (what agents report
+        and the web app shows): ``extra["root_stats"]`` holds each root move's visits and
+        mean reward, ``extra["samples"]`` the iterations (one determinization each)."""
+        stats = [{"action": a, "value": self.means[a], "visits": n}
+                 for a, n in self.visits.items()]
+        return SearchResult("ismcts", self.means.get(self.action), self.action,
+                            [self.action], 0, self.iterations, self.seconds,
+                            extra={"samples": self.iterations,
+                                   "sample_kind": "iterations", "root_stats": stats,
+                                   "root_values": [(a, self.means[a]) for a, n in
+                                                   self.visits.items() if n]})
 
 
 def ismcts(game: Game[Any, Any], view: Hashable, seat: int, *, iterations: int = 1000,

@@ -32,6 +32,7 @@ from typing import Any
 
 from ..errors import InvalidLimitError, UnsupportedGameError
 from ..game import Game
+from .common import SearchResult
 from .control import Limit
 
 #: the per-world searches PIMC may run
@@ -52,6 +53,19 @@ class PimcResult:
     states: list[Any] = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
+
+    def search_result(self) -> SearchResult:
+        """The decision as a :class:`~gamesearch.search.SearchResult` (what agents report
+        and the web app shows): ``extra["root_stats"]`` holds each move's average and the
+        worlds it was valued in, ``extra["samples"]`` the worlds sampled -- statistics
+        only, never the sampled hands."""
+        n = len(self.worlds)
+        stats = [{"action": a, "value": v, "visits": n} for a, v in self.averages.items()]
+        return SearchResult("pimc", self.averages.get(self.action), self.action,
+                            [self.action], 0, self.nodes, self.seconds,
+                            extra={"samples": n, "sample_kind": "worlds",
+                                   "root_stats": stats,
+                                   "root_values": list(self.averages.items())})
 
 
 def world_values(world_game: Game[Any, Any], world: Any, seat: int,

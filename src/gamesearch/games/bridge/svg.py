@@ -32,7 +32,16 @@ def _card(card: int, x: float, y: float, legal: bool) -> list[str]:
 
 
 def render_svg(game: Any, state: Any, *, interactive: bool = True,
-               hidden: Collection[int] = (), **_: Any) -> str:
+               hidden: Collection[int] = (), seat: int | None = None, **_: Any) -> str:
+    """The table; ``seat`` (the web app's viewer, -1 a spectator) draws face down every
+    hand that seat does not see (:meth:`Bridge.observe`: its own, dummy after the lead,
+    declarer's for dummy)."""
+    if seat is not None:
+        dummy = (state.declarer + 2) % 4
+        seen = {dummy} if state.played else set()
+        if 0 <= seat < 4:
+            seen |= {s for s in range(4) if game.observe(state, seat).seen[s]}
+        hidden = {*hidden, *(s for s in range(4) if s not in seen)}
     legal = set(game.actions(state)) if interactive and not game.is_terminal(state) else set()
     parts = [f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#2e6b3f"/>']
     to_play = None if game.is_terminal(state) else game.seat_to_play(state)
@@ -56,7 +65,8 @@ def render_svg(game: Any, state: Any, *, interactive: bool = True,
     for i, c in enumerate(state.trick):
         x, y = TRICK[(state.leader + i) % 4]
         parts += _card(c, x, y, False)
-    parts.append(label(f"{game.contract_name(state)}: declarer {state.declarer_tricks}, "
-                       f"defenders {state.defender_tricks}", WIDTH / 2, HEIGHT - 6, size=13,
-                       fill="#fff"))
+    score = f"; score {game.score(state):+d}" if game.is_terminal(state) else ""
+    parts.append(label(f"{game.contract_name(state)}: tricks declarer "
+                       f"{state.declarer_tricks}, defenders {state.defender_tricks}{score}",
+                       WIDTH / 2, HEIGHT - 6, size=13, fill="#fff"))
     return document(WIDTH, HEIGHT, parts, "bridge")

@@ -86,6 +86,9 @@ class Session:
     time: float | None
     clock: str | None
     moves: list[Move] = field(default_factory=list)
+    #: what each agent's sampling search considered (:func:`.thinking.sampled_reasoning`),
+    #: by the ply of its move; with hidden cards shown whole only once the game is over
+    reasonings: dict[int, dict[str, Any]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -197,6 +200,14 @@ def seat_view(game: Game[Any, Any], state: Any, seat: int | None) -> dict[str, A
     }
 
 
+def public_reasoning(full: dict[str, Any], played: str) -> dict[str, Any]:
+    """An agent's reasoning as the table may see it while the cards are hidden: the worlds
+    (or iterations) sampled and the statistics of the move it played; the other candidates
+    are its own hidden cards, so they are withheld (counted) until the game is over."""
+    shown = [m for m in full["moves"] if m["move"] == played]
+    return {**full, "moves": shown, "withheld": len(full["moves"]) - len(shown)}
+
+
 def move_entry(game: Game[Any, Any], move: Move, ply: int, seat: int | None) -> dict[str, Any]:
     """One ply of the move list as ``seat`` may see it (perfect information: all of it;
     hidden information: chance's deals are not shown)."""
@@ -256,6 +267,9 @@ def view(session: Session, seat: int | None, ply: int | None = None,
     extra: dict[str, Any] = {"seat": -1 if seat is None else seat} if hidden else {}
     out["svg"] = g.render_svg(s, last=last_text, flip=flip, interactive=bool(out["legal"]),
                               **extra)
+    if not hidden:  # every agent's reasoning so far (hidden cards: once the game is over)
+        out["reasonings"] = [session.reasonings[k] for k in sorted(session.reasonings)
+                             if k <= shown]
     out["returns"] = list(g.returns(s)) if out["terminal"] else None
     out["result"] = result_text(g, s) if out["terminal"] else None
     return out
@@ -330,12 +344,15 @@ def _add_move_routes(app: FastAPI, caps: Caps, store: SessionStore, rng: random.
                      ) -> None:
     """Start a game, see it, play a person's move, take back."""
     @app.post("/api/play", summary="start a game the server holds", status_code=201)
-    def new_game(body: NewGame, flip: str | None = None) -> JSONResponse:
+    def new_game(body: NewGame, seat: int | None = None,
+                 flip: str | None = None) -> JSONResponse:
         """Checks everything (the game spec, the start position, every seat's agent spec,
-        the time) and answers the game as seen at ply 0, with its ``id``. A bad input is a
-        400 with the library's message, before any move."""
+        the time) and answers the game as ``seat`` sees it at ply 0 (missing: a
+        spectator), with its ``id``. A bad input is a 400 with the library's message,
+        before any move."""
         session = create(store, body, caps, rng)
-        return JSONResponse(view(session, None, None, validation.flag("flip", flip)),
+        _check_seat(session, seat)
+        return JSONResponse(view(session, seat, None, validation.flag("flip", flip)),
                             status_code=201)
 
     @app.get("/api/play/{game_id}", summary="a game as a seat sees it")
@@ -383,6 +400,7 @@ def _add_move_routes(app: FastAPI, caps: Caps, store: SessionStore, rng: random.
         """Takes back moves until a person's move has been taken back (with no person at
         the board: one move), if the game is still at ``ply`` (else 409)."""
         session = store.get(game_id)
+        _check_seat(session, seat)
         with session.lock:
             session.expect(body.ply)
             anyone = any(session.is_human(p) for p in range(session.game.num_players))
@@ -398,7 +416,7 @@ def _add_think_route(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionS
                      rng: random.Random) -> None:
     """The engine's move, its thinking streamed, played by the server."""
     @app.get("/api/play/{game_id}/think", summary="the engine's move, its thinking streamed")
-    async def think(game_id: str, ply: int | None = None,
+    async def think(game_id: str, ply: int | None = None, seat: int | None = None,
                     clock: str | None = Query(None, max_length=40),
                     increment: str | None = Query(None, max_length=40)) -> StreamingResponse:
         """Server-sent events, as ``/api/think``: ``start``, ``info`` per iteration, then
@@ -407,6 +425,7 @@ def _add_think_route(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionS
         the server only if the game is still at ``ply`` when the search ends. ``clock``:
         the engine's remaining seconds (the page keeps the clocks)."""
         session = store.get(game_id)
+        _check_seat(session, seat)
         with session.lock:
             session.expect(ply)
             g = session.game
@@ -450,13 +469,21 @@ def _add_think_route(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionS
                                    "seconds": round(time.perf_counter() - start, 4),
                                    "budget": round(seconds, 4)}
             out.update(report_fields(g, s, out["move"], agent.report))
+            full = out.pop("reasoning", None)
             if stop.is_set():  # the page left (a reload): it asks again, at this ply
                 raise StaleMove("the search was stopped: nothing was played")
             with session.lock:  # played only if nobody moved meanwhile
                 session.expect(ply)
                 session.push(action, player)
+                if full is not None:
+                    full = {"ply": session.ply, "player": player, "agent": spec,
+                            "move": out["move"], **full}
+                    session.reasonings[session.ply] = full
+                    over = g.is_terminal(session.state)
+                    out["reasoning"] = full if g.observation() is None or over \
+                        else public_reasoning(full, out["move"])
                 session.roll(rng)
-                out["view"] = view(session, None)
+                out["view"] = view(session, seat)
             return out
 
         gate.reserve()
@@ -466,6 +493,13 @@ def _add_think_route(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionS
 
 
 def _check_seat(session: Session, seat: int | None) -> None:
+    """A seat of the game; with hidden information, a person's seat only (an agent's hand
+    is not shown to the page: a spectator asks with no seat)."""
     if seat is not None and not 0 <= seat < session.game.num_players:
         raise WebInputError(f"seat {seat}: {session.game.name} has seats 0 to "
                             f"{session.game.num_players - 1}")
+    if seat is not None and session.game.observation() is not None \
+            and not session.is_human(seat):
+        raise WebInputError(f"seat {seat} is played by {session.agents[seat]!r}: its hand "
+                            "is not shown (ask as a person's seat, or with no seat)",
+                            status=403)

@@ -78,8 +78,9 @@ def info_event(game: Game[Any, Any], state: Any, r: SearchResult,
             "score_text": game.format_score(state, r.value), "pv": format_pv(game, state, r.pv),
             "pv_text": describe_pv(game, state, list(r.pv)), "nodes": r.nodes,
             "nps": round(r.nps), "seconds": round(r.seconds, 4), "top_moves": top,
-            "svg": game.render_svg(state, pv=r.pv, last=last, interactive=False,
-                                   labels=labels)}
+            # a hidden-information game's full state is never drawn for the page
+            "svg": None if game.observation() is not None else game.render_svg(
+                state, pv=r.pv, last=last, interactive=False, labels=labels)}
 
 
 #: How many of the root's moves the thinking shows with their values.
@@ -98,12 +99,30 @@ def top_moves(game: Game[Any, Any], state: Any, r: SearchResult) -> list[dict[st
             for a, v in scored[:TOP_MOVES]]
 
 
+def sampled_reasoning(game: Game[Any, Any], state: Any, r: SearchResult | None
+                      ) -> dict[str, Any] | None:
+    """What a sampling search over hidden information (PIMC, ISMCTS) considered, from its
+    result's ``root_stats``: the algorithm, the worlds or iterations sampled and each root
+    move's value and visits, best first; ``None`` for a search that keeps none. Only
+    statistics of the seat's own moves: the sampled hands are never in it."""
+    stats = r.extra.get("root_stats") if r is not None else None
+    if r is None or not isinstance(stats, list) or not stats:
+        return None
+    moves = [{"move": game.format_action(state, s["action"]), "value": web_value(
+        round(float(s["value"]), 4)), "visits": int(s["visits"])} for s in stats]
+    moves.sort(key=lambda m: (-m["visits"], -m["value"]) if r.algorithm == "ismcts"
+               else (-m["value"],))
+    return {"algorithm": r.algorithm, "samples": int(r.extra.get("samples", 0)),
+            "sample_kind": str(r.extra.get("sample_kind", "samples")), "moves": moves}
+
+
 def report_fields(game: Game[Any, Any], state: Any, move: str,
                   report: AgentReport | None) -> dict[str, Any]:
     """What the agent's typed report says about its move, for the ``move`` event."""
     if report is not None and report.source == "search":
         pv = list(report.pv)
-        return {"value": web_value(report.value),
+        reasoning = sampled_reasoning(game, state, report.search)
+        return {**({"reasoning": reasoning} if reasoning else {}),"value": web_value(report.value),
                 "score_text": game.format_score(state, report.value), "depth": report.depth,
                 "nodes": report.nodes, "pv": format_pv(game, state, pv),
                 "pv_text": describe_pv(game, state, pv), "source": "search"}

@@ -17,7 +17,7 @@ from ...games import get_game
 from ...games.trees import EXAMPLES
 from ...search import Limit, parse_spec
 from ...search.tt import parse_size
-from ...spec import PY_PREFIX, read_bool
+from ...spec import PY_PREFIX, read_bool, split_spec
 from ..analysis import default_agent
 
 #: deepest depth limit a request may give
@@ -155,6 +155,12 @@ def spec(name: str, value: str | None, caps: Caps) -> str | None:
         raise WebInputError(f"{name}: spec too long (at most 200 characters)")
     head = value.strip().partition(":")[0].strip().lower()
     if head in ("human", "random", "solver"):
+        return value.strip()
+    if head in ("pimc", "ismcts"):  # their own options (worlds, iterations...), checked
+        # by the agent; the time of every move is bounded by the game's (capped) time
+        given = split_spec(value).options.get("time")
+        seconds = number(f"{name} time", given)
+        capped_time(None if seconds is None else float(seconds), caps)
         return value.strip()
     _name, options, limit = parse_spec(value)
     capped_time(limit.time, caps)

@@ -7,6 +7,15 @@
 const S = { games: {}, view: null, shown: null, busy: false, abort: null, flip: false,
             selected: null, clocks: null, tick: null, gen: 0 };
 
+// The seat this page plays and is shown (the first person's; none: a spectator). In a game
+// with hidden cards the server answers with that seat's view only: its own hand (bridge:
+// dummy after the opening lead), never another seat's.
+function mySeat(agents) {
+  const i = (agents || []).findIndex((a) => (a || "").split(":")[0].trim().toLowerCase() === "human");
+  return i < 0 ? "" : i;
+}
+function seatParams(extra) { return Object.assign({ seat: S.view ? mySeat(S.view.agents) : "" }, extra); }
+
 async function init() {
   const params = new URLSearchParams(location.search);
   const data = await fillGames($("#game"), params.get("game") || "tictactoe");
@@ -58,6 +67,7 @@ async function init() {
   if (id) {
     try {
       S.view = await api(`/api/play/${encodeURIComponent(id)}`);
+      if (mySeat(S.view.agents) !== "") S.view = await api(`/api/play/${encodeURIComponent(id)}`, seatParams());
       restoreSettings(S.view);
       startClocks();
       remember();
@@ -145,7 +155,7 @@ function makeAgentInputs(given, players) {
   }
   box.insertAdjacentHTML("beforeend", `<datalist id="agentlist">${["human", "random",
     "minimax", "alphabeta", "id", "solver", "maxn", "paranoid", "mcts", "expectiminimax",
-    "alphabeta:depth=4"]
+    "alphabeta:depth=4", "pimc:worlds=20", "ismcts:iterations=1000"]
     .map((a) => `<option value="${a}">`).join("")}</datalist>`);
 }
 
@@ -168,13 +178,14 @@ async function newGame(keepError) {
   S.selected = null; S.busy = true;
   $("#iterations tbody").innerHTML = "";
   $("#engine").textContent = "—";
+  $("#reasoning").innerHTML = "";
   $("#scoresline").textContent = "";
   const body = { game: $("#game").value, agents: $$(".agent").map((i) => i.value.trim() || "human"),
                  position: $("#start").value.trim(), time: $("#time").value.trim(),
                  clock: $("#clock").value.trim() };
   let v;
   try {
-    v = await api("/api/play", { flip: S.flip ? 1 : "" }, body);
+    v = await api("/api/play", { flip: S.flip ? 1 : "", seat: mySeat(body.agents) }, body);
   } catch (e) {  // a bad start, agent or time: no board, and what is wrong with it
     if (gen !== S.gen) return;
     S.busy = false;
@@ -215,7 +226,7 @@ async function undo() {
   S.busy = true;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const v = await api(`/api/play/${S.view.id}/undo`, { flip: S.flip ? 1 : "" }, { ply: S.view.ply });
+      const v = await api(`/api/play/${S.view.id}/undo`, seatParams({ flip: S.flip ? 1 : "" }), { ply: S.view.ply });
       if (gen !== S.gen) return;
       S.view = v; S.shown = null; S.selected = null; S.busy = false;
       $("#scoresline").textContent = "";
@@ -223,7 +234,7 @@ async function undo() {
       return;
     } catch (e) {
       if (e.status !== 409) { S.busy = false; showError(e.message); return; }
-      S.view = await api(`/api/play/${S.view.id}`);  // the engine's move came in: again
+      S.view = await api(`/api/play/${S.view.id}`, seatParams());  // the engine's move came in: again
     }
   }
   S.busy = false;
@@ -290,6 +301,8 @@ function advance() {
   draw(v);
   if (v.terminal) {
     clockStop(false);
+    // the game is over: every agent's reasoning, all its cards' averages
+    if (v.reasonings && v.reasonings.length) $("#reasoning").innerHTML = v.reasonings.map(reasoningHtml).join("");
     $("#status").textContent = `game over: ${v.result}`;
     return;
   }
@@ -336,7 +349,7 @@ async function show(ply) {
   S.shown = ply;
   S.selected = null;
   drawMoveList();
-  const v = await api(`/api/play/${S.view.id}`, { ply, flip: S.flip ? 1 : "" });
+  const v = await api(`/api/play/${S.view.id}`, seatParams({ ply, flip: S.flip ? 1 : "" }));
   if (S.shown !== ply) return;
   $("#board").innerHTML = boardHtml(v, v.svg);
   $("#position").value = v.line;
@@ -396,7 +409,7 @@ async function streamEvents(url, onEvent, signal) {
 
 async function think(player, gen) {
   stopThinking();
-  const extra = { ply: S.view.ply };
+  const extra = seatParams({ ply: S.view.ply });
   if (S.clocks) {
     extra.clock = Math.max(0.01, S.clocks.left[player]).toFixed(3);
     extra.increment = S.clocks.inc;
@@ -442,14 +455,35 @@ async function think(player, gen) {
     : move.source === "book" ? `opening book, score ${move.value}`
     : move.source === "solver" ? `solved, score ${move.value}, ${move.nodes} nodes` : move.source;
   $("#engine").textContent = `${move.agent} played ${move.text} in ${move.seconds} s (${how})`;
+  showReasoning(move, player);
   S.view = move.view;
-  if (S.flip) S.view = await api(`/api/play/${S.view.id}`, { flip: 1 });
+  if (S.flip) S.view = await api(`/api/play/${S.view.id}`, seatParams({ flip: 1 }));
   S.busy = false;
   advance();
 }
 
+// What a sampling agent (PIMC, ISMCTS) considered for its move: the worlds or iterations
+// sampled and each card's average (and visits), from the search's result; statistics of
+// the agent's own cards only.
+function showReasoning(move, player) {
+  $("#reasoning").innerHTML = move.reasoning ? reasoningHtml(move.reasoning) : "";
+}
+
+function reasoningHtml(r) {
+  const visits = r.algorithm === "ismcts";
+  const withheld = r.withheld ? `; its ${r.withheld} other ${r.withheld === 1 ? "card is" : "cards are"} ` +
+    "hidden until the end" : "";
+  return `<div class="muted">${esc(`ply ${r.ply}: player ${r.player + 1} (${r.agent}) played ${r.move}: ` +
+    `${r.algorithm}, ${r.samples} ${r.sample_kind} sampled${withheld}`)}</div>` +
+    `<table class="reasoning-moves"><thead><tr><th class="l">move</th><th>${visits ? "mean" : "average"}</th>` +
+    `${visits ? "<th>visits</th>" : ""}</tr></thead><tbody>` +
+    r.moves.map((m) => `<tr${m.move === r.move || m.chosen ? ' class="chosen"' : ""}><td class="l">${esc(m.move)}</td>` +
+      `<td>${esc(fmtValue(m.value))}</td>${visits ? `<td>${m.visits}</td>` : ""}</tr>`).join("") +
+    "</tbody></table>";
+}
+
 async function resync() {
-  S.view = await api(`/api/play/${S.view.id}`, { flip: S.flip ? 1 : "" });
+  S.view = await api(`/api/play/${S.view.id}`, seatParams({ flip: S.flip ? 1 : "" }));
   advance();
 }
 
@@ -469,7 +503,7 @@ async function play(move, typed = false) {
   $("#promotion").classList.remove("show");
   const gen = ++S.gen;
   try {
-    const v = await api(`/api/play/${S.view.id}/move`, { flip: S.flip ? 1 : "" },
+    const v = await api(`/api/play/${S.view.id}/move`, seatParams({ flip: S.flip ? 1 : "" }),
                         { move, ply: S.view.ply });
     if (gen !== S.gen) return;
     clockStop(true);
