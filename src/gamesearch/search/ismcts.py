@@ -10,6 +10,15 @@ the times it was available, not its parent's visits), expands one untried action
 uniformly random playout and backs up each node's reward for the player who made the move
 into it (the max^n backup of n-player UCT, as :mod:`gamesearch.search.mcts` does).
 
+The algorithm is :mod:`gamesearch.search.mcts`'s, with its parts: the tree is of
+:class:`~gamesearch.search.mcts.Node` (:func:`~gamesearch.search.mcts.information_set_node`),
+SELECT and EXPAND in a determinization is
+:func:`~gamesearch.search.mcts.select_determinized` (the availability counts), SIMULATE is
+:func:`gamesearch.game.random_playout` and BACK-PROPAGATE is
+:func:`~gamesearch.search.mcts.backpropagate` (each node adds the reward of the player who
+moved into it). What this module adds is the loop over determinizations (the paper's
+"choose a determinization at random" at the top of each iteration).
+
 Departures: the tree's edges are actions of every player (the single-observer variant: the
 opponents' moves are nodes as the searcher sees them, so their hidden cards merge into one
 edge each); rewards are scaled by the game's ``max_utility``; the move played is the root
@@ -20,25 +29,16 @@ each determinization, so it shares the plain rules with PIMC and MCTS
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UnsupportedGameError
 from ..game import Game, random_playout
 from .common import SearchResult
-
-
-@dataclass
-class _Node:
-    mover: int  # the player who made the move into this node (-1 at the root)
-    visits: int = 0
-    available: int = 0
-    total: float = 0.0
-    children: dict[Any, _Node] = field(default_factory=dict)
+from .mcts import backpropagate, information_set_node, select_determinized
 
 
 @dataclass
@@ -84,47 +84,23 @@ def ismcts(game: Game[Any, Any], view: Hashable, seat: int, *, iterations: int =
         raise UnsupportedGameError(f"ismcts: seat {seat} has no move in this view")
     sampler = observation.sampler(view)[0]
     scale = 1.0 / game.max_utility
-    actions, result, is_terminal, to_move = (world_game.actions, world_game.result,
-                                             world_game.is_terminal, world_game.to_move)
-    root = _Node(-1)
+    players = range(world_game.num_players)
+    returns = world_game.returns
+    random_ = rng.random
+    root = information_set_node(seat)
     done = 0
     while done < iterations and (done == 0 or seconds is None
                                  or time.perf_counter() - t0 < seconds):
         done += 1
-        state = observation.sample(view, rng, sampler)
-        node, path = root, [root]
-        while not is_terminal(state):
-            legal = actions(state)
-            untried = [a for a in legal if a not in node.children]
-            for a in legal:
-                child = node.children.get(a)
-                if child is not None:
-                    child.available += 1
-            mover = to_move(state)
-            if untried:
-                a = untried[int(rng.random() * len(untried))]
-                child = _Node(mover, available=1)
-                node.children[a] = child
-                state = result(state, a)
-                path.append(child)
-                break
-            best_a, best_u = legal[0], -math.inf
-            for a in legal:
-                ch = node.children[a]
-                u = ch.total / ch.visits + c * math.sqrt(math.log(ch.available) / ch.visits)
-                if u > best_u:
-                    best_a, best_u = a, u
-            node = node.children[best_a]
-            state = result(state, best_a)
-            path.append(node)
-        end = random_playout(world_game, state, rng)
-        rewards = world_game.returns(end)
-        for n in path:
-            n.visits += 1
-            if n.mover >= 0:
-                n.total += rewards[n.mover] * scale
-    visits = {a: root.children[a].visits if a in root.children else 0 for a in legal_root}
-    means = {a: (root.children[a].total / root.children[a].visits / scale
+        determinization = observation.sample(view, rng, sampler)
+        path, state = select_determinized(root, determinization, world_game, random_, c)
+        rewards = returns(random_playout(world_game, state, rng))
+        backpropagate(path, tuple(x * scale for x in rewards), False, players, None)
+    index = root.index or {}
+    children = root.children
+    visits = {a: children[index[a]].n if a in index else 0  # type: ignore[union-attr]
+              for a in legal_root}
+    means = {a: (children[index[a]].w / visits[a] / scale  # type: ignore[union-attr]
                  if visits[a] else 0.0) for a in legal_root}
     action = max(legal_root, key=lambda a: visits[a])
     return IsmctsResult(action, visits, means, done, time.perf_counter() - t0)

@@ -97,14 +97,17 @@ Departures from the figure, and why:
   already on the current path is not entered again (games with cycles, like Pig's passes).
   Proofs over shared nodes assume the value of a position does not depend on its history.
 
-Hidden-information games are refused for now: the code samples chance and keeps vectors for
-``n`` players, and determinisation (a state sampled from the root player's information set
-at the start of each iteration, then the same four steps) is left for the first
-hidden-information game, through the game's ``observation()`` capability (its ``sample``
-is the determinisation; :mod:`gamesearch.capabilities`); the loop already calls
-:meth:`MCTS.determinization` once per iteration when it gives a sampler, and
-:meth:`MCTS.backup_hook` after each back-up (RAVE's statistics are updated in the loop
-itself, :func:`amaf_update`, since they need the playout's moves).
+Hidden-information games are refused by :class:`MCTS`: they are searched by SO-ISMCTS
+(:mod:`gamesearch.search.ismcts`, Cowling, Powley & Whitehouse 2012), which is built on this
+module's parts: its tree is of :class:`Node` (one per information set of the searcher: the
+node's ``actions`` grow as determinizations show them, ``index`` finds an action's child,
+``available`` is the availability count), its SELECT and EXPAND is
+:func:`select_determinized` (UCB1 over the children legal in the iteration's
+determinization, availability counts in place of the parent's visits), and its back-up is
+this module's :func:`backpropagate` (each node adds the return of the player who moved into
+it, as for ``n`` players here). The loop's :meth:`MCTS.determinization` and
+:meth:`MCTS.backup_hook` stay plug-in points of :class:`MCTS` itself (RAVE's statistics are
+updated in the loop, :func:`amaf_update`, since they need the playout's moves).
 """
 
 from __future__ import annotations
@@ -150,6 +153,7 @@ class Node:
         "actions",
         "amaf_n",
         "amaf_w",
+        "available",
         "children",
         "cum",
         "exact",
@@ -198,6 +202,9 @@ class Node:
         #: played later in that iteration and the return (their AMAF update, applied when
         #: the node is opened); ``None``: opened
         self.pending: Any = None
+        #: ISMCTS: the iterations in which this node's action was legal in the
+        #: determinization (its availability count)
+        self.available = 0
 
 
 class MCTS(Searcher):
@@ -1086,6 +1093,58 @@ def amaf_update(path: list[Node], chosen: list[int], trace: Sequence[tuple[int, 
             if i is not None:
                 amaf_n[i] += 1  # type: ignore[index]
                 amaf_w[i] += x  # type: ignore[index]
+
+
+def information_set_node(owner: int) -> Node:
+    """An ISMCTS node: the information set reached by ``owner``'s move (at the root: the
+    searching seat), no state of its own, its actions added as determinizations show them."""
+    node = Node(None, owner, owner, None, [], None, None, None, None)
+    node.index = {}
+    return node
+
+
+def select_determinized(root: Node, state: Any, game: Game[Any, Any],
+                        random_: Callable[[], float], c: float) -> tuple[list[Node], Any]:
+    """SELECT and EXPAND of SO-ISMCTS (Cowling, Powley & Whitehouse 2012, Algorithm 2) in
+    one determinization: from ``root`` (made by :func:`information_set_node`) descend with
+    ``state``, a full state of ``game`` sampled from the root's information set. At each
+    node the children of the actions legal in ``state`` count one more availability; while
+    some legal action has no child, one of them (chosen at random) is added and the descent
+    stops below it; else the child maximising ``Q + c sqrt(ln available / n)`` is taken
+    (the first best in the game's action order). Returns the path (root to new node, or to
+    a terminal state's node) and the state at its end, for SIMULATE."""
+    actions, result, is_terminal, to_move = (game.actions, game.result, game.is_terminal,
+                                             game.to_move)
+    node, path = root, [root]
+    while not is_terminal(state):
+        legal = actions(state)
+        index, children = node.index, node.children
+        untried = []
+        for a in legal:
+            i = index.get(a)  # type: ignore[union-attr]
+            if i is None:
+                untried.append(a)
+            else:
+                children[i].available += 1  # type: ignore[union-attr]
+        if untried:
+            a = untried[int(random_() * len(untried))]
+            child = information_set_node(to_move(state))
+            child.available = 1
+            index[a] = len(children)  # type: ignore[index]
+            node.actions.append(a)  # type: ignore[attr-defined]
+            children.append(child)
+            path.append(child)
+            return path, result(state, a)
+        best, best_a, pick = -INF, legal[0], None
+        for a in legal:
+            ch: Node = children[index[a]]  # type: ignore[index,assignment]
+            s = ch.q + c * sqrt(log(ch.available) / ch.n)
+            if s > best:
+                best, best_a, pick = s, a, ch
+        node = pick  # type: ignore[assignment]
+        path.append(node)
+        state = result(state, best_a)
+    return path, state
 
 
 def backpropagate(path: list[Node], r: tuple[float, ...], vector: bool, players: range,
