@@ -495,11 +495,17 @@ class Bridge(Game[BridgeState, int]):
         return deals, unseen
 
     def sample(self, view: BridgeView, rng: random.Random,
-               sampler: tuple[DealSampler, list[int]] | None = None) -> BridgeState:
+               sampler: tuple[DealSampler, list[int]] | DealSampler | None = None
+               ) -> BridgeState:
         """A full state consistent with ``view``: the unseen cards dealt to the unseen
         hands, each to its count, no card to a seat in a suit it showed out of, exactly
-        uniformly over the consistent deals (:class:`~gamesearch.games.cards.DealSampler`)."""
-        deals, unseen = sampler or self.sampler(view)
+        uniformly over the consistent deals (:class:`~gamesearch.games.cards.DealSampler`).
+        ``sampler``: what :meth:`sampler` built, or its deal sampler alone (as PIMC and
+        ISMCTS pass it, Oh Hell's convention)."""
+        if isinstance(sampler, DealSampler):
+            deals, unseen = sampler, [s for s in range(4) if not view.seen[s]]
+        else:
+            deals, unseen = sampler or self.sampler(view)
         hands = list(view.hands)
         for seat, cards in zip(unseen, deals.sample(rng), strict=True):
             for c in cards:
