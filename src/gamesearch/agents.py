@@ -355,7 +355,8 @@ AGENT_KINDS = {
               "the game's opening book first, if it has one (solver:book=off|FILE)",
     "random": "uniformly random legal moves (random:seed=N for a repeatable one)",
     "pimc": "perfect-information Monte Carlo on hidden-information games "
-            "(pimc:worlds=N,time=S,search=maxn|paranoid)",
+            "(pimc:worlds=N,time=S,search=perfect|maxn|paranoid; perfect, double dummy "
+            "for bridge, by default where the game has a perfect view)",
     "ismcts": "single-observer information set MCTS (Cowling et al. 2012) on "
               "hidden-information games (ismcts:iterations=N,time=S,c=C)",
 }
@@ -425,8 +426,10 @@ def view_actions(game: Game[Any, Any], view: Any) -> list[Any]:
 
 class PimcAgent(Agent):
     """Perfect-information Monte Carlo (:mod:`gamesearch.search.pimc`): ``pimc:worlds=N,
-    time=S,search=maxn|paranoid,seed=N``. Needs a game with an observation and a sampler;
-    it is handed the seat's view, never the state."""
+    time=S,search=perfect|maxn|paranoid,seed=N`` (``perfect``, each world solved in the
+    game's perfect view -- bridge's double dummy -- by default where there is one). Needs
+    a game with an observation and a sampler; it is handed the seat's view, never the
+    state."""
 
     def __init__(self, game: Game[Any, Any], spec: str) -> None:
         from .search.pimc import WORLD_SEARCHES
@@ -439,12 +442,13 @@ class PimcAgent(Agent):
         unknown = set(options) - {"worlds", "time", "search", "seed"}
         if unknown:
             raise InvalidLimitError(f"pimc agent option {shorten(min(unknown))!r}: allowed: "
-                                    "worlds=N, time=S, search=maxn|paranoid, seed=N")
+                                    "worlds=N, time=S, search=perfect|maxn|paranoid, seed=N")
         self.worlds = read_int("worlds", options["worlds"], 1, 100_000) \
             if "worlds" in options else 20
         self.seconds = read_float("time", options["time"], 0.0, MAX_SECONDS, low_open=True) \
             if "time" in options else None
-        self.search = options.get("search", "maxn")
+        default = "perfect" if game.perfect_view() is not None else "maxn"
+        self.search = options.get("search", default)
         if self.search not in WORLD_SEARCHES:
             raise InvalidLimitError(f"pimc search {self.search!r}: allowed: "
                                     f"{', '.join(WORLD_SEARCHES)}")

@@ -11,9 +11,13 @@ Departures, and what the method gets wrong by design:
 * the per-world search is any of the library's perfect-information searches, on the
   observation's ``world`` game (the same rules with every hand in view): ``maxn`` (the
   default; general-sum games such as Oh Hell, AIMA Fig 6.4) or ``paranoid`` (the others as
-  one coalition against the seat); a game with a double-dummy solver gives that instead.
-  Each legal move is searched in each world (the child position searched to the end),
-  so every move is valued in every world -- GIB's "average per card";
+  one coalition against the seat); ``perfect`` (the default when the game has a
+  :meth:`~gamesearch.game.Game.perfect_view`: bridge's double dummy) solves each world
+  exactly in that view, through its compiled solver when it offers one, else the generic
+  solver (:mod:`.solve`), and values each card by the tricks the seat's side takes from
+  the decision on, over double-dummy results (cards the view merges as equivalent share
+  one solve). Each legal move is searched in each world (the child position searched to
+  the end), so every move is valued in every world -- GIB's "average per card";
 * strategy fusion and non-locality (Frank & Basin 1998): each world's value assumes the
   seat will know the hidden cards from then on, so averaging may prefer a move whose worlds
   need *different* continuations over one that is safe in all -- the trace of
@@ -36,7 +40,7 @@ from .common import SearchResult
 from .control import Limit
 
 #: the per-world searches PIMC may run
-WORLD_SEARCHES = ("maxn", "paranoid")
+WORLD_SEARCHES = ("perfect", "maxn", "paranoid")
 
 
 @dataclass
@@ -68,8 +72,27 @@ class PimcResult:
                                    "root_values": list(self.averages.items())})
 
 
+class _ViewSolvers:
+    """One generic exact solver per perfect-view game (its table kept across the worlds and
+    cards of a decision: the keys are full layouts, so entries of one world never answer
+    another's)."""
+
+    def __init__(self) -> None:
+        self.solvers: dict[int, Any] = {}
+
+    def solve_score(self, view_game: Game[Any, Any], view_state: Any) -> tuple[float, int]:
+        from .solve import Solver
+
+        solver = self.solvers.get(id(view_game))
+        if solver is None or solver.game is not view_game:
+            solver = self.solvers[id(view_game)] = Solver(view_game, 1 << 18)
+        r = solver.solve(view_state, best_moves=False)
+        return float(r.value), r.nodes
+
+
 def world_values(world_game: Game[Any, Any], world: Any, seat: int,
-                 actions: Sequence[Any], search: str = "maxn") -> tuple[dict[Any, float], int]:
+                 actions: Sequence[Any], search: str = "maxn",
+                 solvers: _ViewSolvers | None = None) -> tuple[dict[Any, float], int]:
     """Each action's value for ``seat`` in the perfect-information ``world``: the child
     searched to the end by ``search``. Returns (values, nodes)."""
     from . import make_searcher
@@ -77,6 +100,8 @@ def world_values(world_game: Game[Any, Any], world: Any, seat: int,
 
     if search not in WORLD_SEARCHES:
         raise InvalidLimitError(f"pimc search {search!r}: allowed: {', '.join(WORLD_SEARCHES)}")
+    if search == "perfect":
+        return perfect_world_values(world_game, world, seat, actions, solvers)
     if search == "maxn":
         searcher = make_searcher(world_game, "maxn", discount=False)
     else:  # the seat against the coalition of the others, searched by alpha-beta
@@ -98,8 +123,59 @@ def world_values(world_game: Game[Any, Any], world: Any, seat: int,
     return values, nodes
 
 
+def perfect_world_values(game: Game[Any, Any], world: Any, seat: int,
+                         actions: Sequence[Any], solvers: _ViewSolvers | None = None
+                         ) -> tuple[dict[Any, float], int]:
+    """Each action's value for ``seat`` in ``world`` solved exactly in the game's perfect
+    view (bridge: double dummy): the score the seat's side makes from ``world`` on in the
+    view's score convention (bridge: its tricks from here), the child of each action solved
+    by the view's compiled solver if it has one, else the generic solver. Returns (values,
+    nodes)."""
+    from ..capabilities import RAW_SCORES
+
+    pv = game.perfect_view()
+    if pv is None:
+        raise UnsupportedGameError(f"pimc search 'perfect': {game.name} has no perfect view "
+                                   "to solve each world in (use maxn or paranoid)")
+    view_game, root = pv.view(world)
+    mine = pv.side(world, seat)
+    scores = view_game.score_convention() or RAW_SCORES
+    # the card that stands for each (equivalent cards merged by the view share one solve)
+    stands_for: dict[Any, Any] = {}
+    for rep in view_game.actions(root):
+        for a in pv.equivalents(world, rep):
+            stands_for.setdefault(a, rep)
+    solvers = solvers or _ViewSolvers()
+    values: dict[Any, float] = {}
+    solved: dict[Any, float] = {}
+    nodes = 0
+    for a in actions:
+        rep = stands_for.get(a, a)
+        if rep not in solved:
+            child = view_game.result(root, rep)
+            if view_game.is_terminal(child):
+                value = view_game.utility(child, mine)
+            else:
+                if pv.solve is not None:  # the compiled solver, from the full child state
+                    r = pv.solve(game.result(world, rep))
+                    score, n = float(r["score"]), int(r["nodes"])
+                else:
+                    score, n = solvers.solve_score(view_game, child)
+                nodes += n
+                # the child's exact value for its mover: the score's own threshold (the
+                # value at which the score is reached), counted from the root of the view
+                value = scores.score_threshold(child, score)
+                if view_game.to_move(child) != mine:
+                    value = -value
+            # the seat's side's score from the root on (bridge: its tricks from here)
+            solved[rep] = scores.exact_score(root, value) \
+                if view_game.to_move(root) == mine else value
+        values[a] = solved[rep]
+    return values, nodes
+
+
 def pimc(game: Game[Any, Any], view: Hashable, seat: int, *, worlds: int = 20,
-         seconds: float | None = None, search: str = "maxn",
+         seconds: float | None = None, search: str | None = None,
          rng: random.Random | None = None) -> PimcResult:
     """PIMC's decision for ``seat`` from its ``view`` (see the module docstring)."""
     observation = game.observation()
@@ -111,6 +187,8 @@ def pimc(game: Game[Any, Any], view: Hashable, seat: int, *, worlds: int = 20,
     if world_game is None:
         raise UnsupportedGameError(f"pimc: {game.name}'s observation offers no "
                                    "perfect-information world game to search")
+    if search is None:  # the game's exact view when it has one (bridge: double dummy)
+        search = "perfect" if world_game.perfect_view() is not None else "maxn"
     rng = rng or random.Random()
     t0 = time.perf_counter()
     actions = list(observation.actions(view))
@@ -120,11 +198,12 @@ def pimc(game: Game[Any, Any], view: Hashable, seat: int, *, worlds: int = 20,
     sampler = make_sampler(view)[0] if make_sampler is not None else None
     result = PimcResult(actions[0], {})
     totals = dict.fromkeys(actions, 0.0)
+    solvers = _ViewSolvers()
     if len(actions) > 1:
         while len(result.worlds) < worlds:
             world = observation.sample(view, rng, sampler) if sampler is not None \
                 else observation.sample(view, rng)
-            values, nodes = world_values(world_game, world, seat, actions, search)
+            values, nodes = world_values(world_game, world, seat, actions, search, solvers)
             result.worlds.append(values)
             result.states.append(world)
             result.nodes += nodes
@@ -139,7 +218,8 @@ def pimc(game: Game[Any, Any], view: Hashable, seat: int, *, worlds: int = 20,
     return result
 
 
-__all__ = ["WORLD_SEARCHES", "PimcResult", "explain", "pimc", "world_values"]
+__all__ = ["WORLD_SEARCHES", "PimcResult", "explain", "perfect_world_values", "pimc",
+           "world_values"]
 
 
 def explain(game: Game[Any, Any], view: Hashable, seat: int, result: PimcResult,

@@ -499,10 +499,13 @@ class Bridge(Game[BridgeState, int]):
                ) -> BridgeState:
         """A full state consistent with ``view``: the unseen cards dealt to the unseen
         hands, each to its count, no card to a seat in a suit it showed out of, exactly
-        uniformly over the consistent deals (:class:`~gamesearch.games.cards.DealSampler`)."""
-        if isinstance(sampler, DealSampler):  # as PIMC and ISMCTS pass it (Oh Hell's way)
-            sampler = (sampler, [s for s in range(4) if not view.seen[s]])
-        deals, unseen = sampler or self.sampler(view)
+        uniformly over the consistent deals (:class:`~gamesearch.games.cards.DealSampler`).
+        ``sampler``: what :meth:`sampler` built, or its deal sampler alone (as PIMC and
+        ISMCTS pass it, Oh Hell's convention)."""
+        if isinstance(sampler, DealSampler):
+            deals, unseen = sampler, [s for s in range(4) if not view.seen[s]]
+        else:
+            deals, unseen = sampler or self.sampler(view)
         hands = list(view.hands)
         for seat, cards in zip(unseen, deals.sample(rng), strict=True):
             for c in cards:
