@@ -263,3 +263,35 @@ def test_training_command_writes_weights_log_and_curve(tmp_path: Path) -> None:
     assert td.Net.load(out).w1.shape == (5, compiled.NUM_INPUTS)
     with pytest.raises(SystemExit):
         td.main(["train", "--games", "0", "--out", str(out)])
+
+
+def test_learning_rate_decays_geometrically_to_its_final_value() -> None:
+    assert td.learning_rate(0.1, None, 500, 1000) == 0.1
+    assert td.learning_rate(0.1, 0.01, 0, 1000) == pytest.approx(0.1)
+    assert td.learning_rate(0.1, 0.01, 500, 1000) == pytest.approx(0.1 * 0.1 ** 0.5)
+    assert td.learning_rate(0.1, 0.01, 1000, 1000) == pytest.approx(0.01)
+
+
+def test_training_continues_from_given_weights(tmp_path: Path) -> None:
+    first = tmp_path / "first.npz"
+    assert td.main(["train", "--seed", "3", "--games", "10", "--hidden", "5",
+                    "--eval-every", "10", "--eval-games", "2", "--out", str(first)]) == 0
+    start = td.Net.load(first)
+    second = tmp_path / "second.npz"
+    assert td.main(["train", "--seed", "4", "--games", "10", "--init", str(first),
+                    "--alpha", "0.05", "--alpha-final", "0.01", "--eval-every", "10",
+                    "--eval-games", "2", "--out", str(second)]) == 0
+    went_on = td.Net.load(second)
+    assert went_on.w1.shape == (5, compiled.NUM_INPUTS)  # the hidden size of --init
+    assert not np.array_equal(went_on.w1, start.w1)
+    # the same continuation from random weights of that size ends elsewhere
+    fresh = tmp_path / "fresh.npz"
+    assert td.main(["train", "--seed", "4", "--games", "10", "--hidden", "5",
+                    "--alpha", "0.05", "--alpha-final", "0.01", "--eval-every", "10",
+                    "--eval-games", "2", "--out", str(fresh)]) == 0
+    assert not np.allclose(td.Net.load(fresh).w1, went_on.w1)
+    log = json.loads(second.with_suffix(".log.json").read_text())
+    assert log["init"] == str(first) and log["alpha_final"] == 0.01
+    for bad in (["--init", str(tmp_path / "none.npz")], ["--alpha-final", "0"]):
+        with pytest.raises(SystemExit):
+            td.main(["train", "--games", "10", "--out", str(tmp_path / "x.npz"), *bad])

@@ -124,3 +124,44 @@ def test_bad_arguments_are_one_line_errors() -> None:
         assert main(argv, out) == 2
         text = out.getvalue()
         assert text.startswith("error: ") and words in text and text.count("\n") == 1, text
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--games", "0"], "--games: 1 to 10000"),
+    (["--games", "10", "--chunk", "11"], "--chunk: 1 to --games"),
+    (["--gnubg-plies", "9"], "--gnubg-plies: 0 to 4"),
+    (["--analysis-plies", "-1"], "--analysis-plies"),
+    (["--move-time", "0"], "--move-time"),
+    (["--timeout", "-5"], "--timeout"),
+    (["--games", "x"], "invalid int value"),
+    (["--games", "1", "--game", "pig"], "gnubg plays backgammon"),
+    (["--games", "1", "--agent", "nonesuch"], "nonesuch"),
+])
+def test_gamesearch_gnubg_match_bad_arguments(argv: list[str], words: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+
+    from gamesearch.interfaces.cli import main as cli_main
+
+    code = 0
+    try:
+        code = cli_main(["gnubg-match", *argv], io.StringIO())
+    except SystemExit as exc:  # argparse's own type errors
+        code = int(exc.code or 0)
+    assert code == 2
+    err = capsys.readouterr().err
+    line = err.strip().splitlines()[-1]
+    assert line.startswith("gamesearch: error: ") and words in line, err
+
+
+def test_pooled_summary_weighs_chunks_by_unforced_moves() -> None:
+    from gamesearch.interfaces.gnubg_match import pooled_summary, rating_band
+
+    chunks = [{"points": [1, -2], "moves": 40, "error_total": 1.0, "error_rate": 0.01},
+              {"points": [-1], "moves": 30, "error_total": 3.0, "error_rate": 0.03}]
+    text = pooled_summary(chunks)
+    # 4.0 points of error over 100 + 100 unforced moves
+    assert "3 games: -0.667" in text and "error rate 0.0200 a move (Casual player)" in text
+    assert "over 200 unforced moves" in text
+    assert [rating_band(r) for r in (0.001, 0.0119, 0.012, 0.0179, 0.05)] == [
+        "Supernatural", "Advanced", "Intermediate", "Intermediate", "Awful!"]

@@ -25,6 +25,7 @@ from ..games import available_games, game_options, get_game
 from ..search import ALGORITHMS, Limit, SearchResult
 from ..search.trace import pruned_leaves, render_dot, render_text, trace
 from ..spec import GAME_SPEC_HELP, GameOption
+from . import gnubg_match
 from .analysis import analyze, default_algorithm, format_pv, solve_hidden, solve_record
 from .arena_cli import add_arena_commands
 from .chess_cli import add_chess_commands
@@ -651,7 +652,21 @@ def build_parser() -> argparse.ArgumentParser:
     add_chess_commands(sub)
     add_egdb_commands(sub)
     add_gtp_command(sub)
+
+    s = sub.add_parser("gnubg-match", help="play money games against GNU Backgammon through "
+                       "its external-player interface; gnubg analyses our moves")
+    gnubg_match.add_arguments(s)
+    s.set_defaults(func=cmd_gnubg_match)
     return p
+
+
+# ----- gnubg-match ----------------------------------------------------------------------
+def cmd_gnubg_match(args: argparse.Namespace, out: TextIO) -> int:
+    """``gamesearch gnubg-match``: :mod:`.gnubg_match`'s runner (bad options: one line)."""
+    problem = gnubg_match.check_arguments(args)
+    if problem:
+        raise CliError(problem)
+    return gnubg_match.run_from_arguments(args, out)
 
 
 def _message(exc: BaseException) -> str:

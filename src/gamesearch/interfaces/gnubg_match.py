@@ -233,34 +233,142 @@ def run_match(games: int, agent_spec: str, *, seed: int = 1, gnubg_plies: int = 
     return report
 
 
-def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
-    ap = argparse.ArgumentParser(prog="python -m gamesearch.interfaces.gnubg_match",
-                                 description=__doc__.split("\n\n")[0])
+def pooled_summary(chunks: list[dict[str, Any]]) -> str:
+    """One summary of several chunks' results (their points, and the error rate per
+    unforced move over all of them: the error totals summed and divided by the unforced
+    moves, which each chunk's total over its rate gives)."""
+    report = MatchReport()
+    errors = unforced = 0.0
+    ratings = set()
+    for chunk in chunks:
+        report.points.extend(chunk["points"])
+        report.moves += chunk["moves"]
+        if chunk.get("error_total") and chunk.get("error_rate"):
+            errors += chunk["error_total"]
+            unforced += chunk["error_total"] / chunk["error_rate"]
+        if chunk.get("rating"):
+            ratings.add(chunk["rating"])
+    if unforced:
+        report.error_rate = errors / unforced
+        report.rating = rating_band(report.error_rate)
+    text = report.summary()
+    if unforced:
+        text += (f"; error total {errors:.1f} over {unforced:.0f} unforced moves, "
+                 f"{len(chunks)} chunk(s) rated {', '.join(sorted(ratings)) or '?'}")
+    return text
+
+
+#: gnubg's chequer-play rating bands (``formatgs.c``: the normalized error per move).
+RATING_BANDS = ((0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"),
+                (0.012, "Advanced"), (0.018, "Intermediate"), (0.026, "Casual player"),
+                (0.035, "Beginner"), (math.inf, "Awful!"))
+
+
+def rating_band(error_rate: float) -> str:
+    """gnubg's name for a chequer-play error rate per move."""
+    return next(name for bound, name in RATING_BANDS if error_rate < bound)
+
+
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """The runner's options (shared by ``python -m`` and ``gamesearch gnubg-match``)."""
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--agent", default="star2:depth=2")
     ap.add_argument("--game", default="backgammon",
-                    help="the game spec, e.g. backgammon:evaluator=NAME")
+                    help="the game spec, e.g. backgammon:evaluator=td")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--gnubg-plies", type=int, default=0)
     ap.add_argument("--analysis-plies", type=int, default=0)
     ap.add_argument("--move-time", type=float, default=None,
                     help="seconds per move for agents without a depth")
-    ap.add_argument("--timeout", type=float, default=3600.0, help="seconds for the whole match")
+    ap.add_argument("--timeout", type=float, default=3600.0,
+                    help="seconds for each gnubg session (a chunk)")
+    ap.add_argument("--chunk", type=int, default=None,
+                    help="games per gnubg session (default: all in one); chunk k uses "
+                         "seed SEED+k")
+    ap.add_argument("--jsonl", type=Path, default=None,
+                    help="append each chunk's result here; chunks already in the file are "
+                         "skipped (run the same command again to resume)")
     ap.add_argument("--out", help="a folder for gnubg's output and the match's SGF")
-    args = ap.parse_args(argv)
+
+
+def check_arguments(args: argparse.Namespace) -> str | None:
+    """The first bad option, as a one-line message (None when all are fine)."""
     if not 1 <= args.games <= 10_000:
-        ap.error("--games: 1 to 10000")
+        return f"--games: 1 to 10000, not {args.games}"
+    if args.chunk is not None and not 1 <= args.chunk <= args.games:
+        return f"--chunk: 1 to --games ({args.games}), not {args.chunk}"
+    if not 0 <= args.gnubg_plies <= 4:
+        return f"--gnubg-plies: 0 to 4, not {args.gnubg_plies}"
+    if not 0 <= args.analysis_plies <= 4:
+        return f"--analysis-plies: 0 to 4, not {args.analysis_plies}"
+    if args.move_time is not None and not (0 < args.move_time <= 3600):
+        return f"--move-time: above 0 and at most 3600 seconds, not {args.move_time}"
+    if not 0 < args.timeout <= 7 * 86400:
+        return f"--timeout: above 0 and at most a week, not {args.timeout}"
+    if args.jsonl is not None and args.jsonl.is_dir():
+        return f"--jsonl: {args.jsonl} is a folder"
+    return None
+
+
+def run_from_arguments(args: argparse.Namespace, out: TextIO) -> int:
+    """Play the match (in chunks when asked, resuming from ``--jsonl``) and print it."""
+    import json
+
+    chunk = args.chunk or args.games
+    done: dict[int, dict[str, Any]] = {}
+    if args.jsonl is not None and args.jsonl.exists():
+        for line in args.jsonl.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                if (row.get("agent"), row.get("game"), row.get("gnubg_plies")) == \
+                        (args.agent, args.game, args.gnubg_plies):
+                    done[int(row["seed"])] = row
+    chunks: list[dict[str, Any]] = []
+    played = 0
+    index = 0
+    while played < args.games:
+        n = min(chunk, args.games - played)
+        seed = args.seed + index
+        if seed in done:
+            chunks.append(done[seed])
+        else:
+            report = run_match(n, args.agent, seed=seed, gnubg_plies=args.gnubg_plies,
+                               analysis_plies=args.analysis_plies, timeout=args.timeout,
+                               out=str(Path(args.out) / f"chunk{index:03d}") if args.out
+                               else None, move_time=args.move_time, game_spec=args.game)
+            row = {"agent": args.agent, "game": args.game, "gnubg_plies": args.gnubg_plies,
+                   "seed": seed, "games": n, "points": report.points, "moves": report.moves,
+                   "error_total": report.error_total, "error_rate": report.error_rate,
+                   "rating": report.rating, "seconds": round(report.seconds, 1),
+                   "protocol_errors": report.protocol_errors}
+            chunks.append(row)
+            for err in report.protocol_errors:
+                out.write(f"protocol: {err}\n")
+            if args.jsonl is not None and report.games:
+                with args.jsonl.open("a") as fh:
+                    fh.write(json.dumps(row) + "\n")
+            if chunk < args.games:
+                out.write(f"chunk {index} (seed {seed}): {report.summary()}\n")
+                out.flush()
+        played += n
+        index += 1
+    out.write(pooled_summary(chunks) + "\n")
+    return 0 if any(c["points"] for c in chunks) else 1
+
+
+def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
+    ap = argparse.ArgumentParser(prog="python -m gamesearch.interfaces.gnubg_match",
+                                 description=__doc__.split("\n\n")[0])
+    add_arguments(ap)
+    args = ap.parse_args(argv)
+    problem = check_arguments(args)
+    if problem:
+        ap.error(problem)
     try:
-        report = run_match(args.games, args.agent, seed=args.seed, gnubg_plies=args.gnubg_plies,
-                           analysis_plies=args.analysis_plies, timeout=args.timeout,
-                           out=args.out, move_time=args.move_time, game_spec=args.game)
+        return run_from_arguments(args, out)
     except GameError as exc:
         out.write(f"error: {exc}\n")
         return 2
-    out.write(report.summary() + "\n")
-    for err in report.protocol_errors:
-        out.write(f"protocol: {err}\n")
-    return 0 if report.games else 1
 
 
 if __name__ == "__main__":

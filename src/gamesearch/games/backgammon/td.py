@@ -196,6 +196,14 @@ def train(net: Net, games: int, seed: int, alpha: float = 0.1, lam: float = 0.7,
     return errors
 
 
+def learning_rate(alpha: float, alpha_final: float | None, done: int, games: int) -> float:
+    """The step size after ``done`` of ``games`` training games: ``alpha`` throughout, or
+    decayed geometrically from ``alpha`` to ``alpha_final``."""
+    if alpha_final is None:
+        return alpha
+    return float(alpha * (alpha_final / alpha) ** (min(done, games) / games))
+
+
 class _NoBar:
     def update(self, n: int) -> None:
         pass
@@ -257,6 +265,11 @@ def main(argv: list[str] | None = None) -> int:
     tr.add_argument("--games", type=int, default=60000)
     tr.add_argument("--hidden", type=int, default=40)
     tr.add_argument("--alpha", type=float, default=0.1)
+    tr.add_argument("--alpha-final", type=float, default=None,
+                    help="decay alpha geometrically to this value over --games (default: "
+                         "constant alpha)")
+    tr.add_argument("--init", type=Path, default=None,
+                    help="continue from these weights (.npz) instead of random ones")
     tr.add_argument("--lam", type=float, default=0.7)
     tr.add_argument("--eval-every", type=int, default=5000)
     tr.add_argument("--eval-games", type=int, default=500)
@@ -266,10 +279,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games <= 0 or args.hidden <= 0 or args.eval_every <= 0 or args.eval_games <= 1:
         parser.error("--games, --hidden, --eval-every must be positive, --eval-games > 1")
-    net = Net.random(args.hidden, args.seed)
+    if args.alpha <= 0 or (args.alpha_final is not None and args.alpha_final <= 0):
+        parser.error("--alpha and --alpha-final must be positive")
+    if args.init is not None:
+        if not args.init.is_file():
+            parser.error(f"--init: no weights file {args.init}")
+        net = Net.load(args.init)
+    else:
+        net = Net.random(args.hidden, args.seed)
     log: dict = {"command": "python -m gamesearch.games.backgammon.td " + " ".join(
         argv if argv is not None else sys.argv[1:]),
-        "seed": args.seed, "hidden": args.hidden, "alpha": args.alpha, "lambda": args.lam,
+        "seed": args.seed, "hidden": int(net.w1.shape[0]), "alpha": args.alpha,
+        "alpha_final": args.alpha_final, "lambda": args.lam,
+        "init": str(args.init) if args.init else None,
         "eval_games": args.eval_games, "curve": [], "td_error": []}
     rng = _generator(args.seed)
     start = time.monotonic()
@@ -294,8 +316,9 @@ def main(argv: list[str] | None = None) -> int:
         block = min(args.eval_every, args.games - done)
         while block > 0:
             n = min(500, block)
-            err = compiled.train_games(net.w1, net.b1, net.w2, net.b2, n, args.alpha,
-                                       args.lam, rng)
+            err = compiled.train_games(net.w1, net.b1, net.w2, net.b2, n,
+                                       learning_rate(args.alpha, args.alpha_final, done,
+                                                     args.games), args.lam, rng)
             log["td_error"].append([done + n, float(err)])
             done += n
             block -= n
