@@ -6,9 +6,10 @@ hidden information that would hand a player the other hands. Here the server kee
 game (:class:`Session`: the game spec, the start, the agents of the seats, the moves) in a
 bounded in-memory store (:class:`SessionStore`: the most recently used ``limit`` games,
 each forgotten ``ttl`` seconds after its last use), and answers a request with what one seat
-may see, through the single function :func:`seat_view`. Every game of the library today has
-perfect information, so every seat sees the whole position; a game with hidden information
-only has to be added there.
+may see, through the single function :func:`seat_view`: the whole position in a game of
+perfect information, the seat's observation in one with hidden cards (bridge, Oh Hell),
+whose agents' seats are never shown to a page (403) and whose agents' reasoning is shown
+whole only once the game is over (:func:`public_reasoning`).
 
 A move names the ply it expects (the number of moves played so far): a stale one (a double
 click, a second tab, a click while the engine thinks) is refused with 409 and changes
