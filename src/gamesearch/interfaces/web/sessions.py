@@ -410,6 +410,8 @@ def _add_move_routes(app: FastAPI, caps: Caps, store: SessionStore, rng: random.
                 # back to a choice, never to a die in the air
                 if m.mover != CHANCE and (not anyone or session.is_human(m.mover)):
                     break
+            for k in [k for k in session.reasonings if k > session.ply]:
+                del session.reasonings[k]  # the moves taken back took their reasoning
             return view(session, seat, None, validation.flag("flip", flip))
 
 
