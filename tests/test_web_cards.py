@@ -223,3 +223,45 @@ def test_a_full_bridge_deal_starts_with_the_default_agents(client: TestClient) -
     assert move["view"]["to_move"] == SOUTH
     assert_private(client, v["id"], 1, NORTH, move["raw"], move["move"])
     assert_private(client, v["id"], 2, NORTH, move["raw"])
+
+
+def test_the_thinking_of_a_hidden_card_game_draws_no_board() -> None:
+    """An ``info`` event would draw the full state the engine searches: none for a game
+    with an observation (Oh Hell), the board as before for one without (tic-tac-toe)."""
+    import random
+
+    from gamesearch.game import sample_outcome
+    from gamesearch.games import get_game
+    from gamesearch.interfaces.web.thinking import info_event
+    from gamesearch.search import SearchResult
+
+    g = get_game("ohhell")
+    s = g.initial_state()
+    rng = random.Random(1)
+    while g.to_move(s) == -1:
+        s = g.result(s, sample_outcome(g, s, rng))
+    r = SearchResult("ismcts", 0.0, g.actions(s)[0], [g.actions(s)[0]], 1, 10, 0.1)
+    assert info_event(g, s, r, None)["svg"] is None
+    t = get_game("tictactoe")
+    r = SearchResult("alphabeta", 0, 4, [4], 1, 10, 0.1)
+    assert "<svg" in info_event(t, t.initial_state(), r, None)["svg"]
+
+
+def test_undo_takes_the_reasoning_of_the_moves_taken_back(client: TestClient) -> None:
+    v = new(client, 0, game="ohhell", agents=["human", "random", "ismcts:iterations=5,seed=1"],
+            time="2")
+    game_id = v["id"]
+    for _ in range(12):  # to the person's turn after ISMCTS has moved
+        if v["to_move"] == 0 and any(m["player"] == 2 for m in v["moves"]):
+            break
+        if v["to_move"] == 0:
+            v = client.post(f"/api/play/{game_id}/move", params={"seat": 0},
+                            json={"move": v["legal"][0], "ply": v["ply"]}).json()
+        else:
+            v = think(client, game_id, v["ply"], 0)["view"]
+    session = client.app.state.sessions.get(game_id)  # type: ignore[attr-defined]
+    assert session.reasonings
+    client.post(f"/api/play/{game_id}/undo", params={"seat": 0}, json={"ply": v["ply"]})
+    client.post(f"/api/play/{game_id}/undo", params={"seat": 0},
+                json={"ply": session.ply})
+    assert all(k <= session.ply for k in session.reasonings)

@@ -6,9 +6,10 @@ hidden information that would hand a player the other hands. Here the server kee
 game (:class:`Session`: the game spec, the start, the agents of the seats, the moves) in a
 bounded in-memory store (:class:`SessionStore`: the most recently used ``limit`` games,
 each forgotten ``ttl`` seconds after its last use), and answers a request with what one seat
-may see, through the single function :func:`seat_view`. Every game of the library today has
-perfect information, so every seat sees the whole position; a game with hidden information
-only has to be added there.
+may see, through the single function :func:`seat_view`: the whole position in a game of
+perfect information, the seat's observation in one with hidden cards (bridge, Oh Hell),
+whose agents' seats are never shown to a page (403) and whose agents' reasoning is shown
+whole only once the game is over (:func:`public_reasoning`).
 
 A move names the ply it expects (the number of moves played so far): a stale one (a double
 click, a second tab, a click while the engine thinks) is refused with 409 and changes
@@ -409,6 +410,8 @@ def _add_move_routes(app: FastAPI, caps: Caps, store: SessionStore, rng: random.
                 # back to a choice, never to a die in the air
                 if m.mover != CHANCE and (not anyone or session.is_human(m.mover)):
                     break
+            for k in [k for k in session.reasonings if k > session.ply]:
+                del session.reasonings[k]  # the moves taken back took their reasoning
             return view(session, seat, None, validation.flag("flip", flip))
 
 

@@ -451,7 +451,8 @@ async function think(player, gen) {
   S.abort = null;
   if (gen !== S.gen || !move) return;
   clockStop(true);
-  const how = move.source === "search" ? `value ${fmtValue(move.value, move.score_text)}, depth ${move.depth}, ${move.nodes} nodes`
+  const how = move.source === "search" ? `value ${fmtValue(move.value, move.score_text)}` +
+      `${move.depth === null || move.depth === undefined ? "" : `, depth ${move.depth}`}, ${move.nodes} nodes`
     : move.source === "book" ? `opening book, score ${move.value}`
     : move.source === "solver" ? `solved, score ${move.value}, ${move.nodes} nodes` : move.source;
   $("#engine").textContent = `${move.agent} played ${move.text} in ${move.seconds} s (${how})`;
