@@ -131,3 +131,49 @@ def test_pimc_defaults_to_double_dummy_on_bridge_and_maxn_elsewhere() -> None:
     assert make_agent(Bridge(), "pimc:worlds=2").search == "perfect"  # type: ignore[attr-defined]
     from gamesearch.games import get_game
     assert make_agent(get_game("ohhell"), "pimc:worlds=2").search == "maxn"  # type: ignore[attr-defined]
+
+
+def late_position() -> str:
+    """Deal 3, 4S by South, after nine tricks of seeded random play."""
+    game = Bridge(contract="4S", declarer="S")
+    rng = random.Random(5)
+    s = game.parse_state(format_deal(deal_from_seed(3)))
+    while s.declarer_tricks + s.defender_tricks < 9:
+        s = game.result(s, rng.choice(game.actions(s)))
+    return game.format_state(s)
+
+
+def test_terminal_play_a_person_declares_and_sees_own_hand_and_dummy_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``gamesearch play bridge`` driven through stdin (in this process, so that the
+    compiled solver is built once): the person is South (declarer, so it plays dummy's
+    cards too), the defenders are the game's default agent (PIMC, double dummy per world).
+    Every card of North and South is offered in turn (an illegal one is refused and asked
+    again) until the play ends. The person is shown South's and North's cards, never a
+    card of East or West before it is played. Mutation: ``observe`` showing every hand
+    (``seen`` all true) fails."""
+    import io
+
+    from gamesearch.interfaces.cli import main
+
+    game = Bridge()
+    position = late_position()
+    s = game.parse_state(position)
+    ours = [card_name(c) for seat in (0, 2) for c in range(52) if s.hands[seat] >> c & 1]
+    theirs = [card_name(c) for seat in (1, 3) for c in range(52) if s.hands[seat] >> c & 1]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(ours * 4) + "\n"))
+    out = io.StringIO()
+    code = main(["play", "bridge", "--position", position, "--first", "pimc:worlds=2",
+                 "--seat", "3=human", "--seed", "1", "--time", "5"], out)
+    text = out.getvalue()
+    assert code == 0, text
+    assert "game over" in text
+    assert "pimc:worlds=10,time=2 (player 2) plays" in text  # the default agent
+    assert "South sees (4S by South)" in text
+    assert "North: 5.-.542.-" in text and "South: -.5.-.542" in text
+    assert "  East:" not in text and "  West:" not in text  # no defender's hand shown
+    shown = text.split("\n")
+    for card in theirs:
+        first_play = next(i for i, line in enumerate(shown) if f"plays {card}" in line)
+        for line in shown[:first_play]:  # before it is played, the card shows nowhere
+            assert card not in line, (card, line)
