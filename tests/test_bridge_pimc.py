@@ -177,3 +177,33 @@ def test_terminal_play_a_person_declares_and_sees_own_hand_and_dummy_only(
         first_play = next(i for i, line in enumerate(shown) if f"plays {card}" in line)
         for line in shown[:first_play]:  # before it is played, the card shows nowhere
             assert card not in line, (card, line)
+
+
+def test_the_simple_player_plays_legal_cards_by_its_rules() -> None:
+    """The rule-based baseline (``simple_play``), every seat, ten deals: each card legal;
+    second hand following suit plays its lowest; third and fourth hand, an opponent
+    winning, play the cheapest card that wins when one does. Mutation: ``winners[0]`` ->
+    ``winners[-1]`` (win dearly) fails; so does second hand playing high."""
+    from gamesearch.games.bridge.simple_play import _beats, _winning_so_far, simple_card
+
+    checked = {"second": 0, "cheap": 0}
+    for seed in range(10):
+        game = Bridge(contract=["4S", "3N"][seed % 2], declarer="NESW"[seed % 4])
+        s = game.parse_state(format_deal(deal_from_seed(seed)))
+        obs = game.observation()
+        while not game.is_terminal(s):
+            card = simple_card(obs.observe(s, game.to_move(s)))
+            legal = game.actions(s)
+            assert card in legal
+            seat = game.seat_to_play(s)
+            if len(s.trick) == 1 and legal[0] // 13 == s.trick[0] // 13:
+                assert card % 13 == min(c % 13 for c in legal)
+                checked["second"] += 1
+            elif len(s.trick) >= 2:
+                winner, best = _winning_so_far(s.trick, s.leader, s.strain)
+                beaters = [c for c in legal if _beats(c, best, s.strain)]
+                if (winner - seat) % 2 and beaters:
+                    assert card == min(beaters, key=lambda c: c % 13)
+                    checked["cheap"] += 1
+            s = game.result(s, card)
+    assert checked["second"] > 50 and checked["cheap"] > 30, checked
