@@ -207,3 +207,19 @@ def test_the_simple_player_plays_legal_cards_by_its_rules() -> None:
                     checked["cheap"] += 1
             s = game.result(s, card)
     assert checked["second"] > 50 and checked["cheap"] > 30, checked
+
+
+def test_a_bridge_tournament_hands_each_seat_its_own_view_only() -> None:
+    """A bridge tournament (four seats rotated over four games at one table) with an agent
+    that crashes -- a forfeit -- on anything but its seat's own view holding no hand its
+    seat may not see: no forfeit, every game played, the agent once in each seat."""
+    from gamesearch.arena import TournamentConfig, parse_agents, run_tournament
+
+    cfg = TournamentConfig("bridge", tuple(parse_agents(
+        ["py:arena_agents:SeatViewOnly", "random:seed=1", "random:seed=2", "random:seed=3"])),
+        games_per_pair=4)
+    result = run_tournament(cfg)
+    assert len(result.records) == 4
+    for r in result.records:
+        assert r.termination == "normal", r.detail
+    assert sorted(r.seats.index(0) for r in result.records) == [0, 1, 2, 3]
