@@ -124,9 +124,18 @@ class _SeatViewOnly(Agent):
 
     def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         observation = game.observation()
-        if observation is None or type(state).__name__ != "SeatView" \
-                or state.mover != state.seat:
-            raise RuntimeError(f"handed {type(state).__name__}, not the seat's own view")
+        kind = type(state).__name__
+        if observation is None or kind not in ("SeatView", "BridgeView"):
+            raise RuntimeError(f"handed {kind}, not the seat's own view")
+        if kind == "SeatView" and state.mover != state.seat:
+            raise RuntimeError("handed another seat's view")
+        if kind == "BridgeView":  # its own turn, or declarer's for dummy; no unseen hand
+            mover = (state.leader + len(state.trick)) % 4
+            if mover != state.seat and not (state.seat == state.declarer
+                                            and mover == (state.seat + 2) % 4):
+                raise RuntimeError("handed another seat's view")
+            if any(state.hands[o] for o in range(4) if not state.seen[o]):
+                raise RuntimeError("handed a hand its seat may not see")
         return observation.actions(state)[0]
 
 

@@ -131,3 +131,95 @@ def test_pimc_defaults_to_double_dummy_on_bridge_and_maxn_elsewhere() -> None:
     assert make_agent(Bridge(), "pimc:worlds=2").search == "perfect"  # type: ignore[attr-defined]
     from gamesearch.games import get_game
     assert make_agent(get_game("ohhell"), "pimc:worlds=2").search == "maxn"  # type: ignore[attr-defined]
+
+
+def late_position() -> str:
+    """Deal 3, 4S by South, after nine tricks of seeded random play."""
+    game = Bridge(contract="4S", declarer="S")
+    rng = random.Random(5)
+    s = game.parse_state(format_deal(deal_from_seed(3)))
+    while s.declarer_tricks + s.defender_tricks < 9:
+        s = game.result(s, rng.choice(game.actions(s)))
+    return game.format_state(s)
+
+
+def test_terminal_play_a_person_declares_and_sees_own_hand_and_dummy_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``gamesearch play bridge`` driven through stdin (in this process, so that the
+    compiled solver is built once): the person is South (declarer, so it plays dummy's
+    cards too), the defenders are the game's default agent (PIMC, double dummy per world).
+    Every card of North and South is offered in turn (an illegal one is refused and asked
+    again) until the play ends. The person is shown South's and North's cards, never a
+    card of East or West before it is played. Mutation: ``observe`` showing every hand
+    (``seen`` all true) fails."""
+    import io
+
+    from gamesearch.interfaces.cli import main
+
+    game = Bridge()
+    position = late_position()
+    s = game.parse_state(position)
+    ours = [card_name(c) for seat in (0, 2) for c in range(52) if s.hands[seat] >> c & 1]
+    theirs = [card_name(c) for seat in (1, 3) for c in range(52) if s.hands[seat] >> c & 1]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(ours * 4) + "\n"))
+    out = io.StringIO()
+    code = main(["play", "bridge", "--position", position, "--first", "pimc:worlds=2",
+                 "--seat", "3=human", "--seed", "1", "--time", "5"], out)
+    text = out.getvalue()
+    assert code == 0, text
+    assert "game over" in text
+    assert "pimc:worlds=10,time=2 (player 2) plays" in text  # the default agent
+    assert "South sees (4S by South)" in text
+    assert "North: 5.-.542.-" in text and "South: -.5.-.542" in text
+    assert "  East:" not in text and "  West:" not in text  # no defender's hand shown
+    shown = text.split("\n")
+    for card in theirs:
+        first_play = next(i for i, line in enumerate(shown) if f"plays {card}" in line)
+        for line in shown[:first_play]:  # before it is played, the card shows nowhere
+            assert card not in line, (card, line)
+
+
+def test_the_simple_player_plays_legal_cards_by_its_rules() -> None:
+    """The rule-based baseline (``simple_play``), every seat, ten deals: each card legal;
+    second hand following suit plays its lowest; third and fourth hand, an opponent
+    winning, play the cheapest card that wins when one does. Mutation: ``winners[0]`` ->
+    ``winners[-1]`` (win dearly) fails; so does second hand playing high."""
+    from gamesearch.games.bridge.simple_play import _beats, _winning_so_far, simple_card
+
+    checked = {"second": 0, "cheap": 0}
+    for seed in range(10):
+        game = Bridge(contract=["4S", "3N"][seed % 2], declarer="NESW"[seed % 4])
+        s = game.parse_state(format_deal(deal_from_seed(seed)))
+        obs = game.observation()
+        while not game.is_terminal(s):
+            card = simple_card(obs.observe(s, game.to_move(s)))
+            legal = game.actions(s)
+            assert card in legal
+            seat = game.seat_to_play(s)
+            if len(s.trick) == 1 and legal[0] // 13 == s.trick[0] // 13:
+                assert card % 13 == min(c % 13 for c in legal)
+                checked["second"] += 1
+            elif len(s.trick) >= 2:
+                winner, best = _winning_so_far(s.trick, s.leader, s.strain)
+                beaters = [c for c in legal if _beats(c, best, s.strain)]
+                if (winner - seat) % 2 and beaters:
+                    assert card == min(beaters, key=lambda c: c % 13)
+                    checked["cheap"] += 1
+            s = game.result(s, card)
+    assert checked["second"] > 50 and checked["cheap"] > 30, checked
+
+
+def test_a_bridge_tournament_hands_each_seat_its_own_view_only() -> None:
+    """A bridge tournament (four seats rotated over four games at one table) with an agent
+    that crashes -- a forfeit -- on anything but its seat's own view holding no hand its
+    seat may not see: no forfeit, every game played, the agent once in each seat."""
+    from gamesearch.arena import TournamentConfig, parse_agents, run_tournament
+
+    cfg = TournamentConfig("bridge", tuple(parse_agents(
+        ["py:arena_agents:SeatViewOnly", "random:seed=1", "random:seed=2", "random:seed=3"])),
+        games_per_pair=4)
+    result = run_tournament(cfg)
+    assert len(result.records) == 4
+    for r in result.records:
+        assert r.termination == "normal", r.detail
+    assert sorted(r.seats.index(0) for r in result.records) == [0, 1, 2, 3]

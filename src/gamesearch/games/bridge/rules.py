@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ...capabilities import Drawing, Observation, PerfectView
+from ...capabilities import Drawing, MatchHooks, Observation, PerfectView
 from ...errors import (
     IllegalMoveError,
     InvalidLimitError,
@@ -443,6 +443,12 @@ class Bridge(Game[BridgeState, int]):
 
     def side(self, state: BridgeState, seat: int) -> int:
         return (seat - state.declarer) & 1
+
+    def match_hooks(self) -> MatchHooks:
+        """The seats a person does not take get PIMC, each world solved double dummy
+        (``time`` bounds the sampling; one world's solve of a full deal may take longer:
+        see the README); returns are duplicate points."""
+        return MatchHooks(default_opponent="pimc:worlds=10,time=2", points=True)
 
     def observation(self) -> Observation[BridgeState, int]:
         """What a seat sees (:class:`BridgeView`), and worlds sampled from it."""
