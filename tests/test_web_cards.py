@@ -208,18 +208,20 @@ def test_bad_card_requests_get_a_clear_4xx(client: TestClient) -> None:
 
 def test_a_full_bridge_deal_starts_with_the_default_agents(client: TestClient) -> None:
     """The seeded deal (deal 1: 4H by West, North on lead), the person North, the other
-    seats the default agent for hidden cards (ISMCTS; without it the default was max^n,
-    which refuses bridge): the person sees 13 cards of their own, then West, declarer,
-    plays from dummy (East)."""
+    seats bridge's default agent (PIMC, from the game's match hooks; before it the default
+    was max^n, which refuses bridge): the person sees 13 cards of their own, then West,
+    declarer, plays from dummy (East) -- a forced card here, so PIMC samples no world."""
     v = new(client, NORTH, game="bridge", agents=["human"], time="0.3")
-    assert v["agents"][1:] == ["ismcts"] * 3
+    assert v["agents"][1:] == ["pimc:worlds=10,time=2"] * 3
     assert v["to_move"] == NORTH and len(v["legal"]) == 13 and "4H by West" in v["svg"]
     assert_private(client, v["id"], 0, NORTH, json.dumps(v, ensure_ascii=False))
     r = client.post(f"/api/play/{v['id']}/move", params={"seat": NORTH},
                     json={"move": v["legal"][0], "ply": 0})
     assert r.status_code == 200, r.text
     move = think(client, v["id"], 1, NORTH)
-    assert move["player"] == WEST and move["reasoning"]["samples"] >= 1
+    reasoning = move["reasoning"]
+    assert move["player"] == WEST and reasoning["algorithm"] == "pimc"
+    assert reasoning["samples"] >= 1 or len(reasoning["moves"]) == 1
     assert move["view"]["to_move"] == SOUTH
     assert_private(client, v["id"], 1, NORTH, move["raw"], move["move"])
     assert_private(client, v["id"], 2, NORTH, move["raw"])
