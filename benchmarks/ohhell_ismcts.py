@@ -157,6 +157,9 @@ HEADER = ("| our agent vs 2 ISMCTSBots | deals | ours (points/deal) | bots (poin
 
 
 def summary(log: Path) -> None:
+    """The table of every line in ``log``; then, for each two lines of one budget
+    (``ismcts`` and ``ismcts-blind``), the paired difference of our seat's points over the
+    deals both played (the same deals, seats and bot seeds)."""
     lines: list[str] = []
     for text in log.read_text().splitlines():
         name = json.loads(text)["line"]
@@ -165,6 +168,15 @@ def summary(log: Path) -> None:
     print(HEADER)
     for name in lines:
         print(row(name, logged(log, name), None))
+    for name in lines:
+        blind = name.replace("ismcts ", "ismcts-blind ", 1)
+        if name.startswith("ismcts ") and blind in lines:
+            ours, theirs = logged(log, name), logged(log, blind)
+            common = sorted(set(ours) & set(theirs))
+            diff = [ours[d][0] - theirs[d][0] for d in common]
+            same = sum(1 for x in diff if x == 0)
+            print(f"\n{name}: keeping the voids minus void-blind, our seat's points, paired "
+                  f"over {len(common)} deals: {interval(diff)} ({same} deals scored the same)")
 
 
 def main() -> None:
