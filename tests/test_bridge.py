@@ -251,6 +251,49 @@ def test_compiled_solver_matches_the_generic_one_node_for_node() -> None:
         assert fast["tricks"] == case["declarer_tricks"]
 
 
+ENDING_TABLES = [json.loads(line) for line in
+                 (DATA / "dds_ending_tables.jsonl").read_text().splitlines()]
+
+
+@needs_numba
+@pytest.mark.parametrize("case", ENDING_TABLES, ids=lambda c: c["pbn"][:20])
+def test_compiled_table_shares_one_table_a_strain_and_agrees_with_dds(
+        case: dict[str, Any]) -> None:
+    """The full table of an ending (20 results) with one transposition table per strain
+    for its four declarers equals DDS's, in fewer nodes than 20 cold solves (the table
+    holds the tricks to come, which do not depend on who declared). Mutations: the store
+    of ``best`` instead of ``best - banked`` fails (wrong tricks); a fresh solver per
+    declarer fails the node count."""
+    hands = parse_deal(case["pbn"])
+    table, nodes = compiled.solve_table(hands)
+    assert table == [case["table"][s] for s in "SHDCN"]
+    cold = sum(compiled.solve(s, d, hands)["nodes"] for s in range(5) for d in range(4))
+    assert nodes < cold
+
+
+def test_the_table_keeps_tricks_to_come_so_lines_with_other_scores_share_an_entry() -> None:
+    """The view's key leaves the tricks won out and its bounds give them as ``banked``: two
+    positions with the same cards left and leader but different tricks won share a key,
+    and the generic solver (whose table is warm from the first) still solves the second
+    right. Mutation: the engine's read without ``+ banked`` fails."""
+    case = ENDINGS[5]
+    hands = parse_deal(str(case["pbn"]))
+    strain, decl = parse_strain(str(case["strain"])), parse_seat(str(case["declarer"]))
+    game = DoubleDummy(strain, decl)
+    first = game.start(hands)
+    second = (*first[:6], 2, 1)  # (2 tricks won already, 1 lost)
+    assert game.key(first) == game.key(second)
+    bounds = game.value_bounds()
+    assert bounds is not None and bounds.banked is not None
+    assert bounds.banked(second, 0) == 1 and bounds.banked(second, 1) == -1
+    solver = Solver(game)
+    a = solver.solve(first)
+    b = solver.solve(second)
+    assert b.nodes < a.nodes  # the second solve read the first one's entries
+    assert int(a.value) == int(b.value)  # (the score: tricks to come for the side to move)
+    assert plain_solve(strain, decl, hands)["tricks"] == case["declarer_tricks"]
+
+
 def test_errors_are_game_errors() -> None:
     assert issubclass(IllegalMoveError, GameError)
     assert deal_from_seed(3) == deal_from_seed(3) != deal_from_seed(4)

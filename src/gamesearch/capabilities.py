@@ -170,9 +170,18 @@ class ValueBounds(Generic[S]):
     its window with them at every node after the table probe (a bound outside the window
     ends the node, fail-soft) when the game offers them; the plain and the compiled
     solvers read the same bounds. They must be sound: a bound that is wrong changes the
-    solved value."""
+    solved value.
+
+    ``banked(state, player)``, optional: the part of the value already settled on the way
+    to ``state`` (bridge: the tricks each side has won, declaring side's less the
+    defenders', from ``player``'s side), which every end below ``state`` shares. When the
+    game gives it, the engine's table keeps values *less* it (what is still to be won)
+    and adds it back when it reads them, so that the game's ``key`` may leave it out and
+    one entry serves every way of reaching the same remaining position (DDS's table
+    stores tricks to come, not tricks won)."""
 
     bounds: Callable[[S, int], tuple[float, float]]
+    banked: Callable[[S, int], float] | None = None
 
 
 @dataclass(frozen=True)

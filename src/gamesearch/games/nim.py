@@ -283,7 +283,9 @@ class Nim(Game[NimState, NimAction]):
 
     # value_bounds() -> ValueBounds: bounds(state, player), a (low, high) range of the exact
     # value known without search; the engine narrows its window with it at every node
-    # (bridge's double-dummy view: quick tricks). Nim's solver needs none.
+    # (bridge's double-dummy view: quick tricks); optional banked(state, player), the
+    # part of the value already settled (bridge: tricks won), which the table keeps out
+    # so that the key may leave it out. Nim's solver needs none.
     # perfect_view() -> PerfectView: view(state) -> (a perfect-information game, its
     # state), side(state, seat), positions(text) to solve, the result of a solved score in
     # the game's terms, the equivalents of a merged move and an optional compiled solve:

@@ -22,7 +22,9 @@ from its usual source:
 * ``bounds``: the game's ``value_bounds()`` (bounds on the exact value known without
   search, bridge's quick tricks) narrow the window at every node after the table probe, as
   Pons's clamps do; a bound outside the window ends the node (fail-soft). On when the game
-  offers them;
+  offers them. When they carry ``banked`` (the part of the value already settled: bridge's
+  tricks won), the table stores values less it and adds it back on reading, so that one
+  entry serves a position however it was reached (DDS's tricks-to-come table);
 * ``pvs``: principal variation search (Marsland & Campbell 1982): the first move with the
   full window, the others with a zero window, re-searched when they fail high;
 * ``aspiration``: a root window of ± this many units around the previous iteration's value,
@@ -193,6 +195,9 @@ class Negamax(Searcher):
             raise UnsupportedGameError(f"the engine's bounds=1 needs the game's value "
                                        f"bounds; {game.name} has none")
         self._value_bounds = value_bounds if bounds or bounds is None else None
+        # the part of a value settled before the node, kept out of the table (whether or
+        # not the bounds are on: the game's key leaves it out)
+        self._banked = value_bounds.banked if value_bounds is not None else None
         self.quiescence = tactics is not None if quiescence is None else quiescence
         self.pvs = pvs
         if aspiration is not None and not (0 < aspiration < INF):
@@ -310,6 +315,7 @@ class Negamax(Searcher):
         kernel.count_node()
         game = self.game
         key = tt_move = None
+        banked = self._banked
         if self.table is not None:
             key = game.key(state)
             seen = self.table.lookup(key)
@@ -337,7 +343,8 @@ class Negamax(Searcher):
         if self.table is not None and root_moves is None and key is not None:
             flag = LOWER if best >= beta else UPPER if best <= alpha else EXACT
             d = FULL_DEPTH if depth is None else depth
-            self.table.store(key, d if horizon else UNLIMITED, flag, best, best_move, None)
+            kept = best - banked(state, game.to_move(state)) if banked is not None else best
+            self.table.store(key, d if horizon else UNLIMITED, flag, kept, best_move, None)
         self._partial = None
         return Iteration(best, best_move, pv_list(line), hit_horizon=horizon)
 
@@ -476,6 +483,8 @@ class Negamax(Searcher):
         in_check = tactics.in_check if tactics and tactics.in_check else _not_in_check
         use_bounds = self._value_bounds is not None
         node_bounds = self._value_bounds.bounds if self._value_bounds else _no_node_bounds
+        banked_of = self._banked
+        use_banked = banked_of is not None
         check_hook = in_check is not _not_in_check
         use_check_ext = self.check_extension and check_hook
         null_hooks = self._null_hooks if self.null_move else None
@@ -758,15 +767,18 @@ class Negamax(Searcher):
             k: Any = None
             e: Any = None
             bounded = False  # the window was narrowed by a depth-limited table entry
+            banked = 0.0  # the part of the value settled before s (the table keeps the rest)
             if use_tt:
                 k = key_of(s)
                 e = tget(k)
+                if use_banked and k is not None:
+                    banked = banked_of(s, p)  # type: ignore[misc]
                 if e is not None:
                     tt_move = e[3]
                     if e[0] >= d:
                         bounded = e[0] < UNLIMITED
                         # A stored bound narrows the window; an exact value ends the node.
-                        v = from_table(e[2], ply, threshold, step)
+                        v = from_table(e[2], ply, threshold, step) + banked
                         flag = e[1]
                         if flag == EXACT:
                             alpha = beta = v
@@ -903,7 +915,7 @@ class Negamax(Searcher):
                 # Fail-soft bounds; a subtree that never met the horizon holds for any depth.
                 flag = LOWER if best >= beta else UPPER if best <= alpha_orig else EXACT
                 tstore(k, UNLIMITED if exact_to_end else d, flag,
-                       to_table(best, ply, threshold, step), best_move, e)
+                       to_table(best - banked, ply, threshold, step), best_move, e)
             return best
 
         return _Kernel(negamax, lines, ordered, count_node, met_horizon, flush)

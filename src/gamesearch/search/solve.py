@@ -186,6 +186,8 @@ class Solver:
         e = self.table.lookup(key)
         if e is not None:
             v = e[2]  # stored relative to the node: the root is ply 0
+            if engine._banked is not None:  # (the table keeps what is still to be won)
+                v += engine._banked(state, game.to_move(state))
             if e[1] == EXACT:
                 alpha = beta = v
             elif e[1] == LOWER:

@@ -42,6 +42,20 @@ def main() -> None:
             t = calc_dd_table(Deal(pbn))
             table = {"SHDCN"[s]: [t[DEN[s], PL[p]] for p in range(4)] for s in range(5)}
             f.write(json.dumps({"seed": seed, "pbn": pbn, "table": table}) + "\n")
+    with open("tests/data/bridge/dds_ending_tables.jsonl", "w") as f:
+        for i in range(8):
+            n = 7 + i % 2
+            pbn = format_deal(ending(n, 2000 + i))
+            table = {}
+            for strain in range(5):  # (calc_dd_table wants 13 cards a hand: solve_board)
+                row = []
+                for declarer in range(4):
+                    d = Deal(pbn)
+                    d.first = PL[(declarer + 1) % 4]
+                    d.trump = DEN[strain]
+                    row.append(n - max(t for _, t in solve_board(d)))
+                table["SHDCN"[strain]] = row
+            f.write(json.dumps({"pbn": pbn, "table": table}) + "\n")
 
 
 if __name__ == "__main__":

@@ -49,7 +49,7 @@ from .dd import DDState, DoubleDummy, tricks_left
 #: table capacity (entries) of the compiled solver by default
 DEFAULT_CAPACITY = 1 << 20
 
-__all__ = ["CompiledSolver", "available", "dd_table", "solve", "solve_state"]
+__all__ = ["CompiledSolver", "available", "dd_table", "solve", "solve_state", "solve_table"]
 
 
 def _jit(fn: Any) -> Any:
@@ -133,7 +133,7 @@ def _gen_moves(H: Any, T: Any, tlen: int, leader: int, out: Any) -> int:
 
 
 @_jit
-def _order_key(T: Any, tlen: int, leader: int, card: int, strain: int) -> Any:
+def _order_key(H: Any, T: Any, tlen: int, leader: int, card: int, strain: int) -> Any:
     rank = card % 13
     if tlen == 0:
         return 12 - rank
@@ -159,10 +159,10 @@ def _order_key(T: Any, tlen: int, leader: int, card: int, strain: int) -> Any:
 
 
 @_jit
-def _order(T: Any, tlen: int, leader: int, moves: Any, n: int, strain: int) -> None:
+def _order(H: Any, T: Any, tlen: int, leader: int, moves: Any, n: int, strain: int) -> None:
     keys = np.empty(13, np.int64)
     for i in range(n):
-        keys[i] = _order_key(T, tlen, leader, moves[i], strain)
+        keys[i] = _order_key(H, T, tlen, leader, moves[i], strain)
     for i in range(1, n):  # stable insertion sort, as Python's sorted
         k = keys[i]
         m = moves[i]
@@ -224,7 +224,7 @@ def _make_key(H: Any, T: Any, tlen: int, leader: int, taken: int, key: Any) -> N
             k23 = (k23 << 27) | code
     key[0] = k01
     key[1] = k23
-    key[2] = leader | (taken << 2)
+    key[2] = leader
     key[3] = 0
     key[4] = -1
 
@@ -281,8 +281,11 @@ def _negamax(H: Any, T: Any, st: Any, A: int, B: int, strain: int, decl: int,
         _make_key(H, T, tlen, leader, st[2], key)
         slot = _slot(keys, gen, meta[0], key, keys.shape[0] - 1)
         found = gen[slot] == meta[0]
+    own = st[2] if p == 0 else st[3]
+    opp = st[3] if p == 0 else st[2]
+    banked = own - opp  # the table keeps the tricks still to come (the view's banked)
     if found:
-        v = vals[slot, 0]
+        v = vals[slot, 0] + banked
         flag = vals[slot, 1]
         if flag == 0:
             A = v
@@ -294,8 +297,6 @@ def _negamax(H: Any, T: Any, st: Any, A: int, B: int, strain: int, decl: int,
             B = v
         if A >= B:
             return v
-    own = st[2] if p == 0 else st[3]
-    opp = st[3] if p == 0 else st[2]
     rem = (_popcount(H[0] | H[1] | H[2] | H[3]) + tlen) // 4
     if tlen > 0:
         lo = own - opp - rem
@@ -316,7 +317,7 @@ def _negamax(H: Any, T: Any, st: Any, A: int, B: int, strain: int, decl: int,
             return B
     a_orig = A
     if n > 1:
-        _order(T, tlen, leader, moves, n, strain)
+        _order(H, T, tlen, leader, moves, n, strain)
     best = -(1 << 30)
     seat = (leader + tlen) % 4
     t0, t1, t2 = T[0], T[1], T[2]
@@ -361,12 +362,12 @@ def _negamax(H: Any, T: Any, st: Any, A: int, B: int, strain: int, decl: int,
         return best
     flag = 1 if best >= B else (2 if best <= a_orig else 0)
     if found:
-        vals[slot, 0] = best  # (the probe found it: stored back without the full check)
+        vals[slot, 0] = best - banked  # (the probe found it: stored back, no full check)
         vals[slot, 1] = flag
         if gen[slot] != meta[0]:  # a subtree emptied the table meanwhile
-            _store(keys, vals, gen, meta, key, best, flag, True)
+            _store(keys, vals, gen, meta, key, best - banked, flag, True)
     else:
-        _store(keys, vals, gen, meta, key, best, flag, False)
+        _store(keys, vals, gen, meta, key, best - banked, flag, False)
     return best
 
 
@@ -386,7 +387,7 @@ def _probe(H: Any, T: Any, st: Any, b: int, root_move: int, strain: int, decl: i
         n = 1
     else:
         n = _gen_moves(H, T, tlen, leader, moves)
-    _order(T, tlen, leader, moves, n, strain)
+    _order(H, T, tlen, leader, moves, n, strain)
     best = -(1 << 30)
     best_move = -1
     a = A
@@ -433,7 +434,9 @@ def _probe(H: Any, T: Any, st: Any, b: int, root_move: int, strain: int, decl: i
         key = np.empty(5, np.int64)
         _make_key(H, T, tlen, leader, st[2], key)
         flag = 1 if best >= B else (2 if best <= A else 0)
-        _store(keys, vals, gen, meta, key, best, flag, False)
+        own = st[2] if p == 0 else st[3]
+        opp = st[3] if p == 0 else st[2]
+        _store(keys, vals, gen, meta, key, best - (own - opp), flag, False)
     return best, best_move
 
 
@@ -543,8 +546,27 @@ def solve_state(state: Any) -> dict[str, Any]:
     return CompiledSolver(game).solve(view)
 
 
+def solve_table(hands: Sequence[int]) -> tuple[list[list[int]], int]:
+    """``(table, nodes)``: ``table[strain][declarer]`` the declaring side's tricks, each
+    declarer's left-hand opponent on lead, and the nodes of the 20 solves.
+
+    One table per strain serves its four declarers (as DDS's table solver reuses its
+    table within a strain): an entry is keyed by the remaining cards (relative ranks) and
+    the leader, and holds, for the side to move, the tricks still to come (the view's
+    ``banked`` kept out), none of which depends on who declared."""
+    table = [[0] * 4 for _ in range(5)]
+    nodes = 0
+    for strain in range(5):
+        solver = CompiledSolver(DoubleDummy(strain, 0))
+        for declarer in range(4):
+            solver.game = DoubleDummy(strain, declarer)
+            r = solver.solve(solver.game.start(hands), best_moves=False)
+            table[strain][declarer] = r["tricks"]
+            nodes += r["nodes"]
+    return table, nodes
+
+
 def dd_table(hands: Sequence[int]) -> list[list[int]]:
     """``table[strain][declarer]``: the declaring side's tricks, each declarer's left-hand
-    opponent on lead."""
-    return [[solve(strain, declarer, hands)["tricks"] for declarer in range(4)]
-            for strain in range(5)]
+    opponent on lead (:func:`solve_table`)."""
+    return solve_table(hands)[0]

@@ -19,7 +19,10 @@ What the view gives the solver, each a piece of the usual double-dummy technique
 * :meth:`DoubleDummy.key` -- the table key at the start of a trick is the *relative*
   layout (who holds the highest remaining card of each suit, the next, ...), so that
   positions that differ only in which small cards were played share an entry (the first
-  step of Ginsberg's partition search: the ranks that matter are the relative ones);
+  step of Ginsberg's partition search: the ranks that matter are the relative ones), and
+  the leader, but not the tricks won so far: the value bounds' ``banked`` (the tricks
+  won) lets the engine keep only the tricks still to come in its table, as DDS does, so
+  that one entry serves every line that reaches the same remaining cards;
   positions within a trick are not kept in the table (DDS too stores only the starts of
   tricks);
 * :meth:`DoubleDummy.value_bounds` -- *quick tricks*, at the start of a trick: the tricks
@@ -193,8 +196,9 @@ class DoubleDummy(Game[DDState, int]):
     def key(self, state: DDState) -> tuple[int, ...] | None:
         """At the start of a trick the relative layout (per suit, from the highest
         remaining card down, the seat holding each: ranks that merely moved down when
-        small cards were played map to the same key), the leader and the tricks won so
-        far; within a trick ``None``: the engine keeps those positions out of its table
+        small cards were played map to the same key) and the leader, not the tricks won
+        so far (the value bounds' ``banked``: the table keeps the tricks still to come);
+        within a trick ``None``: the engine keeps those positions out of its table
         (three in four nodes, which would crowd the starts of tricks out)."""
         if state[5]:
             return None
@@ -212,7 +216,7 @@ class DoubleDummy(Game[DDState, int]):
                 k01 = k01 << 27 | code
             else:
                 k23 = k23 << 27 | code
-        return (k01, k23, state[4] | state[6] << 2)
+        return (k01, k23, state[4])
 
     # ----- capabilities ----------------------------------------------------------------
     def move_ordering(self) -> MoveOrdering[DDState, int]:
@@ -224,8 +228,15 @@ class DoubleDummy(Game[DDState, int]):
         return sorted(actions, key=lambda c: order_key(state, c, self.strain, self.declarer))
 
     def value_bounds(self) -> ValueBounds[DDState]:
-        """Quick-trick bounds at the start of a trick, trivial ones within it."""
-        return ValueBounds(self.bounds)
+        """Quick-trick bounds at the start of a trick, trivial ones within it; the
+        tricks won so far as the banked part of the value (the table keeps the rest)."""
+        return ValueBounds(self.bounds, self.banked)
+
+    def banked(self, state: DDState, player: int) -> float:
+        """The tricks ``player``'s side has won since the view began less the other
+        side's: every end below ``state`` adds the tricks still to come to it."""
+        d = float(state[6] - state[7])
+        return d if player == 0 else -d
 
     def bounds(self, state: DDState, player: int) -> tuple[float, float]:
         own, opp = (state[6], state[7]) if player == 0 else (state[7], state[6])
@@ -361,3 +372,4 @@ def order_key(state: DDState, card: int, strain: int, declarer: int) -> int:
         return 20 + rank + (13 if card // 13 == strain and card // 13 != trick[0] // 13
                             else 0)
     return rank  # the cheapest winner first
+
