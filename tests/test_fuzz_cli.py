@@ -65,6 +65,9 @@ SKIPPED = {
     "web": "serves until stopped; tests/test_web_*.py drive the server and its inputs",
     "egdb": "nested sub-commands (build, verify, count, probe) this table cannot hold; "
             "tests/test_egdb_cli.py gives each bad input and checks its one-line error",
+    "gnubg-match": "starts GNU Backgammon and plays it for minutes; "
+                   "tests/test_gnubg_external.py gives each bad argument and checks its "
+                   "one-line error",
 }
 #: Valid values of these options are drawn only up to the cap (seconds, games, entries...).
 CAPS: dict[tuple[str, str], float] = {
