@@ -10,8 +10,9 @@ Sections (``--sections``, comma-separated):
   memory (the child's maximum resident set);
 * ``counts``: wins, losses and draws per material (the largest build's slices summed);
 * ``workers``: the --workers-pieces build with 1 and with 2 workers, and the speed-up;
-* ``solver``: the exact solver (search/solve.py, rules only) against the database on random
-  positions of up to 4 pieces won or lost within --solver-plies plies;
+* ``solver``: the exact solver (search/solve.py, rules only, a proof within --solver-plies
+  plies) against the database on random positions of up to 4 pieces won or lost within
+  that many plies, and drawn ones (which it must leave undecided);
 * ``convert``: the engine (``id`` at --depth, probing the database) against the database's
   slowest defence from random won positions of up to --pieces pieces, under the game's draw
   rule: the share it wins, and in how many plies beside the database's;
@@ -129,44 +130,60 @@ def random_positions(db: E.CheckersEndgameDatabase, pieces: int, rng: random.Ran
 
 
 def section_solver(args: argparse.Namespace, folder: Path) -> None:
+    """The exact solver against the database: random positions of up to 4 pieces that the
+    database says end within --solver-plies plies (wins and losses), and --solver-draws
+    drawn ones; each solved by search/solve.py on the rules alone with ``within`` set to
+    --solver-plies (a depth-bounded proof: the exact win or loss if one is forced within
+    that many plies, else "not decided", which is what a draw must give)."""
     db = E.open_database(folder)
     game = get_game("checkers")
     solver = Solver(game, tt=1 << 20)
     step = solver.engine.win_step
     rng = random.Random(1)
-    agree = nodes = 0
+    plies = args.solver_plies
     start = time.perf_counter()
-    sample = random_positions(db, min(4, db.pieces), rng,
-                              lambda v: v.plies is not None and 0 < v.plies <= args.solver_plies)
-    by_plies: dict[int, int] = defaultdict(int)
-    done = unproven = 0
-    for done in range(1, args.samples + 1):
-        if time.perf_counter() - start > args.seconds:
-            done -= 1
-            print(f"(stopped after {args.seconds:g} s)")
-            break
-        position, value = next(sample)
-        try:
-            result = solver.solve(game.parse_state(_fen(*position)), best_moves=False,
-                                  limit=Limit(nodes=args.solver_nodes))
-        except SearchTimeout:
-            unproven += 1
-            # A solve cut short leaves bounds in the table that later solves misread
-            # (measured: wrong values for 2 of 64 positions when the table was kept).
-            solver.table.clear()
-            continue
-        nodes += result.nodes
-        agree += result.value == value.value * (game.max_utility - step * (value.plies or 0))
-        by_plies[value.plies or 0] += 1
-        if done % 100 == 0:
-            print(f"  {done} tried, {agree} agree, {unproven} not proven within "
-                  f"{args.solver_nodes:,} nodes", flush=True)
+    decisive = random_positions(db, min(4, db.pieces), rng,
+                                lambda v: v.plies is not None and 0 < v.plies <= plies)
+    drawn = random_positions(db, min(4, db.pieces), rng, lambda v: v.value == 0)
+    rows: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # proved agree disagree unproved
+    nodes = done = 0
+    wanted = [("won/lost", args.samples), ("drawn", args.solver_draws)]
+    for kind, count in wanted:
+        sample = decisive if kind == "won/lost" else drawn
+        for _ in range(count):
+            if time.perf_counter() - start > args.seconds:
+                print(f"(stopped after {args.seconds:g} s)")
+                break
+            position, value = next(sample)
+            row = rows[kind]
+            try:
+                result = solver.solve(game.parse_state(_fen(*position)), best_moves=False,
+                                      limit=Limit(nodes=args.solver_nodes), within=plies)
+            except SearchTimeout:
+                row[3] += 1
+                continue
+            done += 1
+            nodes += result.nodes
+            want = (None if value.value == 0 else
+                    value.value * (game.max_utility - step * (value.plies or 0)))
+            row[0] += 1
+            if result.value == want:
+                row[1] += 1
+            else:
+                row[2] += 1
+                print(f"  disagree: {_fen(*position)} database {want} solver {result.value}")
+            if done % 100 == 0:
+                print(f"  {done} solved, {time.perf_counter() - start:.0f} s", flush=True)
     seconds = time.perf_counter() - start
-    print(f"\nsolver: {done} positions of up to {min(4, db.pieces)} pieces won or lost "
-          f"within {args.solver_plies} plies: {agree} of the {done - unproven} the solver "
-          f"proved within {args.solver_nodes:,} nodes agree with the database, {unproven} "
-          f"not proved (plies to the end, proved: {dict(sorted(by_plies.items()))}); "
-          f"{nodes:,} nodes, {seconds:.1f} s")
+    print(f"\nsolver (within {plies} plies, cap {args.solver_nodes:,} nodes a position, "
+          f"positions of up to {min(4, db.pieces)} pieces):\n")
+    print("| database value | positions | proved | agree | disagree | unproved |")
+    print("|---|---|---|---|---|---|")
+    for kind, (proved, agree, disagree, unproved) in rows.items():
+        print(f"| {kind} | {proved + unproved:,} | {proved:,} | {agree:,} | {disagree:,} | "
+              f"{unproved:,} |")
+    print(f"\n{nodes:,} nodes, {seconds:.1f} s (load average {os.getloadavg()[0]:.1f} on "
+          f"{os.cpu_count()} cores)")
 
 
 def section_convert(args: argparse.Namespace, folder: Path) -> None:
@@ -259,6 +276,8 @@ def main() -> None:
     p.add_argument("--workers-pieces", type=int, default=4)
     p.add_argument("--samples", type=int, default=1000)
     p.add_argument("--solver-plies", type=int, default=7)
+    p.add_argument("--solver-draws", type=int, default=100,
+                   help="drawn positions the solver must leave undecided within the plies")
     p.add_argument("--solver-nodes", type=int, default=300_000,
                    help="a solve that needs more nodes is counted apart (not proven)")
     p.add_argument("--depth", type=int, default=2)

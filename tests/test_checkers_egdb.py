@@ -229,10 +229,44 @@ def test_the_exact_solver_agrees_on_short_wins(db3: E.CheckersEndgameDatabase) -
         value = db3.probe(position)
         if value is None or value.plies is None or not 0 < value.plies <= 5:
             continue
-        result = solver.solve(game.parse_state(_fen(*position)), best_moves=False)
+        result = solver.solve(game.parse_state(_fen(*position)), best_moves=False, within=5)
         assert result.value == value.value * (game.max_utility - step * value.plies)
         seen[value.plies] = seen.get(value.plies, 0) + 1
     assert len(seen) >= 4  # wins and losses at several distances
+
+
+def test_a_value_found_under_a_repetition_is_not_reused_without_it() -> None:
+    """The graph history interaction: a reused solver gave wrong values once its table held
+    values found where the repetition rule had ended the game. Black to move in
+    ``B:WK2,K18:BK11`` loses in 6 plies (the database). After 11-16 18-15, with a history
+    where each position Black can reach occurred twice, every Black move repeats one a
+    third time: a draw. Solving that first, then the first position without the history,
+    must still give the loss in 6: the key holds what the draw rules read (Checkers.key),
+    so the draw stored for 11-16 18-15 with that history is not read where it has none
+    (with the pieces alone as the key, the reused solver finds no loss within 9 plies)."""
+    from gamesearch.games import get_game
+    from gamesearch.games.checkers.rules import make_state, position_key
+    from gamesearch.search.solve import Solver
+
+    game = get_game("checkers")
+    plain = game.parse_state("B:WK2,K18:BK11")
+    after = game.result(plain, game.parse_action(plain, "11-16"))
+    after = game.result(after, game.parse_action(after, "18-15"))
+    history = tuple(position_key(c.black, c.white, c.kings, c.side)
+                    for c in (game.result(after, move) for move in game.actions(after))
+                    for _ in range(2))
+    held = make_state(after.black, after.white, after.kings, after.side, len(history),
+                      history)
+    assert all(game.termination(game.result(held, move)) == "threefold repetition"
+               for move in game.actions(held))
+    solver = Solver(game, tt=1 << 16)
+    assert solver.solve(held, best_moves=False).value == 0  # every move draws
+    assert solver.solve(held, best_moves=False, within=9).value is None
+    loss = -(game.max_utility - 6 * solver.engine.win_step)
+    # the same solver, reused (a proof within 9 plies: the full solve takes millions of
+    # nodes without transpositions across histories)
+    assert solver.solve(plain, best_moves=False, within=9).value == loss
+    assert Solver(game, tt=1 << 16).solve(plain, best_moves=False, within=9).value == loss
 
 
 #: "First Position" (Sturges; Lasker, "Chess and Checkers: the Way to Mastership", diagram
@@ -273,3 +307,23 @@ def test_first_position_is_won_and_the_engine_wins_it(tmp_path: Path) -> None:
         plies += 1
     assert game.termination(state) == "Black has no move"
     assert plies == start.plies  # the fastest win against the slowest defence
+
+
+def test_the_exact_solver_agrees_with_the_5_piece_database_sample() -> None:
+    """The exact solver (rules only, a proof within 7 plies) on a seeded sample of the
+    5-piece database (tests/data/checkers/solver_sample.txt: 40 positions won or lost within
+    7 plies, 10 drawn; benchmarks/checkers_egdb.py runs 1,000): the same win or loss and
+    distance, and no decision within 7 plies for the draws."""
+    from gamesearch.games import get_game
+    from gamesearch.search.solve import Solver
+
+    game = get_game("checkers")
+    solver = Solver(game, tt=1 << 18)
+    step = solver.engine.win_step
+    lines = (Path(__file__).parent / "data" / "checkers" / "solver_sample.txt").read_text()
+    rows = [line.split() for line in lines.splitlines() if not line.startswith("#")]
+    assert len(rows) == 50
+    for fen, value, plies in rows:
+        result = solver.solve(game.parse_state(fen), best_moves=False, within=7)
+        want = None if value == "0" else int(value) * (game.max_utility - step * int(plies))
+        assert result.value == want, fen

@@ -173,8 +173,12 @@ class Negamax(Searcher):
         futility: bool | None = None,
         endgame: bool | None = None,
         zero_eval: bool = False,
+        distance_bounds: bool = False,
     ) -> None:
         super().__init__(game, discount=discount, zero_eval=zero_eval)
+        #: mate-distance bounds at every node: a win or a loss is at least a ply away (the
+        #: exact solver's proofs of a win within D plies stay D plies deep)
+        self.distance_bounds = distance_bounds
         size = parse_size(tt)
         self.table: TranspositionTable | None = TranspositionTable(size) if size else None
         self.ordering = ordering
@@ -494,6 +498,7 @@ class Negamax(Searcher):
         nulled = [False] * (MAX_PLIES + 2)  # nulled[ply]: the move into this ply was a pass
         maxu = game.max_utility
         step = self.win_step
+        use_distance = self.distance_bounds and step > 0
         threshold = win_threshold(maxu)
         next_check = clock.begin(self.nodes)
         nodes = cutoffs = tt_hits = seldepth = 0
@@ -734,6 +739,17 @@ class Negamax(Searcher):
                 known = database_value(s, ply)
                 if known is not None:
                     return known
+            if use_distance:
+                # Mate-distance bounds: the value lies between a loss on our next turn and
+                # a win on the opponent's, so a window outside them ends the node.
+                lo = -maxu + (ply + 1) * step  # (a game may let a move lose at once)
+                if lo >= beta:
+                    lines[ply] = None
+                    return lo
+                hi = maxu - (ply + 1) * step
+                if hi <= alpha:
+                    lines[ply] = None
+                    return hi
             checked = use_check_ext and ply < 200 and in_check(s)
             if checked:
                 d += 1  # check extension: never stop the search in check

@@ -90,11 +90,19 @@ class Solver:
         weak: bool = False,
         best_moves: bool = True,
         limit: Limit | None = None,
+        within: int | None = None,
     ) -> SearchResult:
         """Solve ``state`` exactly: ``value`` in the game's score convention (``weak``: only
         its sign, win / draw / loss), ``action`` a best move, ``best_actions`` all of them
         (when ``best_moves``). Under a ``limit`` with time or nodes, raises
-        :class:`~gamesearch.search.control.SearchTimeout` when it runs out."""
+        :class:`~gamesearch.search.control.SearchTimeout` when it runs out.
+
+        ``within=D``: only whether the game ends within ``D`` plies, with mate-distance
+        bounds so that every probe stays ``D`` plies deep (raw values, discounted by
+        distance): ``value`` is the exact win or loss when one is forced within ``D``
+        plies, else ``None`` with ``extra["decided"]`` false (a draw, or a longer game)."""
+        if within is not None:
+            return self._solve_within(state, within, limit)
         game = self.game
         state = game.search_start(state)  # (as every search driver does)
         if game.is_terminal(state):
@@ -122,6 +130,56 @@ class Solver:
             best_actions=moves if best_moves and moves else [move],
             extra={"weak": weak},
         ).annotate(game, state)
+
+    def _solve_within(self, state: Any, plies: int, limit: Limit | None) -> SearchResult:
+        """Whether a win or a loss is forced within ``plies`` plies, and in how many: null-
+        window probes "won within k plies?" (then "lost within k?"), the smallest k by
+        bisection; every probe is depth-bounded by the mate-distance bounds."""
+        game, engine = self.game, self.engine
+        if plies < 1:
+            raise GameError(f"{game.name}: solve within {plies} plies: give at least 1")
+        state = game.search_start(state)
+        if game.is_terminal(state):
+            raise GameError(f"{game.name}: the position is already over; nothing to solve")
+        maxu, step = game.max_utility, engine.win_step
+        if step <= 0:
+            raise GameError(f"{game.name}: solving within a distance needs discounted wins")
+        engine.new_search()
+        clock = Clock.start(limit, game.to_move(state), now=self.time_source)
+        saved, engine.distance_bounds = engine.distance_bounds, True
+        start = time.perf_counter()
+
+        def won_within(k: int) -> bool:  # value >= maxu - k * step
+            b = maxu - (k + 0.5) * step
+            return bool(self._probe(state, b, clock).value > b)
+
+        def lost_within(k: int) -> bool:  # value <= -maxu + k * step
+            b = -maxu + (k + 0.5) * step
+            return bool(self._probe(state, b, clock).value <= b)
+
+        value: float | None = None
+        try:
+            with gc_paused():
+                for test, sign in ((won_within, 1), (lost_within, -1)):
+                    if test(plies):
+                        lo, hi = 1, plies
+                        while lo < hi:
+                            mid = (lo + hi) // 2
+                            if test(mid):
+                                hi = mid
+                            else:
+                                lo = mid + 1
+                        value = sign * (maxu - lo * step)
+                        break
+        finally:
+            engine.distance_bounds = saved
+        move = next(iter(game.actions(state)))
+        return SearchResult(
+            algorithm="solve", value=value, action=move, pv=[move], depth=plies,
+            nodes=engine.nodes, seconds=time.perf_counter() - start,
+            tt_hits=engine.tt_hits, completed=True, best_actions=[move],
+            extra={"within": plies, "decided": value is not None},
+        )
 
     def _score(self, state: Any, weak: bool, clock: Clock) -> tuple[float, Any]:
         """The exact score by Pons's iterative narrowing (a binary search of null-window

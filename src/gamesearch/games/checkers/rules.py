@@ -42,8 +42,10 @@ moves)``:
   visits; empty when the game is over. :meth:`Checkers.result` works it out once for each
   new position (as Othello does), so ``actions`` and the terminal test cost nothing.
 
-The transposition key is :func:`position_key` (the pieces and the side to move), without
-the move-limit count and the history, as engines usually key positions.
+The transposition key (:meth:`Checkers.key`) is :func:`position_key` (the pieces and the
+side to move) and, after a king's move, the move-limit count and the positions since the
+last capture or man's move: what the draw rules read, so that a value stored in a table
+holds wherever the key recurs.
 """
 
 from __future__ import annotations
@@ -463,8 +465,17 @@ class Checkers(Game[CheckersState, Move]):
     def returns(self, state: CheckersState) -> tuple[float, float]:
         return (self.utility(state, 0), self.utility(state, 1))
 
-    def key(self, state: CheckersState) -> int:
-        return state[0] | state[1] << 32 | state[2] << 64 | state[3] << 96
+    def key(self, state: CheckersState) -> int | tuple[int, int, tuple[int, ...]]:
+        """The pieces and the side to move, and, after a king's move, what the draw rules
+        read: the move-limit count and the positions since the last capture or man's move
+        (sorted: their order does not matter). Two states with the same key have the same
+        future, so a value stored for one holds for the other (without the draw rules'
+        part, a value found where a repetition ended the game was reused where it could not,
+        and the exact solver gave wrong values: the graph history interaction)."""
+        position = state[0] | state[1] << 32 | state[2] << 64 | state[3] << 96
+        if not state[4] and not state[5]:
+            return position  # (no count, no history: the common case, a plain int)
+        return position, state[4], tuple(sorted(state[5]))
 
     def termination(self, state: CheckersState) -> str | None:
         if state[6]:
