@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -101,14 +102,15 @@ def movegen(count: int, seed: int) -> int:
     return failures
 
 
-def versus(games: int, plies: int, seed: int) -> None:
-    net = td.default_net()
+def versus(games: int, plies: int, seed: int, weights: Path | None = None) -> None:
+    net = td.Net.load(weights) if weights else td.default_net()
     td.versus_pubeval(net, 2, seed=seed, plies=plies)  # compile first
     start = time.perf_counter()
     points = td.versus_pubeval(net, games, seed=seed, plies=plies)
     seconds = time.perf_counter() - start
     wins, wins_half, ppg, ppg_half = td.interval(points)
-    print(f"TD net at {plies} ply vs pubeval: {games} games, win rate "
+    name = weights.name if weights else "shipped"
+    print(f"TD net ({name}) at {plies} ply vs pubeval: {games} games, win rate "
           f"{100 * wins:.1f} % +- {100 * wins_half:.1f}, points/game {ppg:+.3f} +- "
           f"{ppg_half:.3f} ({seconds:.0f} s)")
 
@@ -119,14 +121,17 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=1000, help="0-ply games against pubeval")
     ap.add_argument("--games-1ply", type=int, default=200, help="1-ply games against pubeval")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--weights", type=Path, nargs="*", default=None,
+                    help="weights files (.npz) to measure instead of the shipped net")
     args = ap.parse_args()
     if min(args.positions, args.games, args.games_1ply) < 0:
         ap.error("counts must not be negative")
     failures = movegen(args.positions, args.seed) if args.positions else 0
-    if args.games:
-        versus(args.games, 0, args.seed)
-    if args.games_1ply:
-        versus(args.games_1ply, 1, args.seed)
+    for weights in args.weights or [None]:
+        if args.games:
+            versus(args.games, 0, args.seed, weights)
+        if args.games_1ply:
+            versus(args.games_1ply, 1, args.seed, weights)
     return 1 if failures else 0
 
 

@@ -23,13 +23,19 @@ The plain numpy forward pass here (:func:`net_outputs`, :func:`evaluate`) is the
 the compiled one (:func:`.compiled.net_forward`) is tested equal to it.
 
 Training command (a progress bar, a learning curve against pubeval every ``--eval-every``
-games, saved as ``.npz`` weights, a JSON log and a PNG picture)::
+games, saved as ``.npz`` weights, a JSON log and a PNG picture). The shipped weights came
+in two stages, each deterministic for its seed::
 
     python -m gamesearch.games.backgammon.td train --seed 1 --games 50000 \\
-        --eval-every 10000 --eval-games 500 --out src/gamesearch/games/backgammon/data/td40.npz
+        --eval-every 10000 --eval-games 500 --out stage1.npz
+    python -m gamesearch.games.backgammon.td train --seed 2 --init stage1.npz \\
+        --games 24000 --alpha 0.05 --alpha-final 0.005 --eval-every 4000 \\
+        --eval-games 500 --out src/gamesearch/games/backgammon/data/td40.npz
 
-(the shipped weights: 50,000 games, 39 minutes under ``nice`` on a shared 2-core machine;
-their log is ``data/td40.log.json``, their learning curve ``data/td40.png``).
+(stage 1: 50,000 games at a constant alpha 0.1, 39 minutes under ``nice`` on a shared
+2-core machine, log ``data/td40-stage1.log.json``; stage 2: 24,000 more games with alpha
+decayed from 0.05 to 0.005, 16.6 minutes, log ``data/td40.log.json``, learning curve
+``data/td40.png``).
 """
 
 from __future__ import annotations
