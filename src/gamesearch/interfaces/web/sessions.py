@@ -384,7 +384,9 @@ def _add_move_routes(app: FastAPI, caps: Caps, store: SessionStore, rng: random.
             if not session.is_human(mover):
                 raise StaleMove(f"player {mover + 1} is {session.agents[mover]!r}: the engine "
                                 "moves, not a person")
-            if seat is not None and seat != mover:
+            # a page with hidden cards plays its own seat only; with perfect information
+            # one page may play every person's seat (hot seat)
+            if seat is not None and g.observation() is not None and seat != mover:
                 raise StaleMove(f"seat {seat}: it is player {mover + 1}'s move")
             move = validation.text("move", body.move, caps) or ""
             try:
