@@ -26,7 +26,6 @@ import argparse
 import shutil
 import sys
 import time
-from math import sqrt
 
 from gamesearch.arena import (
     RunOptions,
@@ -35,6 +34,7 @@ from gamesearch.arena import (
     parse_agents,
     run_tournament,
 )
+from gamesearch.arena.ratings import wilson_interval
 
 BASE = "mcts:rave=1,prior_visits=20,c=0.1"
 CONFIGS = {
@@ -44,16 +44,6 @@ CONFIGS = {
     "random-playouts": ("go:size=9,playout=random", BASE),
     "no-priors": ("go:size=9", "mcts:rave=1,c=0.1"),
 }
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a win rate (draws counted as half a win)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         result = run_tournament(cfg, RunOptions(
             db=f"{args.db}.{name}.sqlite" if args.db else ":memory:"))
         score = result.match_score
-        low, high = wilson(score.points, score.games)
+        low, high = wilson_interval(score.points, score.games)
         rows.append((name, game, agent, score, low, high, time.perf_counter() - t))
         print(f"{name}: +{score.wins} ={score.draws} -{score.losses}", file=sys.stderr)
     print(f"against GNU Go 3.8 level {args.level}, 9x9, komi 7.5, colours alternating")

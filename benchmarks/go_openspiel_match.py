@@ -28,23 +28,14 @@ import argparse
 import json
 import sys
 import time
-from math import sqrt
 from pathlib import Path
 from typing import Any
 
+from gamesearch.arena.ratings import wilson_interval
 from gamesearch.games import get_game
 from gamesearch.search import Limit, make_searcher
 
 OURS = {"rave": True, "prior_visits": 20.0, "c": 0.1}
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def make_bot(kind: str, game: Any, simulations: int, seed: int) -> Any:
@@ -140,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(row), file=sys.stderr)
     played = [r for r in done if "score" in r]
     points = sum(r["score"] for r in played)
-    low, high = wilson(points, len(played))
+    low, high = wilson_interval(points, len(played))
     wins = sum(1 for r in played if r["score"] == 1)
     ours_t = sum(r["ours_seconds_a_move"] for r in played) / max(1, len(played))
     theirs_t = sum(r["theirs_seconds_a_move"] for r in played) / max(1, len(played))

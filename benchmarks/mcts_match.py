@@ -57,14 +57,13 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import math
 import sys
 import time
 from typing import Any
 
 from gamesearch import get_game
 from gamesearch.agents import make_agent
-from gamesearch.arena.ratings import Z95, elo_from_score, format_elo
+from gamesearch.arena.ratings import elo_from_score, format_elo, wilson_interval
 from gamesearch.game import CHANCE, Game
 from gamesearch.search import parse_spec
 from gamesearch.search.mcts import MCTS
@@ -74,16 +73,6 @@ OPENSPIEL_NAMES = {"connect4": "connect_four", "tictactoe": "tic_tac_toe", "othe
                    "checkers": "checkers"}
 #: games whose actions are the same integers in both libraries
 SAME_INTEGERS = {"connect4", "tictactoe"}
-
-
-def wilson(points: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion ``points / n``."""
-    if n == 0:
-        return 0.0, 1.0
-    p = points / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def with_time(spec: str, seconds: float) -> str:
@@ -364,7 +353,7 @@ def outcome_intervals(wins: int, draws: int, losses: int) -> str:
     n = wins + draws + losses
     parts = []
     for sign, count in (("W", wins), ("D", draws), ("L", losses)):
-        lo, hi = wilson(count, n)
+        lo, hi = wilson_interval(count, n)
         parts.append(f"{sign} {count / n if n else 0:.3f} ({lo:.3f}-{hi:.3f})")
     return ", ".join(parts)
 
@@ -386,7 +375,7 @@ def summarize(paths: list[str]) -> None:
         losses = sum(r["result"] == "loss" for r in rows)
         n = len(rows)
         points = wins + 0.5 * draws
-        lo, hi = wilson(points, n)
+        lo, hi = wilson_interval(points, n)
         score = points / n if n else 0.5
         timed = [r["seconds"] for r in rows if "seconds" in r]
         per_game = f"{sum(timed) / len(timed):.1f}" if timed else "-"
@@ -500,7 +489,7 @@ def main(argv: list[str] | None = None) -> int:
                                     **report}) + "\n")
     n = wins + draws + losses
     points = wins + 0.5 * draws
-    lo, hi = wilson(points, n)
+    lo, hi = wilson_interval(points, n)
     score = points / n if n else 0.5
     print(f"\n{args.game}, {args.time} s a move: {ours.name} vs {opponent.name}: "
           f"+{wins} ={draws} -{losses} in {n} games, score {score:.3f} "

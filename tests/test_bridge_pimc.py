@@ -184,7 +184,8 @@ def test_the_simple_player_plays_legal_cards_by_its_rules() -> None:
     second hand following suit plays its lowest; third and fourth hand, an opponent
     winning, play the cheapest card that wins when one does. Mutation: ``winners[0]`` ->
     ``winners[-1]`` (win dearly) fails; so does second hand playing high."""
-    from gamesearch.games.bridge.simple_play import _beats, _winning_so_far, simple_card
+    from gamesearch.games.bridge.dd import trick_winner
+    from gamesearch.games.bridge.simple_play import _beats, simple_card
 
     checked = {"second": 0, "cheap": 0}
     for seed in range(10):
@@ -200,7 +201,8 @@ def test_the_simple_player_plays_legal_cards_by_its_rules() -> None:
                 assert card % 13 == min(c % 13 for c in legal)
                 checked["second"] += 1
             elif len(s.trick) >= 2:
-                winner, best = _winning_so_far(s.trick, s.leader, s.strain)
+                winner = trick_winner(s.trick, s.leader, s.strain)
+                best = s.trick[(winner - s.leader) % 4]
                 beaters = [c for c in legal if _beats(c, best, s.strain)]
                 if (winner - seat) % 2 and beaters:
                     assert card == min(beaters, key=lambda c: c % 13)

@@ -122,7 +122,7 @@ def test_resume_reads_the_games_of_the_same_setup(tmp_path: Path) -> None:
 def test_outcome_intervals() -> None:
     text = match.outcome_intervals(190, 10, 0)
     assert text.startswith("W 0.950 (0.910-0.973), D 0.050 (0.027-0.090), L 0.000 (0.000-")
-    lo, hi = match.wilson(0, 200)
+    lo, hi = match.wilson_interval(0, 200)
     assert lo == pytest.approx(0.0, abs=1e-12) and 0.018 < hi < 0.020  # (by hand: 0.0189)
 
 

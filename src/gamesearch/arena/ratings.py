@@ -29,6 +29,17 @@ Z95 = 1.959963984540054
 PRIOR = 0.5
 
 
+def wilson_interval(points: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``points / n`` (a score with draws as
+    half a point, or any count of ``n`` trials); ``(0, 1)`` when ``n`` is 0."""
+    if n == 0:
+        return 0.0, 1.0
+    p = points / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def expected_score(elo: float) -> float:
     """Expected score of a player ``elo`` points stronger (logistic model)."""
     return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))

@@ -17,21 +17,8 @@ position in the trick).
 from __future__ import annotations
 
 from .cards import NOTRUMP
-from .dd import legal_cards
+from .dd import legal_cards, trick_winner
 from .rules import BridgeView
-
-
-def _winning_so_far(trick: tuple[int, ...], leader: int, strain: int) -> tuple[int, int]:
-    """The seat winning the partial ``trick`` and its card."""
-    best_i, best = 0, trick[0]
-    for i in range(1, len(trick)):
-        c = trick[i]
-        if c // 13 == best // 13:
-            if c > best:
-                best_i, best = i, c
-        elif c // 13 == strain:
-            best_i, best = i, c
-    return (leader + best_i) % 4, best
 
 
 def _beats(card: int, best: int, strain: int) -> bool:
@@ -58,7 +45,8 @@ def simple_card(view: BridgeView) -> int:
         lengths = {s: sum(1 for c in legal if c // 13 == s) for s in range(4)}
         suit = max(lengths, key=lambda s: (lengths[s] > 0, s != trumps, lengths[s], -s))
         return min(c for c in legal if c // 13 == suit)
-    winner, best = _winning_so_far(view.trick, view.leader, strain)
+    winner = trick_winner(view.trick, view.leader, strain)  # so far: the trick is partial
+    best = view.trick[(winner - view.leader) % 4]
     partner_wins = (winner - seat) % 2 == 0
     led = view.trick[0] // 13
     follows = legal[0] // 13 == led
