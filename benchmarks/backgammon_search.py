@@ -22,8 +22,8 @@ import random
 import sys
 import time
 
-from gamesearch.game import CHANCE, sample_outcome
 from gamesearch.games.backgammon import Backgammon
+from gamesearch.games.backgammon.referees import random_decisions
 from gamesearch.games.backgammon.rules import BGState, legal_moves
 from gamesearch.search import Limit, make_searcher
 
@@ -31,20 +31,7 @@ BALLARD = {"star1": "25-30 %", "star2": "> 50 %"}
 
 
 def positions(count: int, seed: int, keep: float = 0.1) -> list[BGState]:
-    game = Backgammon()
-    rng = random.Random(seed)
-    out: list[BGState] = []
-    while len(out) < count:
-        s = game.initial_state()
-        while not game.is_terminal(s) and len(out) < count:
-            if game.to_move(s) == CHANCE:
-                s = game.result(s, sample_outcome(game, s, rng))
-                continue
-            if rng.random() < keep:
-                out.append(s)
-            acts = game.actions(s)
-            s = game.result(s, acts[int(rng.random() * len(acts))])
-    return out
+    return random_decisions(count, random.Random(seed), keep)
 
 
 def main() -> int:

@@ -10,9 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gamesearch.errors import UnsupportedGameError
-from gamesearch.game import CHANCE, sample_outcome
 from gamesearch.games import get_game
-from gamesearch.games.backgammon import Backgammon
+from gamesearch.games.backgammon import referees
 from gamesearch.games.backgammon.rules import BGState
 from gamesearch.games.trees import TreeGame
 from gamesearch.search import Limit, make_searcher, search
@@ -54,20 +53,7 @@ def test_star_equals_expectiminimax_depth_limited_with_heuristics(seed: int, dep
 
 
 def random_decisions(count: int, seed: int) -> list[BGState]:
-    game = Backgammon()
-    rng = random.Random(seed)
-    out: list[BGState] = []
-    while len(out) < count:
-        s = game.initial_state()
-        while not game.is_terminal(s) and len(out) < count:
-            if game.to_move(s) == CHANCE:
-                s = game.result(s, sample_outcome(game, s, rng))
-                continue
-            if rng.random() < 0.08:
-                out.append(s)
-            acts = game.actions(s)
-            s = game.result(s, acts[int(rng.random() * len(acts))])
-    return out
+    return referees.random_decisions(count, random.Random(seed), keep=0.08)
 
 
 def test_star_equals_expectiminimax_on_backgammon_positions() -> None:

@@ -20,9 +20,10 @@ from ...game import CHANCE, sample_outcome
 from .rules import Backgammon, BGState, Board, TanBoard, legal_moves, to_tanboard
 
 
-def random_decisions(count: int, rng: random.Random) -> list[BGState]:
+def random_decisions(count: int, rng: random.Random, keep: float = 1.0) -> list[BGState]:
     """``count`` decision nodes of random games (uniformly random moves, the dice by their
-    odds): the positions the referees are compared on."""
+    odds): the positions the referees are compared on. With ``keep`` below 1 each node is
+    kept with that probability (positions spread over the whole game)."""
     game = Backgammon()
     out: list[BGState] = []
     while len(out) < count:
@@ -31,7 +32,8 @@ def random_decisions(count: int, rng: random.Random) -> list[BGState]:
             if game.to_move(s) == CHANCE:
                 s = game.result(s, sample_outcome(game, s, rng))
                 continue
-            out.append(s)
+            if keep >= 1.0 or rng.random() < keep:  # (keep 1: no draw, the same stream)
+                out.append(s)
             moves = game.actions(s)
             s = game.result(s, moves[int(rng.random() * len(moves))])
     return out
