@@ -532,38 +532,38 @@ class CompiledSolver:
 
 
 def solve(strain: int, declarer: int, hands: Sequence[int], leader: int | None = None,
-          trick: Sequence[int] = (), best_moves: bool = False) -> dict[str, Any]:
+          trick: Sequence[int] = (), best_moves: bool = False,
+          max_nodes: int | None = None, seconds: float | None = None) -> dict[str, Any]:
     """Solve ``hands`` for (strain, declarer), ``leader`` on lead (default: declarer's
-    left-hand opponent) with ``trick`` on the table: :meth:`CompiledSolver.solve`."""
+    left-hand opponent) with ``trick`` on the table, by partition search
+    (:class:`.partition.Solver`, the process's table): ``{"score", "tricks", "moves",
+    "nodes"}`` as :meth:`CompiledSolver.solve`. ``max_nodes`` / ``seconds`` bound the solve
+    (past them :class:`~gamesearch.errors.SearchTimeout`)."""
+    from . import partition
+
     game = DoubleDummy(strain, declarer)
-    return CompiledSolver(game).solve(game.start(hands, leader, trick), best_moves)
+    return partition.Solver(strain, declarer, max_nodes=max_nodes, seconds=seconds).solve(
+        game.start(hands, leader, trick), best_moves)
 
 
-def solve_state(state: Any) -> dict[str, Any]:
-    """:class:`~gamesearch.capabilities.PerfectView`'s ``solve`` for a bridge state."""
-    game = DoubleDummy(state.strain, state.declarer)
+def solve_state(state: Any, best_moves: bool = True, max_nodes: int | None = None,
+                seconds: float | None = None) -> dict[str, Any]:
+    """:class:`~gamesearch.capabilities.PerfectView`'s ``solve`` for a bridge state, by
+    partition search on the process's one table (:func:`solve`)."""
+    from . import partition
+
     view = (*state.hands, state.leader, state.trick, 0, 0)
-    return CompiledSolver(game).solve(view)
+    return partition.Solver(state.strain, state.declarer, max_nodes=max_nodes,
+                            seconds=seconds).solve(view, best_moves)
 
 
 def solve_table(hands: Sequence[int]) -> tuple[list[list[int]], int]:
     """``(table, nodes)``: ``table[strain][declarer]`` the declaring side's tricks, each
-    declarer's left-hand opponent on lead, and the nodes of the 20 solves.
+    declarer's left-hand opponent on lead, and the nodes of the 20 solves, by partition
+    search on the process's table (:func:`.partition.solve_table`)."""
+    from . import partition
 
-    One table per strain serves its four declarers (as DDS's table solver reuses its
-    table within a strain): an entry is keyed by the remaining cards (relative ranks) and
-    the leader, and holds, for the side to move, the tricks still to come (the view's
-    ``banked`` kept out), none of which depends on who declared."""
-    table = [[0] * 4 for _ in range(5)]
-    nodes = 0
-    for strain in range(5):
-        solver = CompiledSolver(DoubleDummy(strain, 0))
-        for declarer in range(4):
-            solver.game = DoubleDummy(strain, declarer)
-            r = solver.solve(solver.game.start(hands), best_moves=False)
-            table[strain][declarer] = r["tricks"]
-            nodes += r["nodes"]
-    return table, nodes
+    return partition.solve_table(hands)
 
 
 def dd_table(hands: Sequence[int]) -> list[list[int]]:

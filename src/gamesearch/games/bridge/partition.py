@@ -1,0 +1,542 @@
+"""A compiled double-dummy solver with partition search: the fast solve of full deals.
+
+:mod:`.compiled` is the generic engine (:mod:`gamesearch.search.solve` over
+:mod:`gamesearch.search.negamax`) translated node for node; it is exact but stores whole
+relative layouts, so that an entry answers only the same cards. This module follows the
+technique of the programs that solve full deals in a fraction of a second -- Ginsberg's
+*partition search* (M. Ginsberg, "GIB: Imperfect information in a computationally
+challenging game", JAIR 14, 2001, sections 3-4) as Bo Haglund's DDS implements it (the
+"winning ranks" of its transposition table; DDS's description in its sources, ``DDS
+algorithm description``) -- written for this library, in numba:
+
+* **null-window searches on a trick target** (DDS's outer loop): each search answers "does
+  the declaring side take at least ``t`` more tricks?"; the solve moves ``t`` by the
+  answers (from a guess -- the previous declarer's result in a table -- by steps of one,
+  else by halving), as DDS does;
+* **the transposition table at trick starts only**, bucketed by the leader, the strain and
+  the suit lengths of the four hands, each entry a bound on the leader's side's tricks to
+  come *together with the cards that mattered*: a stored position answers every position
+  that agrees with it on the holders of each suit's top cards down to the lowest card that
+  mattered (the relative ranks; lengths agree through the bucket). The cards that matter
+  are gathered as the search returns (Ginsberg's partition search): a trick won by rank
+  (another card of the winner's suit played to it) makes the winning card matter; a node
+  that cuts off keeps its cutting child's cards, one that fails keeps the union of all its
+  children's; a cut-off by quick tricks keeps the cards it counted, a cut-off by the table
+  the entry's cards. A table entry of one deal is valid for any deal (the value depends
+  on those cards and the lengths only), so one table serves the strains, declarers, and
+  deals of a process -- PIMC's worlds included;
+* **quick tricks** at trick starts: the leader's tricks from the top of its hand, and the
+  top trumps of the leader's opponents (:func:`.dd.quick_tricks`), as cut-offs against
+  the target;
+* the view's move ordering (:func:`.dd.order_key`) and equivalent-card merging
+  (:meth:`.dd.DoubleDummy.actions`), as the generic solver has them.
+
+Departures from DDS: no "later tricks" bounds, no quick tricks through partner's entries,
+DDS's move-ordering weights not (yet) taken; one table of fixed size per process, emptied
+(a new generation, O(1)) when full. The search is abortable: a node budget and a deadline
+(checked every 4,096 nodes) end it; an aborted search stores nothing after the abort (every
+entry stored before it is a finished subtree's), so that later searches may trust the
+table. Without numba the same functions run as plain Python (slow; the tests compare the
+two node for node on small endings).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ...errors import InvalidPositionError, SearchTimeout, UnsupportedGameError
+from ..numba_support import NUMBA_ERROR, available, np
+from ..numba_support import njit as _njit
+from .compiled import _gen_moves, _order, _popcount, _suit_mask, _top_run, _winner
+from .dd import DDState, tricks_left
+
+__all__ = ["PartitionTable", "Solver", "available"]
+
+#: entries in the process's table by default (each 40 bytes, the buckets 32 bytes a slot)
+DEFAULT_ENTRIES = 1 << 20
+
+# meta: the table's and the search's counters
+_GEN, _USED_BUCKETS, _USED_ENTRIES, _NODES, _BUDGET, _ABORTED, _DEADLINE_CHECK = range(7)
+_ABORT = -1
+_OK = 1 << 60
+
+
+def _jit(fn: Any) -> Any:
+    return _njit(cache=False)(fn) if _njit is not None else fn
+
+
+if _njit is not None:
+    from numba import objmode
+
+    @_njit(cache=False)  # type: ignore[untyped-decorator]
+    def _clock() -> float:
+        with objmode(t="float64"):
+            t = time.perf_counter()
+        return t
+else:  # pragma: no cover - without numba
+    def _clock() -> float:
+        return time.perf_counter()
+
+
+@_jit
+def _quick(H: Any, leader: int, strain: int) -> tuple[int, int, int, int]:
+    """:func:`.dd.quick_tricks` with the cards each bound counted: ``(q, q_cards, qo,
+    qo_cards)``."""
+    alive = H[0] | H[1] | H[2] | H[3]
+    rem = _popcount(alive) // 4
+    q = 0
+    q_cards = 0
+    for s in range(4):
+        k = _top_run(H, leader, s)
+        if k == 0:
+            continue
+        if strain != 4 and s != strain:
+            trumps = _suit_mask(strain)
+            suit = _suit_mask(s)
+            for o in range(1, 4):
+                h = H[(leader + o) % 4]
+                if h & trumps:
+                    n = _popcount(h & suit)
+                    if n < k:
+                        k = n
+        q += k
+        q_cards |= _top_cards(alive, s, k)
+    if q > rem:
+        q = rem
+    qo = 0
+    qo_cards = 0
+    if strain != 4:
+        for o in (1, 3):
+            r = _top_run(H, (leader + o) % 4, strain)
+            if r > qo:
+                qo = r
+                qo_cards = _top_cards(alive, strain, r)
+    return q, q_cards, qo, qo_cards
+
+
+@_jit
+def _top_cards(alive: int, suit: int, k: int) -> int:
+    """The mask of the ``k`` highest cards of ``suit`` in ``alive``."""
+    out = 0
+    base = 13 * suit
+    r = 12
+    while k > 0 and r >= 0:
+        bit = 1 << (base + r)
+        if alive & bit:
+            out |= bit
+            k -= 1
+        r -= 1
+    return out
+
+
+@_jit
+def _layout(H: Any, codes: Any, lengths: Any) -> int:
+    """Per suit the holders of its cards from the top (2 bits a card, ``codes``) and its
+    length (``lengths``); returns the bucket key: the 16 hand-suit lengths, 4 bits each."""
+    key = 0
+    for s in range(4):
+        code = 0
+        n = 0
+        base = 13 * s
+        for r in range(12, -1, -1):
+            bit = 1 << (base + r)
+            for seat in range(4):
+                if H[seat] & bit:
+                    code = code * 4 + seat
+                    n += 1
+                    break
+        codes[s] = code
+        lengths[s] = n
+        for seat in range(4):
+            key = (key << 4) | _popcount(H[seat] & _suit_mask(s))
+    return key
+
+
+@_jit
+def _pattern(alive: int, rel: int, codes: Any, lengths: Any) -> tuple[int, int]:
+    """The entry pattern of the cards that mattered (``rel``): per suit, how many of its
+    top cards (down to the lowest that mattered) and their holders, packed two suits an
+    integer (``k << 26 | holders``, 31 bits a suit)."""
+    p01 = 0
+    p23 = 0
+    for s in range(4):
+        m = rel & _suit_mask(s)
+        k = 0
+        if m:
+            low = 0
+            while not (m >> low) & 1:
+                low += 1
+            k = _popcount(alive & _suit_mask(s) & ~((1 << low) - 1))
+        v = (k << 26) | (codes[s] >> (2 * (lengths[s] - k)))
+        if s < 2:
+            p01 = (p01 << 31) | v
+        else:
+            p23 = (p23 << 31) | v
+    return p01, p23
+
+
+@_jit
+def _matches(p01: int, p23: int, codes: Any, lengths: Any) -> bool:
+    for s in range(4):
+        v = (p01 >> (31 * (1 - s))) & 0x7FFFFFFF if s < 2 else (
+            p23 >> (31 * (3 - s))) & 0x7FFFFFFF
+        k = v >> 26
+        if k and (codes[s] >> (2 * (lengths[s] - k))) != (v & 0x3FFFFFF):
+            return False
+    return True
+
+
+@_jit
+def _pattern_cards(p01: int, p23: int, alive: int) -> int:
+    """The cards an entry's pattern names in the current position (its top cards)."""
+    out = 0
+    for s in range(4):
+        v = (p01 >> (31 * (1 - s))) & 0x7FFFFFFF if s < 2 else (
+            p23 >> (31 * (3 - s))) & 0x7FFFFFFF
+        out |= _top_cards(alive, s, v >> 26)
+    return out
+
+
+@_jit
+def _bucket(bkeys: Any, bgen: Any, meta: Any, key: int, tag: int, create: bool) -> Any:
+    """The slot of bucket (``key``, ``tag``); -1 when absent and not ``create``."""
+    mask = bkeys.shape[0] - 1
+    h = (key * 0x1E3779B97F4A7C15) ^ (tag * 0x27D4EB2F165667C5)
+    i = (h ^ (h >> 29)) & mask
+    g = meta[_GEN]
+    while bgen[i] == g:
+        if bkeys[i, 0] == key and bkeys[i, 1] == tag:
+            return i
+        i = (i + 1) & mask
+    if not create:
+        return -1
+    bgen[i] = g
+    bkeys[i, 0] = key
+    bkeys[i, 1] = tag
+    bkeys[i, 2] = -1
+    meta[_USED_BUCKETS] += 1
+    return i
+
+
+@_jit
+def _store(bkeys: Any, bgen: Any, ent: Any, meta: Any, key: int, tag: int, p01: int,
+           p23: int, lo: int, hi: int) -> None:
+    """Tighten the entry of this pattern in the bucket, or add one (the table emptied
+    first when full)."""
+    if (meta[_USED_BUCKETS] * 2 >= bkeys.shape[0]
+            or meta[_USED_ENTRIES] >= ent.shape[0]):
+        meta[_GEN] += 1
+        meta[_USED_BUCKETS] = 0
+        meta[_USED_ENTRIES] = 0
+    b = _bucket(bkeys, bgen, meta, key, tag, True)
+    e = bkeys[b, 2]
+    while e >= 0:
+        if ent[e, 1] == p01 and ent[e, 2] == p23:
+            if lo > ent[e, 3]:
+                ent[e, 3] = lo
+            if hi < ent[e, 4]:
+                ent[e, 4] = hi
+            return
+        e = ent[e, 0]
+    e = meta[_USED_ENTRIES]
+    meta[_USED_ENTRIES] += 1
+    ent[e, 0] = bkeys[b, 2]
+    ent[e, 1] = p01
+    ent[e, 2] = p23
+    ent[e, 3] = lo
+    ent[e, 4] = hi
+    bkeys[b, 2] = e
+
+
+@_jit
+def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: Any,
+            bgen: Any, ent: Any, meta: Any, deadline: float) -> Any:
+    """Does the declaring side reach ``goal`` tricks (counted from the view's start, ``st``
+    as :mod:`.compiled`: trick length, leader, tricks taken, lost)? ``_OK | cards`` when it
+    does, ``cards`` when not (the cards that mattered), ``_ABORT`` when the budget or the
+    deadline ran out."""
+    meta[_NODES] += 1
+    if meta[_NODES] > meta[_BUDGET]:
+        meta[_ABORTED] = 1
+        return _ABORT
+    if meta[_NODES] >= meta[_DEADLINE_CHECK]:
+        meta[_DEADLINE_CHECK] = meta[_NODES] + 4096
+        if _clock() > deadline:
+            meta[_ABORTED] = 1
+            return _ABORT
+    tlen = st[0]
+    leader = st[1]
+    alive = H[0] | H[1] | H[2] | H[3]
+    rem = (_popcount(alive) + tlen) // 4
+    need = goal - st[2]
+    if need <= 0:
+        return _OK
+    if need > rem:
+        return 0
+    seat = (leader + tlen) % 4
+    decl_moves = ((seat - decl) & 1) == 0
+    codes = np.empty(4, np.int64)
+    lengths = np.empty(4, np.int64)
+    key = 0
+    tag = 0
+    if tlen == 0:
+        q, q_cards, qo, qo_cards = _quick(H, leader, strain)
+        if decl_moves:  # the leader is the declaring side
+            if q >= need:
+                return _OK | q_cards
+            if rem - qo < need:
+                return qo_cards
+        else:
+            if rem - q < need:
+                return q_cards
+            if qo >= need:
+                return _OK | qo_cards
+        key = _layout(H, codes, lengths)
+        tag = leader + 4 * strain
+        b = _bucket(bkeys, bgen, meta, key, tag, False)
+        if b >= 0:
+            e = bkeys[b, 2]
+            while e >= 0:
+                if _matches(ent[e, 1], ent[e, 2], codes, lengths):
+                    lo = ent[e, 3]
+                    hi = ent[e, 4]
+                    if not decl_moves:  # the entry is the leader's side's tricks to come
+                        lo, hi = rem - hi, rem - lo
+                    if lo >= need:
+                        return _OK | _pattern_cards(ent[e, 1], ent[e, 2], alive)
+                    if hi < need:
+                        return _pattern_cards(ent[e, 1], ent[e, 2], alive)
+                e = ent[e, 0]
+    moves = np.empty(13, np.int64)
+    n = _gen_moves(H, T, tlen, leader, moves)
+    if n > 1:
+        _order(H, T, tlen, leader, moves, n, strain)
+    t0, t1, t2 = T[0], T[1], T[2]
+    cards = 0
+    reached = not decl_moves  # what the side to move gets if no move does better
+    for i in range(n):
+        c = moves[i]
+        H[seat] &= ~(1 << c)
+        T[tlen] = c
+        won_by_rank = 0
+        if tlen == 3:
+            w = _winner(T, leader, strain)
+            win_card = T[(w - leader) % 4]
+            for j in range(4):
+                if T[j] != win_card and T[j] // 13 == win_card // 13:
+                    won_by_rank = 1 << win_card
+            st[0] = 0
+            st[1] = w
+            if (w - decl) & 1:
+                st[3] += 1
+            else:
+                st[2] += 1
+        else:
+            st[0] = tlen + 1
+        r = _search(H, T, st, goal, strain, decl, bkeys, bgen, ent, meta, deadline)
+        if tlen == 3:
+            T[0] = t0
+            T[1] = t1
+            T[2] = t2
+            if (st[1] - decl) & 1:
+                st[3] -= 1
+            else:
+                st[2] -= 1
+            st[1] = leader
+        st[0] = tlen
+        H[seat] |= 1 << c
+        if r == _ABORT:
+            return _ABORT
+        ok = r >= _OK
+        child_cards = (r & ~_OK) | won_by_rank
+        if ok == decl_moves:  # the side to move has what it wants: a cut-off
+            reached = ok
+            cards = child_cards
+            break
+        cards |= child_cards
+    if tlen == 0:
+        p01, p23 = _pattern(alive, cards, codes, lengths)
+        # the bound, as the leader's side's tricks to come
+        if reached == decl_moves:  # leader's side reaches its target
+            lo = need if decl_moves else rem - need + 1
+            hi = rem
+        else:
+            lo = 0
+            hi = need - 1 if decl_moves else rem - need
+        _store(bkeys, bgen, ent, meta, key, tag, p01, p23, lo, hi)
+    return (_OK | cards) if reached else cards
+
+
+class PartitionTable:
+    """The transposition table of partition search: buckets (open addressing by the suit
+    lengths, leader and strain) holding linked entries (pattern, bounds), allocated once
+    (:func:`shared_table`) and emptied by a new generation."""
+
+    def __init__(self, entries: int = DEFAULT_ENTRIES) -> None:
+        if not available():
+            raise UnsupportedGameError(f"the compiled double-dummy solver needs numba "
+                                       f"(pip install 'gamesearch[fast]'): {NUMBA_ERROR}")
+        cap = 1 << max(0, int(entries) - 1).bit_length()
+        self.bkeys = np.zeros((2 * cap, 3), np.int64)
+        self.bgen = np.zeros(2 * cap, np.int64)
+        self.ent = np.zeros((cap, 5), np.int64)
+        self.meta = np.array([1, 0, 0, 0, 0, 0, 0], np.int64)
+
+    def clear(self) -> None:
+        """Empty the table (O(1): a new generation)."""
+        self.meta[_GEN] += 1
+        self.meta[_USED_BUCKETS] = 0
+        self.meta[_USED_ENTRIES] = 0
+
+    @property
+    def entries(self) -> int:
+        return int(self.meta[_USED_ENTRIES])
+
+
+_SHARED: PartitionTable | None = None
+
+
+def shared_table() -> PartitionTable:
+    """The process's one table (allocated on first use, about 72 MB)."""
+    global _SHARED
+    if _SHARED is None:
+        _SHARED = PartitionTable()
+    return _SHARED
+
+
+class Solver:
+    """Double-dummy solves of one (strain, declarer) by partition search (the module
+    docstring) on a table (default: the process's shared one). ``max_nodes`` and
+    ``seconds`` bound each solve: past them :class:`~gamesearch.errors.SearchTimeout`."""
+
+    def __init__(self, strain: int, declarer: int, table: PartitionTable | None = None,
+                 max_nodes: int | None = None, seconds: float | None = None) -> None:
+        if strain not in range(5) or declarer not in range(4):
+            raise InvalidPositionError(f"double dummy: strain {strain!r} / declarer "
+                                       f"{declarer!r} out of range")
+        self.strain = strain
+        self.declarer = declarer
+        self.table = table if table is not None else shared_table()
+        self.max_nodes = max_nodes
+        self.seconds = seconds
+        self.nodes = 0
+        self._deadline = float("inf")
+
+    def _arrays(self, state: DDState) -> tuple[Any, Any, Any]:
+        H = np.array(state[:4], np.int64)
+        T = np.zeros(4, np.int64)
+        for i, c in enumerate(state[5]):
+            T[i] = c
+        st = np.array([len(state[5]), state[4], state[6], state[7]], np.int64)
+        return H, T, st
+
+    def reaches(self, state: DDState, goal: int) -> bool:
+        """Does the declaring side take at least ``goal`` tricks in all (those of ``state``
+        included: ``state[6]``) against best defence?"""
+        H, T, st = self._arrays(state)
+        return self._reaches(H, T, st, goal)
+
+    def _reaches(self, H: Any, T: Any, st: Any, goal: int) -> bool:
+        meta = self.table.meta
+        meta[_NODES] = 0
+        meta[_ABORTED] = 0
+        meta[_DEADLINE_CHECK] = 4096
+        left = -1 if self.max_nodes is None else self.max_nodes - self.nodes
+        meta[_BUDGET] = (1 << 62) if left < 0 else left
+        r = _search(H, T, st, goal, self.strain, self.declarer, self.table.bkeys,
+                    self.table.bgen, self.table.ent, meta, self._deadline)
+        self.nodes += int(meta[_NODES])
+        if r == _ABORT:
+            raise SearchTimeout(f"double dummy: the solve was stopped after {self.nodes} "
+                                "nodes (its node budget or time ran out)")
+        return bool(r >= _OK)
+
+    def declarer_tricks(self, state: DDState, guess: int | None = None) -> int:
+        """The declaring side's tricks from ``state`` on (not counting ``state[6]``):
+        null-window searches moving the target from ``guess`` by ones (DDS's loop), or by
+        halving without a guess."""
+        n = tricks_left(state)
+        lo, hi = 0, n
+        base = state[6]
+        H, T, st = self._arrays(state)
+        stepping = guess is not None
+        t = min(max(guess if guess is not None else (n + 1) // 2, 1), n) if n else 0
+        while lo < hi:
+            if self._reaches(H, T, st, base + t):
+                lo = t
+            else:
+                hi = t - 1
+            if lo >= hi:
+                break
+            if stepping:
+                t = lo + 1 if t == lo else hi
+            else:
+                t = (lo + hi + 1) // 2
+        return lo
+
+    def start_clock(self) -> None:
+        """Count ``seconds`` and ``max_nodes`` from now (each :meth:`solve` calls it)."""
+        self.nodes = 0
+        self._deadline = float("inf") if self.seconds is None else \
+            time.perf_counter() + self.seconds
+
+    def solve(self, state: DDState, best_moves: bool = False,
+              guess: int | None = None) -> dict[str, Any]:
+        """As :meth:`.compiled.CompiledSolver.solve`: ``{"score"`` (tricks of the side to
+        move from here), ``"tricks"`` (the declaring side's from here), ``"moves"`` (the
+        best cards; every one with ``best_moves``, else one), ``"nodes"}``."""
+        from .dd import DoubleDummy
+
+        game = DoubleDummy(self.strain, self.declarer)
+        if game.is_terminal(state):
+            raise InvalidPositionError("bridge: the play is over; nothing to solve")
+        self.start_clock()
+        tricks = self.declarer_tricks(state, guess)
+        decl_moves = game.to_move(state) == 0
+        n = tricks_left(state)
+        moves: list[int] = []
+        for a in game.actions(state):
+            child = game.result(state, a)
+            if game.is_terminal(child):
+                best = child[6] - state[6] == tricks
+            elif decl_moves:
+                best = self.reaches(child, state[6] + tricks)
+            else:
+                best = not self.reaches(child, state[6] + tricks + 1)
+            if best:
+                moves.append(a)
+                if not best_moves:
+                    break
+        return {"score": tricks if decl_moves else n - tricks, "tricks": tricks,
+                "moves": moves, "nodes": self.nodes}
+
+
+def solve_with_limits(strain: int, declarer: int, state: DDState, best_moves: bool,
+                      max_nodes: int | None, seconds: float | None) -> dict[str, Any]:
+    """One solve on the shared table with limits (:class:`Solver`)."""
+    return Solver(strain, declarer, max_nodes=max_nodes, seconds=seconds).solve(
+        state, best_moves)
+
+
+def solve_table(hands: Sequence[int]) -> tuple[list[list[int]], int]:
+    """``(table, nodes)``: ``table[strain][declarer]`` the declaring side's tricks (each
+    declarer's left-hand opponent on lead), on the shared table; each declarer's search
+    starts from the guess of the previous declarer of the strain (partner's result: 13
+    less the opponents')."""
+    from .dd import DoubleDummy
+
+    table = [[0] * 4 for _ in range(5)]
+    nodes = 0
+    for strain in range(5):
+        guess: int | None = None
+        for declarer in (0, 1, 2, 3):
+            solver = Solver(strain, declarer)
+            solver.start_clock()
+            state = DoubleDummy(strain, declarer).start(hands)
+            t = solver.declarer_tricks(state, guess)
+            table[strain][declarer] = t
+            nodes += solver.nodes
+            guess = tricks_left(state) - t  # the next declarer is an opponent
+    return table, nodes
