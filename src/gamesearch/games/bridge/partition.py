@@ -28,11 +28,15 @@ algorithm description``) -- written for this library, in numba:
 * **quick tricks** at trick starts: the leader's tricks from the top of its hand, and the
   top trumps of the leader's opponents (:func:`.dd.quick_tricks`), as cut-offs against
   the target;
-* the view's move ordering (:func:`.dd.order_key`) and equivalent-card merging
-  (:meth:`.dd.DoubleDummy.actions`), as the generic solver has them.
+* **move ordering** after DDS's weights, simplified (:func:`_weight`): the leader cashes
+  masters, leads low towards partner's master or for partner's ruff, avoids suits an
+  opponent ruffs; a follower wins cheaply when its card holds against the hands still to
+  play, else plays low, discarding neither trumps nor masters; equivalent-card merging
+  (:meth:`.dd.DoubleDummy.actions`) as the generic solver has it.
 
 Departures from DDS: no "later tricks" bounds, no quick tricks through partner's entries,
-DDS's move-ordering weights not (yet) taken; one table of fixed size per process, emptied
+far simpler move-ordering weights, a bucket's chain looked at only to its 32 most recent
+entries; one table of fixed size per process, emptied
 (a new generation, O(1)) when full. The search is abortable: a node budget and a deadline
 (checked every 4,096 nodes) end it; an aborted search stores nothing after the abort (every
 entry stored before it is a finished subtree's), so that later searches may trust the
@@ -49,7 +53,7 @@ from typing import Any
 from ...errors import InvalidPositionError, SearchTimeout, UnsupportedGameError
 from ..numba_support import NUMBA_ERROR, available, np
 from ..numba_support import njit as _njit
-from .compiled import _gen_moves, _order, _popcount, _suit_mask, _top_run, _winner
+from .compiled import _gen_moves, _popcount, _suit_mask, _top_run, _winner
 from .dd import DDState, tricks_left
 
 __all__ = ["PartitionTable", "Solver", "available"]
@@ -60,6 +64,8 @@ DEFAULT_ENTRIES = 1 << 20
 # meta: the table's and the search's counters
 _GEN, _USED_BUCKETS, _USED_ENTRIES, _NODES, _BUDGET, _ABORTED, _DEADLINE_CHECK = range(7)
 _ABORT = -1
+#: entries of a bucket looked at (the most recent first), so that a probe stays cheap
+_CHAIN = 32
 _OK = 1 << 60
 
 
@@ -232,7 +238,9 @@ def _store(bkeys: Any, bgen: Any, ent: Any, meta: Any, key: int, tag: int, p01: 
         meta[_USED_ENTRIES] = 0
     b = _bucket(bkeys, bgen, meta, key, tag, True)
     e = bkeys[b, 2]
-    while e >= 0:
+    looked = 0
+    while e >= 0 and looked < _CHAIN:
+        looked += 1
         if ent[e, 1] == p01 and ent[e, 2] == p23:
             if lo > ent[e, 3]:
                 ent[e, 3] = lo
@@ -251,8 +259,118 @@ def _store(bkeys: Any, bgen: Any, ent: Any, meta: Any, key: int, tag: int, p01: 
 
 
 @_jit
+def _high(hand: int, suit: int) -> Any:
+    """The highest card of ``suit`` in ``hand`` (-1: none)."""
+    m = hand & _suit_mask(suit)
+    if not m:
+        return -1
+    c = 13 * suit + 12
+    while not (m >> c) & 1:
+        c -= 1
+    return c
+
+
+@_jit
+def _beats(card: int, win_card: int, strain: int) -> bool:
+    """Does ``card`` beat ``win_card`` (the trick's best so far)?"""
+    return (card // 13 == win_card // 13 and card > win_card) or (
+        card // 13 == strain and win_card // 13 != strain)
+
+
+@_jit
+def _can_beat(hand: int, win_card: int, led: int, strain: int) -> Any:
+    """Can ``hand`` beat ``win_card`` on a trick led in ``led``?"""
+    if hand & _suit_mask(led):
+        h = _high(hand, led)
+        return _beats(h, win_card, strain)
+    if strain != 4 and hand & _suit_mask(strain):
+        return _beats(_high(hand, strain), win_card, strain)
+    return False
+
+
+@_jit
+def _weight(H: Any, T: Any, tlen: int, leader: int, card: int, strain: int) -> Any:
+    """DDS-like move ordering (higher first): the leader cashes masters, leads low towards
+    partner's master or for partner's ruff, avoids suits an opponent ruffs; a follower wins
+    as cheaply as it can when the opponents are winning and its card holds, else plays
+    low, discarding neither trumps nor masters."""
+    s = card // 13
+    r = card % 13
+    seat = (leader + tlen) % 4
+    pard = (seat + 2) % 4
+    lho = (seat + 1) % 4
+    rho = (seat + 3) % 4
+    alive = H[0] | H[1] | H[2] | H[3]
+    trumps = _suit_mask(strain) if strain != 4 else 0
+    if tlen == 0:
+        top = _high(alive, s)
+        suit = _suit_mask(s)
+        opp_ruff = s != strain and strain != 4 and (
+            ((H[lho] & suit) == 0 and (H[lho] & trumps) != 0)
+            or ((H[rho] & suit) == 0 and (H[rho] & trumps) != 0))
+        pard_ruff = s != strain and strain != 4 and (H[pard] & suit) == 0 and (
+            H[pard] & trumps) != 0
+        if card == top:
+            w = 60
+        elif top >= 0 and (H[pard] >> top) & 1:
+            w = 50 - r
+        elif pard_ruff:
+            w = 55 - r
+        else:
+            w = 20 - r
+        if opp_ruff:
+            w -= 40
+        return w
+    win_i = 0
+    win_card = T[0]
+    for i in range(1, tlen):
+        if _beats(T[i], win_card, strain):
+            win_i = i
+            win_card = T[i]
+    led = T[0] // 13
+    partner_wins = (((leader + win_i) % 4 - seat) & 1) == 0
+    discard = s != led
+    penalty = 0
+    if discard:
+        if s == strain:
+            penalty = 13
+        if card == _high(alive, s):
+            penalty += 13
+    if partner_wins:
+        if (tlen == 2 and not discard and _can_beat(H[lho], win_card, led, strain)
+                and _beats(card, win_card, strain) and not _can_beat(H[lho], card, led, strain)):
+            return 50 - r
+        return 40 - r - penalty
+    if _beats(card, win_card, strain):
+        if tlen == 3:
+            return 60 - r
+        if not _can_beat(H[lho], card, led, strain):
+            return 55 - r
+        return 10 - r
+    return 40 - r - penalty
+
+
+@_jit
+def _order_dds(H: Any, T: Any, tlen: int, leader: int, moves: Any, n: int,
+               strain: int) -> None:
+    keys = np.empty(13, np.int64)
+    for i in range(n):
+        keys[i] = _weight(H, T, tlen, leader, moves[i], strain)
+    for i in range(1, n):  # stable insertion sort, highest weight first
+        k = keys[i]
+        m = moves[i]
+        j = i - 1
+        while j >= 0 and keys[j] < k:
+            keys[j + 1] = keys[j]
+            moves[j + 1] = moves[j]
+            j -= 1
+        keys[j + 1] = k
+        moves[j + 1] = m
+
+
+@_jit
 def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: Any,
-            bgen: Any, ent: Any, meta: Any, deadline: float) -> Any:
+            bgen: Any, ent: Any, meta: Any, deadline: float, work: Any) -> Any:
     """Does the declaring side reach ``goal`` tricks (counted from the view's start, ``st``
     as :mod:`.compiled`: trick length, leader, tricks taken, lost)? ``_OK | cards`` when it
     does, ``cards`` when not (the cards that mattered), ``_ABORT`` when the budget or the
@@ -277,8 +395,9 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
         return 0
     seat = (leader + tlen) % 4
     decl_moves = ((seat - decl) & 1) == 0
-    codes = np.empty(4, np.int64)
-    lengths = np.empty(4, np.int64)
+    depth = _popcount(alive)  # (one row of the work space a level: moves, layout)
+    codes = work[depth, 13:17]
+    lengths = work[depth, 17:21]
     key = 0
     tag = 0
     if tlen == 0:
@@ -298,7 +417,9 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
         b = _bucket(bkeys, bgen, meta, key, tag, False)
         if b >= 0:
             e = bkeys[b, 2]
-            while e >= 0:
+            looked = 0
+            while e >= 0 and looked < _CHAIN:
+                looked += 1
                 if _matches(ent[e, 1], ent[e, 2], codes, lengths):
                     lo = ent[e, 3]
                     hi = ent[e, 4]
@@ -309,10 +430,10 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
                     if hi < need:
                         return _pattern_cards(ent[e, 1], ent[e, 2], alive)
                 e = ent[e, 0]
-    moves = np.empty(13, np.int64)
+    moves = work[depth, 0:13]
     n = _gen_moves(H, T, tlen, leader, moves)
     if n > 1:
-        _order(H, T, tlen, leader, moves, n, strain)
+        _order_dds(H, T, tlen, leader, moves, n, strain)
     t0, t1, t2 = T[0], T[1], T[2]
     cards = 0
     reached = not decl_moves  # what the side to move gets if no move does better
@@ -335,7 +456,7 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
                 st[2] += 1
         else:
             st[0] = tlen + 1
-        r = _search(H, T, st, goal, strain, decl, bkeys, bgen, ent, meta, deadline)
+        r = _search(H, T, st, goal, strain, decl, bkeys, bgen, ent, meta, deadline, work)
         if tlen == 3:
             T[0] = t0
             T[1] = t1
@@ -383,6 +504,7 @@ class PartitionTable:
         self.bgen = np.zeros(2 * cap, np.int64)
         self.ent = np.zeros((cap, 5), np.int64)
         self.meta = np.array([1, 0, 0, 0, 0, 0, 0], np.int64)
+        self.work = np.zeros((53, 21), np.int64)
 
     def clear(self) -> None:
         """Empty the table (O(1): a new generation)."""
@@ -446,7 +568,7 @@ class Solver:
         left = -1 if self.max_nodes is None else self.max_nodes - self.nodes
         meta[_BUDGET] = (1 << 62) if left < 0 else left
         r = _search(H, T, st, goal, self.strain, self.declarer, self.table.bkeys,
-                    self.table.bgen, self.table.ent, meta, self._deadline)
+                    self.table.bgen, self.table.ent, meta, self._deadline, self.table.work)
         self.nodes += int(meta[_NODES])
         if r == _ABORT:
             raise SearchTimeout(f"double dummy: the solve was stopped after {self.nodes} "
