@@ -140,3 +140,43 @@ def test_the_table_is_allocated_once_per_process() -> None:
     assert r is not None
     assert partition.shared_table() is table
     assert partition.Solver(0, 0).table is table
+
+
+def test_pimc_with_a_node_budget_on_a_full_deal_stops_inside_a_world() -> None:
+    """``pimc:worlds=20,nodes=30000`` at the opening lead of a full deal (13 cards a hand,
+    where one world's solves take hundreds of thousands of nodes): the decision spends its
+    budget (the world cut short counted) and no more, drops that world, and still plays a
+    legal card; with a budget that fits, it finishes worlds. Mutation: not handing the
+    budget to the world's solve (``max_nodes=None`` in ``perfect_world_values``) fails the
+    node bound (the solve runs to the end)."""
+    from gamesearch.agents import make_agent
+    from gamesearch.games.bridge.rules import Bridge
+
+    game = Bridge(contract="3N", declarer="S")
+    state = game.initial_state()
+    seat = game.to_move(state)
+    view = game.observation().observe(state, seat)
+    partition.shared_table().clear()
+    agent = make_agent(game, "pimc:worlds=20,nodes=30000,seed=1")
+    card = agent.choose(game, view)
+    assert card in game.actions(state)
+    r = agent.last
+    assert 30_000 <= r.nodes <= 30_001  # (the node that found the budget spent counts)
+    assert len(r.worlds) < 20
+    big = make_agent(game, "pimc:worlds=2,nodes=50000000,seed=1")
+    big.choose(game, view)
+    assert len(big.last.worlds) == 2 and big.last.nodes > 30_000
+
+
+def test_bridge_without_a_contract_picks_it_from_our_table_of_a_new_deal() -> None:
+    """``bridge:deal=2`` (a deal whose table is not kept with the package) without a
+    contract solves the full table with partition search and picks the contract by the
+    rule from it: the same as the rule on DDS's table. Mutation: ``solve_table`` filing
+    each strain's results under the next strain (``table[(strain + 1) % 5]``) fails."""
+    from gamesearch.games import get_game
+    from gamesearch.games.bridge.rules import par_rule
+
+    partition.shared_table().clear()
+    s = get_game("bridge:deal=2").initial_state()
+    t = TABLES[2]["table"]
+    assert (s.strain, s.level, s.declarer) == par_rule([t[x] for x in "SHDCN"])

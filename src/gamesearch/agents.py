@@ -355,8 +355,8 @@ AGENT_KINDS = {
               "the game's opening book first, if it has one (solver:book=off|FILE)",
     "random": "uniformly random legal moves (random:seed=N for a repeatable one)",
     "pimc": "perfect-information Monte Carlo on hidden-information games "
-            "(pimc:worlds=N,time=S,search=perfect|maxn|paranoid; perfect, double dummy "
-            "for bridge, by default where the game has a perfect view)",
+            "(pimc:worlds=N,time=S,nodes=N,search=perfect|maxn|paranoid; perfect, "
+            "double dummy for bridge, by default where the game has a perfect view)",
     "ismcts": "single-observer information set MCTS (Cowling et al. 2012) on "
               "hidden-information games (ismcts:iterations=N,time=S,c=C)",
 }
@@ -426,8 +426,9 @@ def view_actions(game: Game[Any, Any], view: Any) -> list[Any]:
 
 class PimcAgent(Agent):
     """Perfect-information Monte Carlo (:mod:`gamesearch.search.pimc`): ``pimc:worlds=N,
-    time=S,search=perfect|maxn|paranoid,seed=N`` (``perfect``, each world solved in the
-    game's perfect view -- bridge's double dummy -- by default where there is one). Needs
+    time=S,nodes=N,search=perfect|maxn|paranoid,seed=N`` (``perfect``, each world solved in
+    the game's perfect view -- bridge's double dummy -- by default where there is one;
+    ``time`` and ``nodes`` bound a decision, inside a world's solve too). Needs
     a game with an observation and a sampler; it is handed the seat's view, never the
     state."""
 
@@ -439,14 +440,17 @@ class PimcAgent(Agent):
                 f"agent {shorten(spec)!r}: pimc needs a game with hidden information (an "
                 f"observation and a sampler); {game.name} has none")
         options = split_spec(spec).options
-        unknown = set(options) - {"worlds", "time", "search", "seed"}
+        unknown = set(options) - {"worlds", "time", "nodes", "search", "seed"}
         if unknown:
             raise InvalidLimitError(f"pimc agent option {shorten(min(unknown))!r}: allowed: "
-                                    "worlds=N, time=S, search=perfect|maxn|paranoid, seed=N")
+                                    "worlds=N, time=S, nodes=N, search=perfect|maxn|paranoid, "
+                                    "seed=N")
         self.worlds = read_int("worlds", options["worlds"], 1, 100_000) \
             if "worlds" in options else 20
         self.seconds = read_float("time", options["time"], 0.0, MAX_SECONDS, low_open=True) \
             if "time" in options else None
+        self.max_nodes = read_int("nodes", options["nodes"], 1, 1 << 62) \
+            if "nodes" in options else None
         default = "perfect" if game.perfect_view() is not None else "maxn"
         self.search = options.get("search", default)
         if self.search not in WORLD_SEARCHES:
@@ -462,7 +466,7 @@ class PimcAgent(Agent):
 
         seat, seconds = _view_seat_and_seconds("pimc", state, self.seconds, limit)
         self.last = r = pimc(game, state, seat, worlds=self.worlds, seconds=seconds,
-                             search=self.search, rng=self.rng)
+                             search=self.search, rng=self.rng, max_nodes=self.max_nodes)
         self.report = AgentReport("search", r.averages[r.action], None, r.nodes, r.seconds,
                                   (r.action,), False, r.search_result())
         return r.action

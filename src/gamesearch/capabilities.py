@@ -204,16 +204,19 @@ class PerfectView(Generic[S]):
       ``{"tricks": the declarer's tricks}``);
     * ``equivalents(state, action)`` -- the actions the view merged into ``action``
       (itself included), so that the best moves are listed in full;
-    * ``solve(state)`` -- a compiled solver of the view when there is one (``None``: the
-      generic solver): ``{"score", "moves", "nodes"}``, the score for the view's side to
-      move and its best actions, as the generic solver's ``value`` and ``best_actions``."""
+    * ``solve(state, best_moves=True, max_nodes=None, seconds=None)`` -- a compiled solver
+      of the view when there is one (``None``: the generic solver): ``{"score", "moves",
+      "nodes"}``, the score for the view's side to move and its best actions (one only
+      without ``best_moves``), as the generic solver's ``value`` and ``best_actions``;
+      past ``max_nodes`` or ``seconds`` it raises
+      :class:`~gamesearch.errors.SearchTimeout` (PIMC's time limit)."""
 
     view: Callable[[S], tuple[Any, Any]]
     side: Callable[[S, int], int]
     positions: Callable[[str], list[tuple[str, S]]]
     result: Callable[[S, float], dict[str, Any]]
     equivalents: Callable[[S, Any], list[Any]]
-    solve: Callable[[S], dict[str, Any]] | None = None
+    solve: Callable[..., dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)

@@ -100,3 +100,7 @@ class SearchTimeout(Exception):
     """Raised inside a search when its time or node budget runs out or it is stopped (not
     an input error: the caller catches it and falls back, e.g. on the last completed
     iteration). :mod:`gamesearch.search.control` raises it; so do the games' own solvers."""
+
+    #: the nodes spent before the stop, where the raiser counts them (bridge's double-dummy
+    #: solver, for PIMC's count)
+    nodes: int = 0

@@ -22,8 +22,11 @@ Departures, and what the method gets wrong by design:
   seat will know the hidden cards from then on, so averaging may prefer a move whose worlds
   need *different* continuations over one that is safe in all -- the trace of
   :func:`explain` shows it on the road example;
-* ``time`` bounds the whole decision: worlds stop being sampled once it is spent (at least
-  one world is always searched).
+* ``time`` (and ``max_nodes``) bound the whole decision: worlds stop being sampled once it
+  is spent, and the per-world solve of the ``perfect`` search is handed what is left (the
+  compiled double-dummy solver and the generic solver stop inside a world), so that a
+  decision on a full bridge deal ends on time; a world cut short is dropped, and when not
+  even one world is finished, the first legal move is played (the result says 0 worlds).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InvalidLimitError, UnsupportedGameError
+from ..errors import InvalidLimitError, SearchTimeout, UnsupportedGameError
 from ..game import Game
 from .common import SearchResult
 from .control import Limit
@@ -47,7 +50,8 @@ WORLD_SEARCHES = ("perfect", "maxn", "paranoid")
 class PimcResult:
     """What one PIMC decision did: ``action`` (the best average), ``averages`` (move ->
     average value for the seat over the worlds), ``worlds`` (each world's values per move,
-    in the order sampled), ``nodes`` (all per-world searches) and ``seconds``."""
+    in the order sampled), ``nodes`` (all per-world searches, a world cut short by the
+    limits included) and ``seconds``."""
 
     action: Any
     averages: dict[Any, float]
@@ -80,28 +84,31 @@ class _ViewSolvers:
     def __init__(self) -> None:
         self.solvers: dict[int, Any] = {}
 
-    def solve_score(self, view_game: Game[Any, Any], view_state: Any) -> tuple[float, int]:
+    def solve_score(self, view_game: Game[Any, Any], view_state: Any,
+                    limit: Limit | None = None) -> tuple[float, int]:
         from .solve import Solver
 
         solver = self.solvers.get(id(view_game))
         if solver is None or solver.game is not view_game:
             solver = self.solvers[id(view_game)] = Solver(view_game, 1 << 18)
-        r = solver.solve(view_state, best_moves=False)
+        r = solver.solve(view_state, best_moves=False, limit=limit)
         return float(r.value), r.nodes
 
 
 def world_values(world_game: Game[Any, Any], world: Any, seat: int,
                  actions: Sequence[Any], search: str = "maxn",
-                 solvers: _ViewSolvers | None = None) -> tuple[dict[Any, float], int]:
+                 solvers: _ViewSolvers | None = None, limit: Limit | None = None
+                 ) -> tuple[dict[Any, float], int]:
     """Each action's value for ``seat`` in the perfect-information ``world``: the child
-    searched to the end by ``search``. Returns (values, nodes)."""
+    searched to the end by ``search``. Returns (values, nodes). ``limit`` (time, nodes)
+    bounds the ``perfect`` search: past it :class:`~gamesearch.errors.SearchTimeout`."""
     from . import make_searcher
     from .maxn import ParanoidGame
 
     if search not in WORLD_SEARCHES:
         raise InvalidLimitError(f"pimc search {search!r}: allowed: {', '.join(WORLD_SEARCHES)}")
     if search == "perfect":
-        return perfect_world_values(world_game, world, seat, actions, solvers)
+        return perfect_world_values(world_game, world, seat, actions, solvers, limit)
     if search == "maxn":
         searcher = make_searcher(world_game, "maxn", discount=False)
     else:  # the seat against the coalition of the others, searched by alpha-beta
@@ -124,13 +131,14 @@ def world_values(world_game: Game[Any, Any], world: Any, seat: int,
 
 
 def perfect_world_values(game: Game[Any, Any], world: Any, seat: int,
-                         actions: Sequence[Any], solvers: _ViewSolvers | None = None
-                         ) -> tuple[dict[Any, float], int]:
+                         actions: Sequence[Any], solvers: _ViewSolvers | None = None,
+                         limit: Limit | None = None) -> tuple[dict[Any, float], int]:
     """Each action's value for ``seat`` in ``world`` solved exactly in the game's perfect
     view (bridge: double dummy): the score the seat's side makes from ``world`` on in the
     view's score convention (bridge: its tricks from here), the child of each action solved
-    by the view's compiled solver if it has one, else the generic solver. Returns (values,
-    nodes)."""
+    by the view's compiled solver if it has one, else the generic solver. ``limit`` (time,
+    nodes) bounds the solves: past it :class:`~gamesearch.errors.SearchTimeout`. Returns
+    (values, nodes)."""
     from ..capabilities import RAW_SCORES
 
     pv = game.perfect_view()
@@ -149,6 +157,9 @@ def perfect_world_values(game: Game[Any, Any], world: Any, seat: int,
     values: dict[Any, float] = {}
     solved: dict[Any, float] = {}
     nodes = 0
+    deadline = None if limit is None or limit.time is None else \
+        time.perf_counter() + limit.time
+    max_nodes = None if limit is None else limit.nodes
     for a in actions:
         rep = stands_for.get(a, a)
         if rep not in solved:
@@ -156,11 +167,23 @@ def perfect_world_values(game: Game[Any, Any], world: Any, seat: int,
             if view_game.is_terminal(child):
                 value = view_game.utility(child, mine)
             else:
-                if pv.solve is not None:  # the compiled solver, from the full child state
-                    r = pv.solve(game.result(world, rep))
-                    score, n = float(r["score"]), int(r["nodes"])
-                else:
-                    score, n = solvers.solve_score(view_game, child)
+                seconds = None if deadline is None else deadline - time.perf_counter()
+                budget = None if max_nodes is None else max_nodes - nodes
+                if (seconds is not None and seconds <= 0) or (budget is not None
+                                                              and budget <= 0):
+                    raise SearchTimeout("pimc: the world's solve ran out of its limit")
+                try:
+                    if pv.solve is not None:  # the compiled solver, from the full child
+                        r = pv.solve(game.result(world, rep), best_moves=False,
+                                     max_nodes=budget, seconds=seconds)
+                        score, n = float(r["score"]), int(r["nodes"])
+                    else:
+                        score, n = solvers.solve_score(
+                            view_game, child,
+                            None if limit is None else Limit(time=seconds, nodes=budget))
+                except SearchTimeout as exc:  # (the nodes spent in this world, for pimc)
+                    exc.nodes += nodes
+                    raise
                 nodes += n
                 # the child's exact value for its mover: the score's own threshold (the
                 # value at which the score is reached), counted from the root of the view
@@ -176,8 +199,9 @@ def perfect_world_values(game: Game[Any, Any], world: Any, seat: int,
 
 def pimc(game: Game[Any, Any], view: Hashable, seat: int, *, worlds: int = 20,
          seconds: float | None = None, search: str | None = None,
-         rng: random.Random | None = None) -> PimcResult:
-    """PIMC's decision for ``seat`` from its ``view`` (see the module docstring)."""
+         rng: random.Random | None = None, max_nodes: int | None = None) -> PimcResult:
+    """PIMC's decision for ``seat`` from its ``view`` (see the module docstring):
+    ``seconds`` and ``max_nodes`` bound the whole decision."""
     observation = game.observation()
     if observation is None:
         raise UnsupportedGameError(
@@ -203,13 +227,26 @@ def pimc(game: Game[Any, Any], view: Hashable, seat: int, *, worlds: int = 20,
         while len(result.worlds) < worlds:
             world = observation.sample(view, rng, sampler) if sampler is not None \
                 else observation.sample(view, rng)
-            values, nodes = world_values(world_game, world, seat, actions, search, solvers)
+            limit = None
+            if seconds is not None or max_nodes is not None:
+                limit = Limit(time=None if seconds is None else
+                              max(1e-9, seconds - (time.perf_counter() - t0)),
+                              nodes=None if max_nodes is None else
+                              max(1, max_nodes - result.nodes))
+            try:
+                values, nodes = world_values(world_game, world, seat, actions, search,
+                                             solvers, limit)
+            except SearchTimeout as exc:
+                result.nodes += exc.nodes  # (spent, though the world is dropped)
+                break  # (a world cut short is dropped)
             result.worlds.append(values)
             result.states.append(world)
             result.nodes += nodes
             for a in actions:
                 totals[a] += values[a]
             if seconds is not None and time.perf_counter() - t0 >= seconds:
+                break
+            if max_nodes is not None and result.nodes >= max_nodes:
                 break
     n = max(1, len(result.worlds))
     result.averages = {a: totals[a] / n for a in actions}

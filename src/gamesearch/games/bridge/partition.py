@@ -571,8 +571,10 @@ class Solver:
                     self.table.bgen, self.table.ent, meta, self._deadline, self.table.work)
         self.nodes += int(meta[_NODES])
         if r == _ABORT:
-            raise SearchTimeout(f"double dummy: the solve was stopped after {self.nodes} "
+            exc = SearchTimeout(f"double dummy: the solve was stopped after {self.nodes} "
                                 "nodes (its node budget or time ran out)")
+            exc.nodes = self.nodes  # (what PIMC counts)
+            raise exc
         return bool(r >= _OK)
 
     def declarer_tricks(self, state: DDState, guess: int | None = None) -> int:
