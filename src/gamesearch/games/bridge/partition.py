@@ -65,7 +65,7 @@ DEFAULT_ENTRIES = 1 << 20
 _GEN, _USED_BUCKETS, _USED_ENTRIES, _NODES, _BUDGET, _ABORTED, _DEADLINE_CHECK = range(7)
 _ABORT = -1
 #: entries of a bucket looked at (the most recent first), so that a probe stays cheap
-_CHAIN = 32
+_CHAIN = 1024
 _OK = 1 << 60
 
 
@@ -120,6 +120,34 @@ def _quick(H: Any, leader: int, strain: int) -> tuple[int, int, int, int]:
                 qo = r
                 qo_cards = _top_cards(alive, strain, r)
     return q, q_cards, qo, qo_cards
+
+
+@_jit
+def _partner_quick(H: Any, leader: int, strain: int) -> tuple[int, int]:
+    """Quick tricks through partner's entry: when the leader holds a card of a suit whose
+    top cards partner holds (and no opponent ruffs it: partner's quick tricks in the suit
+    counted after :func:`_quick`'s ruff limit), the leader's side makes partner's quick
+    tricks -- a low card to partner's master, then partner cashes. ``(q, cards)``, 0 when
+    there is no such entry."""
+    pard = (leader + 2) % 4
+    q, q_cards, _qo, _qo_cards = _quick(H, pard, strain)
+    if q == 0:
+        return 0, 0
+    alive = H[0] | H[1] | H[2] | H[3]
+    for s in range(4):
+        if not H[leader] & _suit_mask(s):
+            continue
+        k = _top_run(H, pard, s)
+        if k == 0:
+            continue
+        if strain != 4 and s != strain:
+            for o in (1, 3):  # (partner's opponents: the leader's too)
+                h = H[(pard + o) % 4]
+                if h & _suit_mask(strain) and not h & _suit_mask(s):
+                    k = 0
+        if k > 0:
+            return q, q_cards | _top_cards(alive, s, 1)
+    return 0, 0
 
 
 @_jit
@@ -402,6 +430,11 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
     tag = 0
     if tlen == 0:
         q, q_cards, qo, qo_cards = _quick(H, leader, strain)
+        if q < need if decl_moves else rem - q >= need:
+            q2, q2_cards = _partner_quick(H, leader, strain)
+            if q2 > q:
+                q = q2
+                q_cards = q2_cards
         if decl_moves:  # the leader is the declaring side
             if q >= need:
                 return _OK | q_cards
@@ -417,6 +450,7 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
         b = _bucket(bkeys, bgen, meta, key, tag, False)
         if b >= 0:
             e = bkeys[b, 2]
+            prev = -1
             looked = 0
             while e >= 0 and looked < _CHAIN:
                 looked += 1
@@ -425,10 +459,14 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
                     hi = ent[e, 4]
                     if not decl_moves:  # the entry is the leader's side's tricks to come
                         lo, hi = rem - hi, rem - lo
-                    if lo >= need:
-                        return _OK | _pattern_cards(ent[e, 1], ent[e, 2], alive)
-                    if hi < need:
-                        return _pattern_cards(ent[e, 1], ent[e, 2], alive)
+                    if lo >= need or hi < need:
+                        if prev >= 0:  # an entry that answers moves to the front
+                            ent[prev, 0] = ent[e, 0]
+                            ent[e, 0] = bkeys[b, 2]
+                            bkeys[b, 2] = e
+                        cards = _pattern_cards(ent[e, 1], ent[e, 2], alive)
+                        return (_OK | cards) if lo >= need else cards
+                prev = e
                 e = ent[e, 0]
     moves = work[depth, 0:13]
     n = _gen_moves(H, T, tlen, leader, moves)
