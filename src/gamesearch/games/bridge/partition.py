@@ -25,7 +25,8 @@ algorithm description``) -- written for this library, in numba:
   the entry's cards. A table entry of one deal is valid for any deal (the value depends
   on those cards and the lengths only), so one table serves the strains, declarers, and
   deals of a process -- PIMC's worlds included;
-* **quick tricks** at trick starts: the leader's tricks from the top of its hand, and the
+* **quick tricks** at trick starts: the leader's tricks from the top of its hand, or
+  partner's when the leader can reach partner's master (:func:`_partner_quick`), and the
   top trumps of the leader's opponents (:func:`.dd.quick_tricks`), as cut-offs against
   the target;
 * **move ordering** after DDS's weights, simplified (:func:`_weight`): the leader cashes
@@ -34,9 +35,10 @@ algorithm description``) -- written for this library, in numba:
   play, else plays low, discarding neither trumps nor masters; equivalent-card merging
   (:meth:`.dd.DoubleDummy.actions`) as the generic solver has it.
 
-Departures from DDS: no "later tricks" bounds, no quick tricks through partner's entries,
-far simpler move-ordering weights, a bucket's chain looked at only to its 32 most recent
-entries; one table of fixed size per process, emptied
+Departures from DDS: no "later tricks" bounds, simpler quick tricks (partner's entry in
+one suit only) and far simpler move-ordering weights; a bucket is a list of entries (not
+DDS's tree by suits), an entry that answers moves to its front, and a probe looks at
+1,024 entries at most; one table of fixed size per process, emptied
 (a new generation, O(1)) when full. The search is abortable: a node budget and a deadline
 (checked every 4,096 nodes) end it; an aborted search stores nothing after the abort (every
 entry stored before it is a finished subtree's), so that later searches may trust the
