@@ -21,6 +21,7 @@ import pytest
 
 from gamesearch.errors import SearchTimeout
 from gamesearch.games.bridge import compiled, partition
+from gamesearch.games.bridge.cards import format_deal as format_pbn
 from gamesearch.games.bridge.cards import parse_deal, parse_seat, parse_strain
 from gamesearch.games.bridge.dd import DoubleDummy
 
@@ -35,6 +36,7 @@ _TWIN = """
 import json, sys, warnings
 warnings.simplefilter("ignore")  # numpy's overflow warnings: the hashes wrap on purpose
 from gamesearch.games.bridge import partition
+from gamesearch.games.bridge.cards import format_deal as format_pbn
 from gamesearch.games.bridge.cards import parse_deal, parse_seat, parse_strain
 from gamesearch.games.bridge.dd import DoubleDummy
 out = []
@@ -180,3 +182,20 @@ def test_bridge_without_a_contract_picks_it_from_our_table_of_a_new_deal() -> No
     s = get_game("bridge:deal=2").initial_state()
     t = TABLES[2]["table"]
     assert (s.strain, s.level, s.declarer) == par_rule([t[x] for x in "SHDCN"])
+
+
+@pytest.mark.xfail(strict=True, reason="KNOWN BUG of partition search, not yet found: "
+                   "benchmark seed 31, spades by East, ours 10 tricks, DDS (endplay) 11")
+def test_seed_31_spades_by_east_equals_dds() -> None:
+    """The one disagreement of the 47-deal agreement run (2 of 940 results: spades by East
+    and by West of seed 31). It fails without the table's partner-entry quick tricks too;
+    kept as a strict xfail so that the fix shows (DDS's 11: the benchmark run printed it)."""
+    from gamesearch.games.bridge.rules import deal_from_seed
+
+    hands = deal_from_seed(31)
+    assert format_pbn(hands) == ("N:763.9854.J953.K4 AKQ8.QJT6.A87.T5 5.K72.KQ42.A9732 "
+                                 "JT942.A3.T6.QJ86")
+    partition.shared_table().clear()
+    solver = partition.Solver(0, 1)
+    solver.start_clock()
+    assert solver.declarer_tricks(DoubleDummy(0, 1).start(hands)) == 11
