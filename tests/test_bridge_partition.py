@@ -184,12 +184,11 @@ def test_bridge_without_a_contract_picks_it_from_our_table_of_a_new_deal() -> No
     assert (s.strain, s.level, s.declarer) == par_rule([t[x] for x in "SHDCN"])
 
 
-@pytest.mark.xfail(strict=True, reason="KNOWN BUG of partition search, not yet found: "
-                   "benchmark seed 31, spades by East, ours 10 tricks, DDS (endplay) 11")
 def test_seed_31_spades_by_east_equals_dds() -> None:
     """The one disagreement of the 47-deal agreement run (2 of 940 results: spades by East
-    and by West of seed 31). It fails without the table's partner-entry quick tricks too;
-    kept as a strict xfail so that the fix shows (DDS's 11: the benchmark run printed it)."""
+    and by West of seed 31, ours 10, DDS 11), made by counting a trick's winning card as
+    mattering only when another card of its suit was played to the trick. Mutation: that
+    narrower rule back fails (10 tricks)."""
     from gamesearch.games.bridge.rules import deal_from_seed
 
     hands = deal_from_seed(31)

@@ -18,8 +18,9 @@ algorithm description``) -- written for this library, in numba:
   come *together with the cards that mattered*: a stored position answers every position
   that agrees with it on the holders of each suit's top cards down to the lowest card that
   mattered (the relative ranks; lengths agree through the bucket). The cards that matter
-  are gathered as the search returns (Ginsberg's partition search): a trick won by rank
-  (another card of the winner's suit played to it) makes the winning card matter; a node
+  are gathered as the search returns (Ginsberg's partition search): a trick's winning
+  card matters (always: counting it only when the trick was won by rank, another card of
+  its suit played to it, gave a wrong result on the benchmark's seed 31); a node
   that cuts off keeps its cutting child's cards, one that fails keeps the union of all its
   children's; a cut-off by quick tricks keeps the cards it counted, a cut-off by the table
   the entry's cards. A table entry of one deal is valid for any deal (the value depends
@@ -484,10 +485,9 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
         won_by_rank = 0
         if tlen == 3:
             w = _winner(T, leader, strain)
-            win_card = T[(w - leader) % 4]
-            for j in range(4):
-                if T[j] != win_card and T[j] // 13 == win_card // 13:
-                    won_by_rank = 1 << win_card
+            # the winning card matters, even when no other card of its suit was played
+            # (the narrower rule, DDS's "won by rank" only, disagreed with DDS on a deal)
+            won_by_rank = 1 << T[(w - leader) % 4]
             st[0] = 0
             st[1] = w
             if (w - decl) & 1:
