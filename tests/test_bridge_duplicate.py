@@ -187,8 +187,10 @@ def test_no_seat_receives_a_hand_it_may_not_see_in_duplicate() -> None:
 
 def test_the_cli_plays_a_small_duplicate_match() -> None:
     """``gamesearch tournament bridge --agents A B --duplicate --boards N --json``: the pairs'
-    IMP totals are opposite, the head to head is the first pair's mean. Mutation caught:
-    ``2 * args.boards`` as ``args.boards`` (half the boards, each at one table)."""
+    IMP totals are opposite, the head to head is the first pair's mean; a tournament
+    without ``--duplicate`` runs as before. Mutation caught: ``2 * args.boards`` as
+    ``args.boards`` (half the boards, each at one table); ``args.boards is not None and``
+    dropped (every plain tournament refused)."""
     code, out, err = cli(["tournament", GAME, "--agents", "r1=random:seed=1",
                           "r2=random:seed=2", "--duplicate", "--boards", "3", "--json",
                           "--quiet"])
@@ -204,6 +206,9 @@ def test_the_cli_plays_a_small_duplicate_match() -> None:
                           "r2=random:seed=2", "--duplicate", "--boards", "1", "--quiet"])
     assert code == 0, err
     assert "IMPs/board" in out and "head to head" in out
+    code, out, err = cli(["tournament", "tictactoe", "--agents", "random", "random#2=random",
+                          "--games-per-pair", "2", "--quiet"])  # (without: as before)
+    assert code == 0 and "2/2 games" in out, err
 
 
 @pytest.mark.parametrize(("argv", "needle"), [
@@ -219,8 +224,8 @@ def test_the_cli_plays_a_small_duplicate_match() -> None:
 ])
 def test_bad_duplicate_commands_get_one_line(argv: list[str], needle: str) -> None:
     """One error line (argparse's range errors come after its usage lines). Mutation
-    caught: ``teams is None or`` dropped from ``TournamentConfig.teams`` (tictactoe: a
-    TypeError); ``args.boards is not None and`` dropped (every plain tournament refused)."""
+    caught: ``ArenaError`` as ``ValueError`` for a game without teams, and for
+    ``--random-plies`` with ``--duplicate`` (a traceback)."""
     code, _, err = cli(["tournament", *argv])
     assert code == 2 and "Traceback" not in err
     errors = [line for line in err.splitlines() if "error:" in line]
