@@ -3,23 +3,26 @@
 On the same deals for every row (``deal_from_seed(seed)``, seeds ``--first`` on), the
 contract by a fixed cheap rule (North-South declare; the strain is their longest combined
 suit if it has 8 cards or more, else notrump; declarer is the one of North and South with
-more high-card points, North on ties; level 1 -- tricks do not depend on it). The first
-``--from-trick`` - 1 tricks are played by all four seats double dummy (DDS's first best
-card, ``endplay.dds.solve_board``), so that every row starts from the same realistic
-position; then declarer (and dummy) is played by the row's agent and the defenders by one
-fixed agent for all rows: the rule-based player
-(:mod:`gamesearch.games.bridge.simple_play`). A row's figure is the mean of (DDS's tricks
-for declarer from the start position) - (declarer's tricks from there), with a 95 %
-interval: positive is tricks lost; negative means the fixed defence gave tricks away.
+more high-card points, North on ties; level 1 -- tricks do not depend on it). With
+``--from-trick T`` > 1 the first T - 1 tricks are played by all four seats double dummy
+(DDS's first best card, ``endplay.dds.solve_board``), so that every row starts from the
+same position; the default is trick 1, the opening lead (the issue's figure). Declarer (and
+dummy) is played by the row's agent, the defenders by one fixed player for all rows:
+``--defence dds`` (the default) plays DDS's first best card with all hands seen, so that
+declarer can never gain from a defender's mistake and every loss is >= 0; ``--defence
+simple`` is the rule-based player (:mod:`gamesearch.games.bridge.simple_play`), which gives
+tricks away. A row's figure is the mean of (DDS's tricks for declarer from the start
+position) - (declarer's tricks from there), with a 95 % interval.
 
-Full deals from trick 1 are out of reach here: our double-dummy solver takes seconds to
-minutes a full deal (README ``## Bridge``), so PIMC's per-world solves would take hours a
-deal; ``--from-trick 9`` (five tricks left) keeps each solve to milliseconds.
+Results go to a JSON-lines file (``--out``), one line per (row, deal, start, defence), and a
+rerun skips what is there: the run is resumable and chunked (``--first``/``--deals`` pick
+the deals, ``--rows`` the players, ``--time S`` stops starting new deals after S seconds).
+Rows with node or iteration budgets (``pimc:worlds=N``, ``ismcts:iterations=N``) do not
+depend on the machine's load; only their seconds do.
 
-Results go to a JSON-lines file (``--out``), one line per (row, deal), and a rerun skips
-what is there (resumable; ``--time S`` stops starting new deals after S seconds).
-
-    nice -n 10 .venv/bin/python benchmarks/bridge_declarer.py --deals 100 --from-trick 9
+    nice -n 10 .venv/bin/python benchmarks/bridge_declarer.py --deals 500 --rows random simple
+    nice -n 10 .venv/bin/python benchmarks/bridge_declarer.py --deals 500 \\
+        --rows ismcts:iterations=500 --time 1800
 """
 
 from __future__ import annotations
@@ -81,10 +84,7 @@ def start_position(seed: int, from_trick: int) -> tuple[Bridge, BridgeState, int
     game = Bridge(contract=contract, declarer=declarer)
     s = game.parse_state(format_deal(hands))
     while s.declarer_tricks + s.defender_tricks < from_trick - 1 or s.trick:
-        best = dds_cards(s)
-        top = max(best.values())
-        card = next(k for k, v in best.items() if v == top)
-        s = game.result(s, game.parse_action(s, card))
+        s = game.result(s, dds_card(game, s))
     left = 13 - s.declarer_tricks - s.defender_tricks
     lead = max(dds_cards(s).values())  # for the side on lead: the defenders
     return game, s, left - lead
@@ -106,9 +106,17 @@ def agent_for(game: Bridge, spec: str, seed: int) -> Agent:
     return make_agent(game, f"{spec}{sep}seed={seed}")
 
 
-def play_out(game: Bridge, s: BridgeState, spec: str, seed: int) -> tuple[int, float]:
-    """Declarer's tricks from ``s`` with ``spec`` declaring against the simple defence, and
-    declarer's thinking seconds."""
+def dds_card(game: Bridge, s: BridgeState) -> int:
+    """DDS's first best card for the seat to play (every hand seen)."""
+    best = dds_cards(s)
+    top = max(best.values())
+    return game.parse_action(s, next(k for k, v in best.items() if v == top))
+
+
+def play_out(game: Bridge, s: BridgeState, spec: str, seed: int,
+             defence_kind: str = "dds") -> tuple[int, float]:
+    """Declarer's tricks from ``s`` with ``spec`` declaring against the ``defence_kind``
+    defence (``dds`` or ``simple``), and declarer's thinking seconds."""
     obs = game.observation()
     declarer_agent = agent_for(game, spec, seed)
     defence = SimpleAgent()
@@ -121,6 +129,8 @@ def play_out(game: Bridge, s: BridgeState, spec: str, seed: int) -> tuple[int, f
             t0 = time.perf_counter()
             card = declarer_agent.choose(game, view)
             seconds += time.perf_counter() - t0
+        elif defence_kind == "dds":
+            card = dds_card(game, s)
         else:
             card = defence.choose(game, view)
         s = game.result(s, card)
@@ -131,41 +141,45 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--first", type=int, default=0)
-    ap.add_argument("--from-trick", type=int, default=9)
+    ap.add_argument("--from-trick", type=int, default=1, choices=range(1, 14),
+                    metavar="T", help="declarer plays from trick T (default 1)")
+    ap.add_argument("--defence", choices=("dds", "simple"), default="dds")
     ap.add_argument("--rows", nargs="+", default=ROWS)
     ap.add_argument("--time", type=float, default=None, help="stop starting deals after S s")
     ap.add_argument("--out", default="benchmarks/results/bridge_declarer.jsonl")
     args = ap.parse_args()
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    done = {(r["row"], r["seed"], r["from_trick"]): r for r in
+    done = {(r["row"], r["seed"], r["from_trick"], r.get("defence", "simple")): r for r in
             (json.loads(x) for x in out.read_text().splitlines())} if out.exists() else {}
+    key = (args.from_trick, args.defence)
     t_start = time.perf_counter()
     with out.open("a") as f:
         for seed in range(args.first, args.first + args.deals):
             if args.time is not None and time.perf_counter() - t_start > args.time:
                 print(f"time is up after seed {seed - 1}")
                 break
-            todo = [row for row in args.rows if (row, seed, args.from_trick) not in done]
+            todo = [row for row in args.rows if (row, seed, *key) not in done]
             if not todo:
                 continue
             game, s, dd = start_position(seed, args.from_trick)
             for row in todo:
-                tricks, secs = play_out(game, s, row, seed)
+                tricks, secs = play_out(game, s, row, seed, args.defence)
                 rec = {"row": row, "seed": seed, "from_trick": args.from_trick,
+                       "defence": args.defence,
                        "contract": game.contract_name(s), "dd": dd, "tricks": tricks,
                        "lost": dd - tricks, "seconds": round(secs, 4)}
-                done[(row, seed, args.from_trick)] = rec
+                done[(row, seed, *key)] = rec
                 f.write(json.dumps(rec) + "\n")
                 f.flush()
     seeds = set(range(args.first, args.first + args.deals))
-    print(f"declarer from trick {args.from_trick}; defence: simple rule-based; "
+    print(f"declarer from trick {args.from_trick}; defence: {args.defence}; "
           f"lost = DDS tricks - declarer's tricks (95 % interval)")
     print("| declarer | deals | tricks lost / deal | 95 % interval | s / deal |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for row in args.rows:
-        recs = [r for (k, seed, ft), r in done.items()
-                if k == row and ft == args.from_trick and seed in seeds]
+        recs = [r for (k, seed, *rest), r in done.items()
+                if k == row and tuple(rest) == key and seed in seeds]
         n = len(recs)
         if not n:
             continue

@@ -123,3 +123,15 @@ def test_ray_plays_three_seats_as_the_local_backend(ray_instance: None) -> None:
     assert len(remote.records) == 12 and all(len(r.ranks) == 3 for r in remote.records)
     assert sorted(r.outcome_key() for r in remote.records) == sorted(
         r.outcome_key() for r in run_tournament(cfg).records)
+
+
+def test_ray_plays_duplicate_bridge_as_the_local_backend(ray_instance: None) -> None:
+    """Duplicate bridge (each board at two tables, pairs turned): each Ray task gets a
+    board's game spec (its deal) and the seats of both pairs, with the seat-view checker
+    as a pair; the same tables as local processes, no forfeit."""
+    cfg = TournamentConfig("bridge:contract=3N,declarer=S", tuple(parse_agents(
+        ["py:arena_agents:SeatViewOnly", "random:seed=3"])), games_per_pair=4, duplicate=True)
+    remote = run_tournament(cfg, RunOptions(backend="ray", workers=2))
+    assert len(remote.records) == 4 and all(r.termination == "normal" for r in remote.records)
+    assert sorted(r.outcome_key() for r in remote.records) == sorted(
+        r.outcome_key() for r in run_tournament(cfg).records)

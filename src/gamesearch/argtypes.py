@@ -120,6 +120,7 @@ RANGES: dict[str, Range] = {
     "perft_depth": Range(0, 15, unit="plies"),
     # the arena
     "games": Range(1, 10**6, unit="games"),
+    "boards": Range(1, 5 * 10**5, unit="boards"),
     "grace": Range(0, 3600, whole=False, unit="seconds"),
     "tc_base": Range(0, 7 * _DAY, whole=False, unit="seconds", above=True),
     "tc_increment": Range(0, 3600, whole=False, unit="seconds"),

@@ -493,13 +493,25 @@ class MatchHooks:
       (``format_action``): the notations of PGN, so the arena can export the games as PGN;
     * ``points`` -- a game's returns are points won or lost (backgammon: 1, 2 for a gammon,
       3 for a backgammon): the arena reports each agent's points per game with a 95 %
-      interval beside its win rate.
+      interval beside its win rate;
+    * ``teams`` -- the seats that play as one side, a tuple of seats per team (bridge:
+      North-South and East-West, ``((0, 2), (1, 3))``; ``None``: every seat for itself).
+      A game with two teams can be played as *duplicate* in the arena
+      (``tournament --duplicate``, :mod:`gamesearch.arena.duplicate`);
+    * ``board_options(seed)`` -- the game options that make board ``seed`` of a duplicate
+      tournament (bridge: ``{"deal": seed}``; the contract rule of the game's other options
+      applies), so that both tables of a board start from the same position;
+    * ``board_points(difference)`` -- a board's result for a team from the difference of its
+      returns at the two tables (bridge: the IMP scale); ``None``: the difference itself.
     """
 
     default_opponent: str | None = None
     arena_openings: Callable[[], Sequence[str]] | None = None
     pgn_notation: bool = False
     points: bool = False
+    teams: tuple[tuple[int, ...], ...] | None = None
+    board_options: Callable[[int], Mapping[str, object]] | None = None
+    board_points: Callable[[float], float] | None = None
 
 
 class Observation(Protocol[S, A_co]):

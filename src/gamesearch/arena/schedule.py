@@ -18,6 +18,16 @@ Game ``g`` of a table of ``n`` agents rotates it by ``g % n`` (seat ``k`` gets t
 agent ``(k + g) % n``) and uses opening ``(g // n) % len(openings)``: every opening is
 played ``n`` times, each agent once in every seat. With two seats this is today's rule:
 colours swapped every game, every opening played twice.
+
+**Duplicate** (``duplicate=True``, for a game whose seats form two teams:
+``MatchHooks.teams``, bridge's partnerships). An agent then plays every seat of its team
+(each seat gets its own instance of it, handed only that seat's view), the tables are the
+pairs of agents (round robin or gauntlet, as with two seats), and game ``g`` of a table is
+board ``g // 2`` played at table ``g % 2``: the table's first agent sits in the first team
+at table 0 and in the second at table 1. Board ``b`` is the game with
+``MatchHooks.board_options(board_seed(seed, b))`` (bridge: the deal's seed), the same at
+both tables and for every pair of agents, so that the luck of the cards cancels; its result
+is scored by :mod:`gamesearch.arena.duplicate`.
 """
 
 from __future__ import annotations
@@ -37,6 +47,7 @@ from ..errors import GameError, echo
 from ..files import InputFileError, iter_lines
 from ..game import CHANCE, Game, sample_outcome
 from ..games import get_game, portable_spec
+from ..spec import split_game_spec
 from .errors import ArenaError
 from .timecontrol import TimeControl
 
@@ -109,6 +120,12 @@ def balanced_tables(agents: int, seats: int, count: int, seed: object,
             if a in counts:
                 counts[a] += 1
     return chosen
+
+
+def board_seed(seed: int, board: int) -> int:
+    """The seed of duplicate board ``board`` of a tournament seeded ``seed`` (62 bits): it
+    does not depend on the agents, so every pair of agents plays the same boards."""
+    return derive_seed("board", seed, board) >> 1
 
 
 def derive_seed(*parts: object) -> int:
@@ -283,10 +300,18 @@ class TournamentConfig:
     openings: tuple[Opening, ...] = ()
     seed: int = 0
     max_plies: int = 1000
+    #: every board played at two tables with the teams turned (the module's docstring)
+    duplicate: bool = False
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
             raise ArenaError(f"format {self.format!r}; allowed: {', '.join(FORMATS)}")
+        if self.duplicate and self.games_per_pair % 2:
+            raise ArenaError(f"duplicate plays every board at two tables: games per pair "
+                             f"must be even (2 a board); got {self.games_per_pair}")
+        if self.duplicate and self.openings:
+            raise ArenaError("duplicate boards are the game's own deals (board_options): "
+                             "openings do not apply")
         if len(self.agents) < 2:
             raise ArenaError(f"a tournament needs at least 2 agents; got {len(self.agents)}")
         for range_name, what, value in (("games", "games per pair", self.games_per_pair),
@@ -312,8 +337,44 @@ class TournamentConfig:
         """Seats at a table: the game's number of players (its options decide it)."""
         return load_game(self.game).num_players
 
+    @cached_property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The game's two teams of seats (``MatchHooks.teams``), for duplicate; a one-line
+        error for a game without them."""
+        game = load_game(self.game)
+        hooks = game.match_hooks()
+        teams = None if hooks is None else hooks.teams
+        if (hooks is None or teams is None or len(teams) != 2
+                or hooks.board_options is None):
+            raise ArenaError(f"{game.name} has no two teams of seats and no boards to play "
+                             "duplicate (a game like bridge, whose seats form two "
+                             "partnerships); drop --duplicate")
+        if sorted(s for team in teams for s in team) != list(range(game.num_players)):
+            raise ArenaError(f"{game.name}: its teams {teams} do not cover its "
+                             f"{game.num_players} seats once each")
+        return teams
+
+    @property
+    def boards(self) -> int:
+        """Boards of a duplicate tournament at each table of agents (two games a board)."""
+        return self.games_per_pair // 2
+
+    def board_spec(self, board: int) -> str:
+        """The game of duplicate board ``board``: the tournament's game spec with the
+        options of the board (``MatchHooks.board_options``) put over its own."""
+        hooks = load_game(self.game).match_hooks()
+        assert hooks is not None and hooks.board_options is not None
+        spec = split_game_spec(self._portable_game)
+        options = dict(spec.options)
+        for key, value in hooks.board_options(board_seed(self.seed, board)).items():
+            options[key.lower()] = str(value)
+        return spec.name + ":" + ",".join(f"{k}={v}" for k, v in options.items())
+
     def check_seats(self) -> None:
         """Refuse, before anything runs, agents that cannot fill the game's seats."""
+        if self.duplicate:
+            _ = self.teams  # (refuses a game without two teams)
+            return
         n, seats = len(self.agents), self.seats
         if n < seats:
             raise ArenaError(f"{self.game} has {seats} seats but the tournament has only {n} "
@@ -326,6 +387,8 @@ class TournamentConfig:
         data["time_control"] = str(self.time_control)
         if self.seats > 2:  # (two seats: the key of before, which files hold)
             data["seats"] = self.seats
+        if not self.duplicate:  # (the key of before for every other tournament)
+            del data["duplicate"]
         return data
 
     @cached_property
@@ -348,8 +411,8 @@ class TournamentConfig:
     @cached_property
     def _tables(self) -> list[tuple[int, ...]]:
         n = len(self.agents)
-        seats = self.seats if self.game else 2
-        if seats == 2:  # (today's pairs, in today's order)
+        seats = 2 if self.duplicate else self.seats if self.game else 2
+        if seats == 2:  # (today's pairs, in today's order; duplicate: the pairs that meet)
             if self.format == "gauntlet":
                 return [(0, j) for j in range(1, n)]
             return [(i, j) for i in range(n) for j in range(i + 1, n)]
@@ -374,6 +437,8 @@ class TournamentConfig:
     def job(self, pair: int, game_no: int) -> Job:
         """The game in slot ``(pair, game_no)``, built on demand (a schedule of a million
         games is never held in memory at once)."""
+        if self.duplicate:
+            return self._duplicate_job(pair, game_no)
         table = self.pairs()[pair]
         n = len(table)
         turn = game_no % n
@@ -387,6 +452,31 @@ class TournamentConfig:
             specs=tuple(self.agents[i].spec for i in seats),
             opening_index=opening_index,
             opening=None if opening_index is None else self.openings[opening_index],
+            time_control=self.time_control,
+            grace=self.grace,
+            seed=derive_seed(self.seed, self.key, pair, game_no),
+            max_plies=self.max_plies,
+        )
+
+    def _duplicate_job(self, pair: int, game_no: int) -> Job:
+        """Board ``game_no // 2`` at table ``game_no % 2`` (the module's docstring)."""
+        first, second = self.pairs()[pair]
+        board, table = divmod(game_no, 2)
+        if table:
+            first, second = second, first
+        seats = [0] * sum(len(team) for team in self.teams)
+        for seat in self.teams[0]:
+            seats[seat] = first
+        for seat in self.teams[1]:
+            seats[seat] = second
+        return Job(
+            game=self.board_spec(board),
+            pair=pair,
+            game_no=game_no,
+            seats=tuple(seats),
+            specs=tuple(self.agents[i].spec for i in seats),
+            opening_index=None,
+            opening=None,
             time_control=self.time_control,
             grace=self.grace,
             seed=derive_seed(self.seed, self.key, pair, game_no),

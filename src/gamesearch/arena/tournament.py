@@ -198,6 +198,7 @@ def run_tournament(config: TournamentConfig, options: RunOptions | None = None
         records = store.games(tid)
     return TournamentResult(
         config=config, tournament_id=tid, records=records,
-        standings=standings(list(config.agents), records, config.seats), played=played,
+        standings=[] if config.duplicate else  # (duplicate: see arena.duplicate)
+        standings(list(config.agents), records, config.seats), played=played,
         scheduled=config.total, sprt=sprt, stopped_by_sprt=stopped,
     )

@@ -271,8 +271,11 @@ class Nim(Game[NimState, NimAction]):
     # default_opponent (the agent `gamesearch play` and the web app put against a person;
     # Connect Four's is the solver), arena_openings (the arena's start lines; chess's 50
     # book lines), pgn_notation (FEN and UCI, so the arena can write PGN: chess) and points
-    # (returns are points won, so the arena reports points per game: backgammon). Nim
-    # needs none: the default search plays it perfectly.
+    # (returns are points won, so the arena reports points per game: backgammon); teams,
+    # board_options and board_points make duplicate possible (two teams of seats, the
+    # options of a board from its seed, the board's points from the difference of a team's
+    # returns at its two tables: bridge's partnerships, deals and IMPs). Nim needs none:
+    # the default search plays it perfectly.
 
     # turn_passing() -> TurnPassing: give_turn(state, player), the position with another
     # player to move; best-reply search lets an opponent move out of turn with it on three

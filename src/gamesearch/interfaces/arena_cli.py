@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from ..arena.duplicate import head_to_head, pair_standings, render_duplicate
 from ..arena.errors import ArenaError
 from ..arena.ratings import SPRT, Points, format_elo, points_per_game
 from ..arena.report import (
@@ -56,6 +57,11 @@ def parse_sprt(text: str, alpha: float, beta: float) -> SPRT:
 
 def _openings(args: argparse.Namespace, games_per_pair: int) -> tuple[Opening, ...]:
     game = load_game(args.game)
+    if getattr(args, "duplicate", False):
+        if args.openings is not None or args.random_plies is not None:
+            raise ArenaError("--duplicate plays the game's own boards (deals): "
+                             "--openings and --random-plies do not apply")
+        return ()
     if args.openings is not None:
         return tuple(read_openings(game, args.openings))
     if args.random_plies is not None:
@@ -80,6 +86,7 @@ def _config(args: argparse.Namespace, agents: list[str], games: int, fmt: str
         openings=_openings(args, games),
         seed=args.seed,
         max_plies=args.max_plies,
+        duplicate=getattr(args, "duplicate", False),
     )
     config.check_seats()
     return config
@@ -129,6 +136,7 @@ def _summary(result: TournamentResult) -> dict[str, Any]:
         "games": len(result.records),
         "played": result.played,
         "seats": cfg.seats,
+        "duplicate": cfg.duplicate,
         "standings": [
             {"agent": s.name, "spec": s.spec, "games": s.score.games, "wins": s.score.wins,
              "draws": s.score.draws, "losses": s.score.losses, "points": s.score.points,
@@ -147,6 +155,18 @@ def _summary(result: TournamentResult) -> dict[str, Any]:
     }
     for r in result.records:
         data["terminations"][r.termination] = data["terminations"].get(r.termination, 0) + 1
+    if cfg.duplicate:
+        data["boards"] = cfg.boards
+        data["pairs"] = [
+            {"agent": p.name, "spec": p.spec, "boards": p.points.games, "total": p.total,
+             "mean": p.points.mean, "margin": num(p.points.margin),
+             "boards_won": p.points.wins, "unscored": p.unscored}
+            for p in pair_standings(cfg, result.records)]
+        data["head_to_head"] = [
+            {"first": cfg.agents[a].name, "second": cfg.agents[b].name,
+             "boards": p.games, "mean": p.mean, "margin": num(p.margin)}
+            for a, b, p in head_to_head(cfg, result.records)]
+        return data
     if len(cfg.agents) == 2:
         sc = result.match_score
         data["match"] = {"wins": sc.wins, "draws": sc.draws, "losses": sc.losses,
@@ -185,6 +205,23 @@ def _print(result: TournamentResult, args: argparse.Namespace, out: TextIO) -> N
         out.write(json.dumps(_summary(result)) + "\n")
         return
     cfg = result.config
+    if cfg.duplicate:
+        out.write(f"{cfg.game}, duplicate {cfg.format}, {cfg.boards} boards at each of "
+                  f"{len(cfg.pairs())} pairs of agents (two tables a board), time control "
+                  f"{cfg.time_control}: {len(result.records)}/{result.scheduled} games "
+                  f"({result.played} played now)\n")
+        out.write(render_duplicate(cfg, result.records) + "\n")
+    else:
+        _print_standings(result, out)
+    terms: dict[str, int] = {}
+    for r in result.records:
+        terms[r.termination] = terms.get(r.termination, 0) + 1
+    out.write("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terms.items()))
+              + "\n")
+
+
+def _print_standings(result: TournamentResult, out: TextIO) -> None:
+    cfg = result.config
     agents = list(cfg.agents)
     seats = f", {cfg.seats} seats, {len(cfg.pairs())} tables" if cfg.seats > 2 else ""
     out.write(f"{cfg.game}, {cfg.format}{seats}, time control {cfg.time_control}: "
@@ -206,11 +243,6 @@ def _print(result: TournamentResult, args: argparse.Namespace, out: TextIO) -> N
         out.write(f"{head}:\n" + render_pairs(agents, result.records, pairs) + "\n")
     for name, p in (_points(result) or {}).items():
         out.write(f"{name}: {p.describe()}\n")
-    terms: dict[str, int] = {}
-    for r in result.records:
-        terms[r.termination] = terms.get(r.termination, 0) + 1
-    out.write("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terms.items()))
-              + "\n")
 
 
 def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
@@ -221,7 +253,16 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace, out: TextIO) -> int:
-    config = _config(args, args.agents, args.games_per_pair, args.format)
+    games = args.games_per_pair if args.games_per_pair is not None else 2
+    if args.boards is not None and not args.duplicate:
+        raise ArenaError("--boards N is for --duplicate (each board at two tables); "
+                         "without it use --games-per-pair")
+    if args.duplicate:
+        if args.games_per_pair is not None:
+            raise ArenaError("--duplicate counts boards: give --boards N, not "
+                             "--games-per-pair")
+        games = 2 * (args.boards if args.boards is not None else 1)
+    config = _config(args, args.agents, games, args.format)
     _print(_run(args, config, None), args, out)
     return 0
 
@@ -285,9 +326,17 @@ def add_arena_commands(sub: Any) -> None:
                    "(a balanced sample of 500 when there are more), each rotated through "
                    "every seat")
     s.add_argument("--format", choices=FORMATS, default="round-robin")
-    s.add_argument("--games-per-pair", type=argtype("games"), default=2, metavar="N",
+    s.add_argument("--games-per-pair", type=argtype("games"), default=None, metavar="N",
                    help="games at each pair (table), colours (seats) rotating; a multiple of "
                    "the seats puts every agent in every seat (default 2) "
                    + help_range("games"))
+    s.add_argument("--duplicate", action="store_true",
+                   help="duplicate, for a game of two teams (bridge): each agent plays every "
+                   "seat of its team, each pair of agents plays --boards boards, each board "
+                   "at two tables with the teams turned; results in board points (bridge: "
+                   "IMPs) per agent with 95 %% intervals")
+    s.add_argument("--boards", type=argtype("boards"), default=None, metavar="N",
+                   help="boards each pair of agents plays with --duplicate (default 1) "
+                   + help_range("boards"))
     _common(s)
     s.set_defaults(func=cmd_tournament)

@@ -114,6 +114,23 @@ def contract_score(level: int, strain: int, tricks: int, vulnerable: bool) -> in
     return score
 
 
+#: The lower ends of the IMP scale's steps (WBF; Law 78B): a difference of 20-40 points is
+#: 1 IMP, 50-80 is 2, ..., 4000 and more is 24.
+IMP_STEPS = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300,
+             1500, 1750, 2000, 2250, 2500, 3000, 3500, 4000)
+
+
+def imps(difference: float) -> int:
+    """International Match Points for a difference of duplicate scores (signed): the
+    number of steps of :data:`IMP_STEPS` the absolute difference reaches."""
+    size = sum(abs(difference) >= step for step in IMP_STEPS)
+    return size if difference >= 0 else -size
+
+
+def _board_options(seed: int) -> dict[str, object]:
+    return {"deal": seed}
+
+
 def is_vulnerable(vul: str, declarer: int) -> bool:
     return vul == "both" or (vul == "ns" and declarer % 2 == 0) or (
         vul == "ew" and declarer % 2 == 1)
@@ -275,10 +292,16 @@ class Bridge(Game[BridgeState, int]):
         return strain, level, declarer
 
     def dd_table(self, hands: Sequence[int]) -> list[list[int]]:
-        """The double-dummy table ``[strain][declarer]`` of ``hands`` (remembered)."""
+        """The double-dummy table ``[strain][declarer]`` of ``hands`` (remembered): the
+        stored table of the default deal, else DDS's (``endplay``, a fraction of a second)
+        when it is installed, else our compiled solver's (seconds to minutes a deal)."""
         key = tuple(hands)
         if key not in self._tables and key in _stored_tables():
             self._tables[key] = _stored_tables()[key]
+        if key not in self._tables:
+            table = _dds_table(key)
+            if table is not None:
+                self._tables[key] = table
         if key not in self._tables:
             from . import compiled
 
@@ -447,8 +470,11 @@ class Bridge(Game[BridgeState, int]):
     def match_hooks(self) -> MatchHooks:
         """The seats a person does not take get PIMC, each world solved double dummy
         (``time`` bounds the sampling; one world's solve of a full deal may take longer:
-        see the README); returns are duplicate points."""
-        return MatchHooks(default_opponent="pimc:worlds=10,time=2", points=True)
+        see the README); returns are duplicate points; North-South and East-West are
+        partnerships, a duplicate board is a deal's seed and scores by IMPs."""
+        return MatchHooks(default_opponent="pimc:worlds=10,time=2", points=True,
+                          teams=((0, 2), (1, 3)), board_options=_board_options,
+                          board_points=imps)
 
     def observation(self) -> Observation[BridgeState, int]:
         """What a seat sees (:class:`BridgeView`), and worlds sampled from it."""
@@ -619,6 +645,22 @@ class Bridge(Game[BridgeState, int]):
             rows.append(f"trick: {trick or '(none yet)'}; {SEAT_NAMES[self.seat_to_play(state)]}"
                         " to play")
         return "\n".join(rows)
+
+
+def _dds_table(hands: tuple[int, ...]) -> list[list[int]] | None:
+    """DDS's double-dummy table ``[strain][declarer]`` of a full deal (``endplay``), or
+    ``None`` when endplay is not installed or the hands are not 13 cards each."""
+    if any(h.bit_count() != 13 for h in hands):
+        return None
+    try:
+        from endplay.dds import calc_dd_table
+        from endplay.types import Deal, Denom, Player
+    except ImportError:
+        return None
+    table = calc_dd_table(Deal(format_deal(hands)))
+    denoms = (Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs, Denom.nt)
+    players = (Player.north, Player.east, Player.south, Player.west)
+    return [[int(table[denom, player]) for player in players] for denom in denoms]
 
 
 def _stored_tables() -> dict[tuple[int, ...], list[list[int]]]:

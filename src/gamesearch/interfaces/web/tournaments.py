@@ -163,7 +163,8 @@ def _summary(store: Store, t: dict[str, Any]) -> dict[str, Any]:
     n = len(cfg.get("agents", []))
     fmt = cfg.get("format", "round-robin")
     seats = int(cfg.get("seats", 2))
-    scheduled = table_count(n, seats, fmt) * int(cfg.get("games_per_pair", 0))
+    tables = 2 if cfg.get("duplicate") else seats  # (duplicate: the pairs of agents)
+    scheduled = table_count(n, tables, fmt) * int(cfg.get("games_per_pair", 0))
     return {"id": t["id"], "key": t["key"], "game": t["game"], "format": fmt, "seats": seats,
             "created": t["created"], "games": t["games"], "scheduled": scheduled,
             "time_control": cfg.get("time_control"),
