@@ -350,7 +350,7 @@ def _td(name: str | None = None) -> TanEvaluator:
     from . import td
 
     net = td.shipped_net(name) if name else td.default_net()
-    return lambda board: td.evaluate(board, net)
+    return lambda board: td.evaluate_compiled(board, net)
 
 
 EVALUATORS["pubeval"] = _pubeval

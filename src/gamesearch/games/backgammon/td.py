@@ -4,7 +4,7 @@ Follows Tesauro, "Practical issues in temporal difference learning" (Machine Lea
 1992) and "Temporal difference learning and TD-Gammon" (CACM 38(3), 1995), with Sutton's
 TD(lambda) (Machine Learning 3, 1988):
 
-* **Net**: one hidden layer of sigmoid units (40 by default, TD-Gammon 0.0 had 40) and five
+* **Net**: one hidden layer of sigmoid units (40 or 80, as TD-Gammon 0.0 and 1.0) and five
   sigmoid outputs, as gnubg has them: P(win), P(win a gammon), P(win a backgammon),
   P(lose a gammon), P(lose a backgammon); money equity
   ``2 P(win) - 1 + P(wg) - P(lg) + P(wbg) - P(lbg)``.
@@ -13,6 +13,16 @@ TD(lambda) (Machine Learning 3, 1988):
   roll then its opponent: 196 inputs. Departure: no "whose turn" units; the net always
   sees the position from the side on roll (gnubg's convention), and a move is chosen by
   evaluating each resulting position from the opponent's side and flipping the outputs.
+* **Expert inputs** (optional, ``--expert``): TD-Gammon 2.x added hand-made features to the
+  raw encoding (Tesauro 1995 names pip counts, hitting chances and primes); ours are nine
+  (:func:`expert_features`): both pip counts, a race flag, each side's share of the 36
+  rolls that hit a blot (direct and combination shots, blocks ignored; tested against the
+  published table of hitting chances), each side's longest prime and home-board points.
+  A net's input count (196 or 205) says whether it takes them.
+* **Widening** (:meth:`Net.grown`): a trained net can take more hidden units and the expert
+  inputs without changing its function (new hidden units with zero output weights, new
+  inputs with zero weights; Chen et al.'s Net2Net, 2016, widens the same way), so the
+  shipped ``td80`` went on from ``td40``'s 74,000 games instead of starting afresh.
 * **Learning**: self-play at 0 ply; after every move the outputs of the position before
   the move are moved towards those after it (or towards the true result at the end),
   ``w += alpha * sum_k delta_k * e_k``, with one eligibility trace per output decayed by
@@ -23,19 +33,24 @@ The plain numpy forward pass here (:func:`net_outputs`, :func:`evaluate`) is the
 the compiled one (:func:`.compiled.net_forward`) is tested equal to it.
 
 Training command (a progress bar, a learning curve against pubeval every ``--eval-every``
-games, saved as ``.npz`` weights, a JSON log and a PNG picture). The shipped weights came
-in two stages, each deterministic for its seed::
+games, saved as ``.npz`` weights, a JSON log and a PNG picture; a run cut short by
+``--max-minutes`` still leaves its last checkpoint). The shipped ``td40`` came in two
+stages, each deterministic for its seed, and ``td80`` (the default) from it in a third::
 
     python -m gamesearch.games.backgammon.td train --seed 1 --games 50000 \\
         --eval-every 10000 --eval-games 500 --out stage1.npz
     python -m gamesearch.games.backgammon.td train --seed 2 --init stage1.npz \\
         --games 24000 --alpha 0.05 --alpha-final 0.005 --eval-every 4000 \\
         --eval-games 500 --out src/gamesearch/games/backgammon/data/td40.npz
+    python -m gamesearch.games.backgammon.td train --seed 3 \
+        --init src/gamesearch/games/backgammon/data/td40.npz --hidden 80 --expert \
+        --games 80000 --alpha 0.1 --alpha-final 0.01 --eval-every 8000 \
+        --eval-games 1000 --max-minutes 44 --out src/gamesearch/games/backgammon/data/td80.npz
 
 (stage 1: 50,000 games at a constant alpha 0.1, 39 minutes under ``nice`` on a shared
 2-core machine, log ``data/td40-stage1.log.json``; stage 2: 24,000 more games with alpha
 decayed from 0.05 to 0.005, 16.6 minutes, log ``data/td40.log.json``, learning curve
-``data/td40.png``).
+``data/td40.png``; stage 3: see ``data/td80.log.json`` and ``data/td80.png``).
 """
 
 from __future__ import annotations
