@@ -11,7 +11,7 @@ Python, on the same positions and rolls, and checked equal) list every distinct 
 position; OpenSpiel's ``backgammon`` lists ``legal_actions()`` on the decision states of its
 own random games (a different sample, and its actions are half-turns for doubles: a rough
 peer). Columns: lists made, resulting positions, seconds, lists/s, positions/s, the ratio
-of our lists/s to the peer's. Then the net (``data/td40.npz``) against pubeval: games, win
+of our lists/s to the peer's. Then the default net (``data/td80.npz``) against pubeval: games, win
 rate and points per game, each with its 95 % interval. Exit status 1 on any mismatch.
 """
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gamesearch.errors import InvalidPositionError
+from gamesearch.errors import InvalidLimitError, InvalidPositionError
 from gamesearch.games.backgammon import compiled, pubeval, td
 
 gnubg_nn = pytest.importorskip(
@@ -263,6 +263,20 @@ def test_training_command_writes_weights_log_and_curve(tmp_path: Path) -> None:
     assert td.Net.load(out).w1.shape == (5, compiled.NUM_INPUTS)
     with pytest.raises(SystemExit):
         td.main(["train", "--games", "0", "--out", str(out)])
+    # an expert net from scratch, and the raw one widened to it
+    expert = tmp_path / "expert.npz"
+    assert td.main(["train", "--seed", "3", "--games", "10", "--hidden", "5", "--expert",
+                    "--eval-every", "10", "--eval-games", "2", "--out", str(expert)]) == 0
+    assert td.Net.load(expert).w1.shape == (5, compiled.NUM_EXPERT_INPUTS)
+    wide = tmp_path / "wide.npz"
+    assert td.main(["train", "--seed", "4", "--games", "10", "--init", str(out), "--hidden",
+                    "7", "--expert", "--eval-every", "10", "--eval-games", "2", "--out",
+                    str(wide)]) == 0
+    assert td.Net.load(wide).w1.shape == (7, compiled.NUM_EXPERT_INPUTS)
+    assert json.loads(wide.with_suffix(".log.json").read_text())["expert"] is True
+    with pytest.raises(SystemExit):  # a net cannot shrink
+        td.main(["train", "--games", "10", "--init", str(wide), "--hidden", "3", "--out",
+                 str(tmp_path / "x.npz")])
 
 
 def test_learning_rate_decays_geometrically_to_its_final_value() -> None:
@@ -295,3 +309,139 @@ def test_training_continues_from_given_weights(tmp_path: Path) -> None:
     for bad in (["--init", str(tmp_path / "none.npz")], ["--alpha-final", "0"]):
         with pytest.raises(SystemExit):
             td.main(["train", "--games", "10", "--out", str(tmp_path / "x.npz"), *bad])
+
+
+# The published count of rolls (of 36) that hit a lone blot at each distance, no point
+# between blocked (Magriel, "Backgammon", 1976, the table of hitting chances).
+SHOTS_AT_DISTANCE = {1: 11, 2: 12, 3: 14, 4: 15, 5: 15, 6: 17, 7: 6, 8: 6, 9: 5, 10: 3,
+                     11: 2, 12: 3, 13: 0, 14: 0, 15: 1, 16: 1, 17: 0, 18: 1, 19: 0, 20: 1,
+                     21: 0, 22: 0, 23: 0, 24: 1}
+
+
+@pytest.mark.parametrize("distance", sorted(SHOTS_AT_DISTANCE))
+def test_shot_rolls_equal_the_published_hitting_table(distance: int) -> None:
+    # a checker of the side on roll ``distance`` pips (its point distance + 1, the bar for
+    # 24) behind a blot on its 1-point (the other side's 24-point)
+    board = _board({distance + 1: 1}, {24: 1})
+    assert compiled.shot_rolls(board, 1) == SHOTS_AT_DISTANCE[distance]
+    assert td._shot_rolls(board, 1) == SHOTS_AT_DISTANCE[distance]
+    # and the same from the other side's row
+    assert compiled.shot_rolls(board[::-1].copy(), 0) == SHOTS_AT_DISTANCE[distance]
+    # two checkers at different distances: the rolls that hit either, counted once
+    both = _board({distance + 1: 1, 7: 2}, {24: 1})
+    union = compiled.shot_rolls(both, 1)
+    assert max(SHOTS_AT_DISTANCE[distance], 17) <= union <= SHOTS_AT_DISTANCE[distance] + 17
+
+
+def test_expert_features_by_hand_and_plain_equals_compiled() -> None:
+    start = compiled.opening_board()
+    # pips 167 each, contact, no blot, longest prime 1 point, one home point (the 6)
+    assert np.allclose(td.expert_features(start),
+                       [1.0, 1.0, 0.0, 0.0, 0.0, 1 / 6, 1 / 6, 1 / 6, 1 / 6])
+    race = _board({1: 5, 2: 5, 3: 5}, {4: 3, 5: 3, 6: 3, 7: 3, 8: 3})
+    f = td.expert_features(race)
+    assert f[2] == 1.0 and f[0] == pytest.approx(30 / 167) and f[1] == pytest.approx(90 / 167)
+    assert f[5] == pytest.approx(3 / 6) and f[6] == pytest.approx(5 / 6)  # primes of 3, 5
+    assert f[7] == pytest.approx(3 / 6) and f[8] == pytest.approx(3 / 6)  # home points
+    net = td.Net.random(8, seed=5, expert=True)
+    x = np.zeros(compiled.NUM_EXPERT_INPUTS)
+    for board in _positions(150, seed=21):
+        compiled.encode(board, x)
+        assert np.array_equal(x, td.encode(board, expert=True))
+        assert np.allclose(td.net_outputs(net, board),
+                           compiled.evaluate_board(board, net.w1, net.b1, net.w2, net.b2),
+                           atol=1e-12)
+
+
+def test_a_grown_net_keeps_its_outputs_then_learns_with_its_new_units() -> None:
+    small = td.Net.random(6, seed=2)
+    big = small.grown(9, expert=True, seed=3)
+    assert big.w1.shape == (9, compiled.NUM_EXPERT_INPUTS) and big.expert
+    for board in _positions(40, seed=4):
+        assert np.allclose(td.net_outputs(big, board), td.net_outputs(small, board),
+                           atol=1e-12)
+    td.train(big, 5, seed=1)
+    assert np.any(big.w2[:, 6:] != 0.0) and np.any(big.w1[:6, compiled.NUM_INPUTS:] != 0.0)
+    with pytest.raises(InvalidLimitError, match="cannot shrink"):
+        big.grown(8, expert=True, seed=1)
+    with pytest.raises(InvalidLimitError, match="cannot shrink"):
+        big.grown(9, expert=False, seed=1)
+
+
+def _plain_td_game(net: td.Net, alpha: float, lam: float, rng: np.ndarray) -> None:
+    """One self-play game of TD(lambda) in plain numpy (the compiled move choice, itself
+    tested above, picks the moves): the reference of :func:`compiled.train_games`."""
+    params = ("w1", "b1", "w2", "b2")
+    traces = {p: np.zeros((5, *getattr(net, p).shape)) for p in params}
+    board = compiled.opening_board()
+    d1, d2 = compiled.opening_roll(rng)
+    side_a = True
+    while True:
+        x = td.encode(board, net.expert)
+        hidden = 1 / (1 + np.exp(-(net.w1 @ x + net.b1)))
+        out = 1 / (1 + np.exp(-(net.w2 @ hidden + net.b2)))
+        for k in range(5):
+            src = k if side_a else int(compiled.FLIP_SOURCE[k])
+            sign = -1.0 if (not side_a and k == 0) else 1.0
+            g_out = sign * out[src] * (1 - out[src])
+            g_hidden = g_out * net.w2[src] * hidden * (1 - hidden)
+            grad = {"w1": np.outer(g_hidden, x), "b1": g_hidden,
+                    "w2": np.zeros_like(net.w2), "b2": np.zeros(5)}
+            grad["w2"][src] = g_out * hidden
+            grad["b2"][src] = g_out
+            for p in params:
+                traces[p][k] = lam * traces[p][k] + grad[p]
+        current = out if side_a else np.array([1 - out[0], out[3], out[4], out[1], out[2]])
+        values = np.empty(5)
+        after = compiled.net_choose(board, d1, d2, net.w1, net.b1, net.w2, net.b2, values)
+        target = values if side_a else np.array(
+            [1 - values[0], values[3], values[4], values[1], values[2]])
+        delta = target - current
+        for p in params:
+            getattr(net, p)[...] += alpha * np.tensordot(delta, traces[p], axes=1)
+        if compiled.game_points(after):
+            return
+        board = compiled.swap_sides(after)
+        side_a = not side_a
+        d1, d2 = compiled.roll_die(rng), compiled.roll_die(rng)
+
+
+@pytest.mark.parametrize("expert", [False, True])
+def test_compiled_training_equals_a_plain_td_lambda_game(expert: bool) -> None:
+    plain = td.Net.random(7, seed=6, expert=expert)
+    fast = plain.copy()
+    for seed in (1, 2):
+        _plain_td_game(plain, 0.1, 0.7, np.array([seed * 7919], dtype=np.uint64))
+        compiled.train_games(fast.w1, fast.b1, fast.w2, fast.b2, 1, 0.1, 0.7,
+                             np.array([seed * 7919], dtype=np.uint64))
+        for a, b in zip((plain.w1, plain.b1, plain.w2, plain.b2),
+                        (fast.w1, fast.b1, fast.w2, fast.b2), strict=True):
+            assert np.allclose(a, b, atol=1e-9)
+
+
+@pytest.mark.parametrize("name", sorted(td.NETS))
+def test_every_shipped_net_loads_plays_legal_moves_and_beats_pubeval(name: str) -> None:
+    net = td.shipped_net(name)
+    assert net.w1.shape[0] == int(name.removeprefix("td"))
+    start = compiled.opening_board()
+    for d1, d2 in ((3, 1), (6, 5), (2, 2)):
+        after = td.best_position(start, d1, d2, net)
+        assert _as_set(after[None]) <= _gnubg_moves(start, d1, d2)
+    assert Path(str(td.__file__)).with_name("data").joinpath(
+        td.NETS[name]).with_suffix(".log.json").is_file()
+    # 200 seeded games at 0 ply: the net wins more than half against pubeval
+    wins = td.interval(td.versus_pubeval(net, 200, seed=77))[0]
+    assert wins > 0.5, wins
+    with pytest.raises(InvalidLimitError, match="no shipped backgammon net"):
+        td.shipped_net("td7")
+
+
+def test_the_td_evaluator_is_the_strongest_net_and_td40_stays_available() -> None:
+    from gamesearch.games.backgammon.rules import EVALUATORS
+
+    board = _positions(1, seed=3)[0]
+    assert EVALUATORS["td"]()(board.tolist()) == pytest.approx(
+        td.evaluate(board, td.shipped_net(td.DEFAULT_NET)))
+    assert EVALUATORS["td40"]()(board.tolist()) == pytest.approx(
+        td.evaluate(board, td.shipped_net("td40")))
+    assert td.default_net() is td.shipped_net("td80")

@@ -33,6 +33,9 @@ from gamesearch.games.numba_support import jit
 
 NUM_OUTPUTS = 5  # P(win), P(win gammon), P(win backgammon), P(lose gammon), P(lose bg)
 NUM_INPUTS = 196  # Tesauro's encoding, two sides x (24 points x 4 + bar + off), no turn units
+#: the expert features a net may take beside the raw encoding (:func:`expert_features`)
+NUM_FEATURES = 9
+NUM_EXPERT_INPUTS = NUM_INPUTS + NUM_FEATURES
 #: which output of the side on roll gives each output seen from the other side
 FLIP_SOURCE = np.array([0, 3, 4, 1, 2])
 
@@ -331,6 +334,89 @@ def encode(board: np.ndarray, x: np.ndarray) -> None:
         x[base + 96] = row[24] / 2.0
         x[base + 97] = (15 - total) / 15.0
         base += 98
+    if x.shape[0] > NUM_INPUTS:
+        expert_features(board, x[NUM_INPUTS:])
+
+
+def _hit_table() -> np.ndarray:
+    """``table[d, r]``: the ordered roll ``r`` (``6 * (d1 - 1) + d2 - 1``) can move one
+    checker exactly ``d`` pips (one die, both, or 3-4 steps of a double), blocks ignored."""
+    table = np.zeros((25, 36), dtype=np.bool_)
+    for a in range(1, 7):
+        for b in range(1, 7):
+            r = 6 * (a - 1) + b - 1
+            if a == b:
+                for k in range(1, 5):
+                    table[a * k, r] = True
+            else:
+                table[a, r] = True
+                table[b, r] = True
+                table[a + b, r] = True
+    return table
+
+
+HIT_TABLE = _hit_table()
+
+
+@jit
+def shot_rolls(board: np.ndarray, hitter: int) -> int:
+    """How many of the 36 rolls let side ``hitter`` (a row) hit a blot of the other side
+    with one checker moving straight (direct and combination shots, blocks ignored; a
+    checker on the bar counts from index 24)."""
+    own = board[hitter]
+    other = board[1 - hitter]
+    distance = np.zeros(25, dtype=np.bool_)
+    for k in range(24):
+        if other[k] != 1:
+            continue
+        target = 23 - k  # the blot's point in the hitter's frame
+        for i in range(target + 1, 25):
+            if own[i] > 0:
+                distance[i - target] = True
+    count = 0
+    for r in range(36):
+        for d in range(1, 25):
+            if distance[d] and HIT_TABLE[d, r]:
+                count += 1
+                break
+    return count
+
+
+@jit
+def longest_prime(row: np.ndarray) -> int:
+    """The longest run of consecutive points holding two or more checkers of ``row``."""
+    best = 0
+    run = 0
+    for i in range(24):
+        if row[i] >= 2:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 0
+    return best
+
+
+@jit
+def expert_features(board: np.ndarray, f: np.ndarray) -> None:
+    """TD-Gammon 2-style hand-made inputs (Tesauro 1995 names pip counts, hitting chances
+    and primes) for the side on roll (row 1) then the other (row 0): pip counts / 167,
+    whether it is a race, the share of the 36 rolls that hit a blot (the side on roll's
+    shots now; the other side's shots as if it were on roll), the longest prime / 6 and the
+    home-board points made / 6."""
+    for n, side in enumerate((1, 0)):
+        row = board[side]
+        pips = 25 * int(row[24])
+        home = 0
+        for i in range(24):
+            pips += (i + 1) * int(row[i])
+            if i < 6 and row[i] >= 2:
+                home += 1
+        f[n] = pips / 167.0
+        f[3 + n] = shot_rolls(board, side) / 36.0
+        f[5 + n] = longest_prime(row) / 6.0
+        f[7 + n] = home / 6.0
+    f[2] = 1.0 if is_race(board) else 0.0
 
 
 @jit
@@ -372,7 +458,7 @@ def flip_outputs(out: np.ndarray, flipped: np.ndarray) -> None:
 def evaluate_board(board: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
                    b2: np.ndarray) -> np.ndarray:
     """The net's five outputs for the side on roll of ``board``."""
-    x = np.zeros(NUM_INPUTS)
+    x = np.zeros(w1.shape[1])
     hidden = np.empty(w1.shape[0])
     out = np.empty(NUM_OUTPUTS)
     encode(board, x)
@@ -401,7 +487,7 @@ def net_choose(board: np.ndarray, d1: int, d2: int, w1: np.ndarray, b1: np.ndarr
     equity for the mover, first on ties); ``values`` receives that position's five outputs
     from the mover's point of view (the true outcome when the move ends the game)."""
     candidates = legal_positions(board, d1, d2)
-    x = np.zeros(NUM_INPUTS)
+    x = np.zeros(w1.shape[1])
     hidden = np.empty(w1.shape[0])
     out = np.empty(NUM_OUTPUTS)
     mine = np.empty(NUM_OUTPUTS)
@@ -494,6 +580,7 @@ def train_games(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
     current = np.empty(NUM_OUTPUTS)
     target = np.empty(NUM_OUTPUTS)
     delta = np.empty(NUM_OUTPUTS)
+    step = np.empty(NUM_OUTPUTS)
     squared = 0.0
     steps = 0
     for _ in range(games):
@@ -508,11 +595,8 @@ def train_games(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
             # value of the position before the move, for the side on roll, and its gradient
             encode(board, x)
             net_forward(x, w1, b1, w2, b2, hidden, out)
-            # decay traces, then add the gradient of each global output
-            e_w1 *= lam
-            e_b1 *= lam
-            e_w2 *= lam
-            e_b2 *= lam
+            # the traces were decayed by lambda after the last update; add the gradient of
+            # each global output
             add_gradients(x, hidden, out, w2, side_a, e_w1, e_b1, e_w2, e_b2)
             if side_a:
                 current[:] = out
@@ -528,17 +612,23 @@ def train_games(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
                 delta[k] = target[k] - current[k]
                 squared += delta[k] * delta[k]
             steps += 1
+            # w += alpha * sum_k delta_k e_k, then e *= lambda for the next step, in one pass
             for k in range(NUM_OUTPUTS):
-                a_d = alpha * delta[k]
-                if a_d == 0.0:
-                    continue
-                ek = e_w1[k]
-                for h in range(nh):
-                    b1[h] += a_d * e_b1[k, h]
-                    for i in range(ni):
-                        w1[h, i] += a_d * ek[h, i]
-                w2 += a_d * e_w2[k]
-                b2 += a_d * e_b2[k]
+                step[k] = alpha * delta[k]
+            for h in range(nh):
+                for i in range(ni):
+                    w = w1[h, i]
+                    for k in range(NUM_OUTPUTS):
+                        w += step[k] * e_w1[k, h, i]
+                        e_w1[k, h, i] *= lam
+                    w1[h, i] = w
+            for k in range(NUM_OUTPUTS):
+                b1 += step[k] * e_b1[k]
+                w2 += step[k] * e_w2[k]
+                b2 += step[k] * e_b2[k]
+            e_b1 *= lam
+            e_w2 *= lam
+            e_b2 *= lam
             if game_points(after) > 0:
                 break
             board = swap_sides(after)
@@ -559,7 +649,7 @@ def net_value_1ply(after: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.nda
     if points > 0:
         return float(points)
     theirs = swap_sides(after)
-    x = np.zeros(NUM_INPUTS)
+    x = np.zeros(w1.shape[1])
     hidden = np.empty(w1.shape[0])
     out = np.empty(NUM_OUTPUTS)
     total = 0.0

@@ -344,17 +344,18 @@ def _pubeval() -> TanEvaluator:
     return lambda board: math.tanh(pubeval.evaluate(board) / 10.0)
 
 
-def _td() -> TanEvaluator:
-    """The TD(lambda) net shipped with the package (``td.py``, ``data/td40.npz``): money
-    equity of the side on roll."""
+def _td(name: str | None = None) -> TanEvaluator:
+    """A TD(lambda) net shipped with the package (``td.py``; the strongest, ``td80``, unless
+    named): money equity of the side on roll."""
     from . import td
 
-    net = td.default_net()
-    return lambda board: td.evaluate(board, net)
+    net = td.shipped_net(name) if name else td.default_net()
+    return lambda board: td.evaluate_compiled(board, net)
 
 
 EVALUATORS["pubeval"] = _pubeval
 EVALUATORS["td"] = _td
+EVALUATORS["td40"] = lambda: _td("td40")
 
 
 class Backgammon(Game[BGState, BGAction]):
@@ -367,7 +368,8 @@ class Backgammon(Game[BGState, BGAction]):
                       "the dice (31, or -- before the roll), e.g. 4HPwATDgc/ABMA:0:31; "
                       "4HPwATDgc/ABMA:opening for the start")
     options = (GameOption("evaluator", str, "pips", None,
-                          "the evaluation: pips, pubeval or td (the TD(lambda) net)"),)
+                          "the evaluation: pips, pubeval, td (the strongest TD(lambda) "
+                          "net, td80) or td40 (the earlier raw-input net)"),)
 
     def __init__(self, evaluator: str = "pips",
                  board_evaluator: TanEvaluator | None = None) -> None:

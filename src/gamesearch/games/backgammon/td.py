@@ -4,7 +4,7 @@ Follows Tesauro, "Practical issues in temporal difference learning" (Machine Lea
 1992) and "Temporal difference learning and TD-Gammon" (CACM 38(3), 1995), with Sutton's
 TD(lambda) (Machine Learning 3, 1988):
 
-* **Net**: one hidden layer of sigmoid units (40 by default, TD-Gammon 0.0 had 40) and five
+* **Net**: one hidden layer of sigmoid units (40 or 80, as TD-Gammon 0.0 and 1.0) and five
   sigmoid outputs, as gnubg has them: P(win), P(win a gammon), P(win a backgammon),
   P(lose a gammon), P(lose a backgammon); money equity
   ``2 P(win) - 1 + P(wg) - P(lg) + P(wbg) - P(lbg)``.
@@ -13,6 +13,16 @@ TD(lambda) (Machine Learning 3, 1988):
   roll then its opponent: 196 inputs. Departure: no "whose turn" units; the net always
   sees the position from the side on roll (gnubg's convention), and a move is chosen by
   evaluating each resulting position from the opponent's side and flipping the outputs.
+* **Expert inputs** (optional, ``--expert``): TD-Gammon 2.x added hand-made features to the
+  raw encoding (Tesauro 1995 names pip counts, hitting chances and primes); ours are nine
+  (:func:`expert_features`): both pip counts, a race flag, each side's share of the 36
+  rolls that hit a blot (direct and combination shots, blocks ignored; tested against the
+  published table of hitting chances), each side's longest prime and home-board points.
+  A net's input count (196 or 205) says whether it takes them.
+* **Widening** (:meth:`Net.grown`): a trained net can take more hidden units and the expert
+  inputs without changing its function (new hidden units with zero output weights, new
+  inputs with zero weights; Chen et al.'s Net2Net, 2016, widens the same way), so the
+  shipped ``td80`` went on from ``td40``'s 74,000 games instead of starting afresh.
 * **Learning**: self-play at 0 ply; after every move the outputs of the position before
   the move are moved towards those after it (or towards the true result at the end),
   ``w += alpha * sum_k delta_k * e_k``, with one eligibility trace per output decayed by
@@ -23,19 +33,24 @@ The plain numpy forward pass here (:func:`net_outputs`, :func:`evaluate`) is the
 the compiled one (:func:`.compiled.net_forward`) is tested equal to it.
 
 Training command (a progress bar, a learning curve against pubeval every ``--eval-every``
-games, saved as ``.npz`` weights, a JSON log and a PNG picture). The shipped weights came
-in two stages, each deterministic for its seed::
+games, saved as ``.npz`` weights, a JSON log and a PNG picture; a run cut short by
+``--max-minutes`` still leaves its last checkpoint). The shipped ``td40`` came in two
+stages, each deterministic for its seed, and ``td80`` (the default) from it in a third::
 
     python -m gamesearch.games.backgammon.td train --seed 1 --games 50000 \\
         --eval-every 10000 --eval-games 500 --out stage1.npz
     python -m gamesearch.games.backgammon.td train --seed 2 --init stage1.npz \\
         --games 24000 --alpha 0.05 --alpha-final 0.005 --eval-every 4000 \\
         --eval-games 500 --out src/gamesearch/games/backgammon/data/td40.npz
+    python -m gamesearch.games.backgammon.td train --seed 3 \
+        --init src/gamesearch/games/backgammon/data/td40.npz --hidden 80 --expert \
+        --games 80000 --alpha 0.1 --alpha-final 0.01 --eval-every 8000 \
+        --eval-games 1000 --max-minutes 44 --out src/gamesearch/games/backgammon/data/td80.npz
 
 (stage 1: 50,000 games at a constant alpha 0.1, 39 minutes under ``nice`` on a shared
 2-core machine, log ``data/td40-stage1.log.json``; stage 2: 24,000 more games with alpha
 decayed from 0.05 to 0.005, 16.6 minutes, log ``data/td40.log.json``, learning curve
-``data/td40.png``).
+``data/td40.png``; stage 3: see ``data/td80.log.json`` and ``data/td80.png``).
 """
 
 from __future__ import annotations
@@ -50,13 +65,23 @@ from pathlib import Path
 
 import numpy as np
 
-from gamesearch.errors import InvalidPositionError
+from gamesearch.errors import InvalidLimitError, InvalidPositionError
 from gamesearch.games.backgammon import compiled
-from gamesearch.games.backgammon.pubeval import WEIGHTS_CONTACT, WEIGHTS_RACE, TanBoard, check_board
+from gamesearch.games.backgammon.pubeval import (
+    WEIGHTS_CONTACT,
+    WEIGHTS_RACE,
+    TanBoard,
+    check_board,
+    is_race,
+)
 
-__all__ = ["Net", "default_net", "encode", "evaluate", "net_outputs", "train"]
+__all__ = ["NETS", "Net", "default_net", "encode", "evaluate", "expert_features", "net_outputs",
+           "shipped_net", "train"]
 
-DEFAULT_WEIGHTS = "td40.npz"
+#: the shipped nets, by name (their shape), each with its ``.log.json`` and ``.png``
+NETS = {"td80": "td80.npz", "td40": "td40.npz"}
+#: the strongest shipped net, the one the evaluator ``td`` uses
+DEFAULT_NET = "td80"
 
 
 @dataclass
@@ -70,15 +95,43 @@ class Net:
     b2: np.ndarray
 
     @classmethod
-    def random(cls, hidden: int, seed: int) -> Net:
-        """Small random weights (uniform in +-0.1) from ``seed``."""
+    def random(cls, hidden: int, seed: int, expert: bool = False) -> Net:
+        """Small random weights (uniform in +-0.1) from ``seed``; with ``expert`` the net
+        also takes the expert features (:func:`expert_features`)."""
         rng = np.random.default_rng(seed)
+        inputs = compiled.NUM_EXPERT_INPUTS if expert else compiled.NUM_INPUTS
         return cls(
-            rng.uniform(-0.1, 0.1, (hidden, compiled.NUM_INPUTS)),
+            rng.uniform(-0.1, 0.1, (hidden, inputs)),
             rng.uniform(-0.1, 0.1, hidden),
             rng.uniform(-0.1, 0.1, (compiled.NUM_OUTPUTS, hidden)),
             rng.uniform(-0.1, 0.1, compiled.NUM_OUTPUTS),
         )
+
+    @property
+    def expert(self) -> bool:
+        """Whether the net takes the expert features beside the raw encoding."""
+        return bool(self.w1.shape[1] == compiled.NUM_EXPERT_INPUTS)
+
+    def grown(self, hidden: int, expert: bool, seed: int) -> Net:
+        """The same function with more hidden units and/or the expert inputs: the new
+        hidden units get small random input weights (+-0.1, from ``seed``) and zero output
+        weights, the new inputs zero weights, so the outputs are unchanged until training
+        moves them (a function-preserving widening, as Net2Net's)."""
+        old_hidden, old_inputs = self.w1.shape
+        if hidden < old_hidden or (self.expert and not expert):
+            raise InvalidLimitError(f"a net of {old_hidden} hidden units"
+                                    f"{' with expert inputs' if self.expert else ''} cannot "
+                                    f"shrink to {hidden}{' with' if expert else ' without'} "
+                                    "them")
+        inputs = compiled.NUM_EXPERT_INPUTS if expert else compiled.NUM_INPUTS
+        rng = np.random.default_rng(seed)
+        w1 = np.zeros((hidden, inputs))
+        w1[:old_hidden, :old_inputs] = self.w1
+        w1[old_hidden:] = rng.uniform(-0.1, 0.1, (hidden - old_hidden, inputs))
+        b1 = np.concatenate([self.b1, rng.uniform(-0.1, 0.1, hidden - old_hidden)])
+        w2 = np.zeros((compiled.NUM_OUTPUTS, hidden))
+        w2[:, :old_hidden] = self.w2
+        return Net(w1, b1, w2, self.b2.copy())
 
     @classmethod
     def load(cls, path: str | Path) -> Net:
@@ -95,8 +148,47 @@ class Net:
         return Net(self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy())
 
 
-def encode(board: TanBoard) -> np.ndarray:
-    """Tesauro's 196 inputs for the side on roll (row 1) then the other side (row 0)."""
+def _shot_rolls(board: TanBoard, hitter: int) -> int:
+    """Of the 36 rolls, how many let side ``hitter`` hit a blot of the other side with one
+    checker moving straight, blocks ignored (the plain twin of
+    :func:`.compiled.shot_rolls`)."""
+    own, other = board[hitter], board[1 - hitter]
+    # points (hitter's frame, the bar as 24) holding a checker of the hitter, and blots
+    sources = [i for i in range(25) if own[i] > 0]
+    blots = [23 - k for k in range(24) if other[k] == 1]
+    distances = {i - b for i in sources for b in blots if i > b}
+    count = 0
+    for d1 in range(1, 7):
+        for d2 in range(1, 7):
+            reach = {d1 * k for k in range(1, 5)} if d1 == d2 else {d1, d2, d1 + d2}
+            count += bool(reach & distances)
+    return count
+
+
+def expert_features(board: TanBoard) -> np.ndarray:
+    """The nine hand-made inputs of an expert net, the side on roll then the other:
+    pip counts / 167; 1 in a race (no contact left); the share of the 36 rolls that hit a
+    blot (direct and combination shots, blocks ignored: the side on roll's now, the other
+    side's as if it were on roll); the longest prime (consecutive made points) / 6; the
+    home-board points made / 6."""
+    f = np.zeros(compiled.NUM_FEATURES)
+    for n, side in enumerate((1, 0)):
+        row = [int(v) for v in board[side]]
+        f[n] = (25 * row[24] + sum((i + 1) * row[i] for i in range(24))) / 167.0
+        f[3 + n] = _shot_rolls(board, side) / 36.0
+        run = best = 0
+        for i in range(24):
+            run = run + 1 if row[i] >= 2 else 0
+            best = max(best, run)
+        f[5 + n] = best / 6.0
+        f[7 + n] = sum(1 for i in range(6) if row[i] >= 2) / 6.0
+    f[2] = float(is_race(board))
+    return f
+
+
+def encode(board: TanBoard, expert: bool = False) -> np.ndarray:
+    """Tesauro's 196 inputs for the side on roll (row 1) then the other side (row 0); with
+    ``expert`` the nine :func:`expert_features` after them."""
     parts = []
     for row in (board[1], board[0]):
         counts = np.asarray(row[:24], dtype=np.float64)
@@ -105,6 +197,8 @@ def encode(board: TanBoard) -> np.ndarray:
         bar = float(row[24])
         off = 15 - float(sum(row))
         parts.append(np.concatenate([units.astype(np.float64).ravel(), [bar / 2.0, off / 15.0]]))
+    if expert:
+        parts.append(expert_features(board))
     return np.concatenate(parts)
 
 
@@ -114,7 +208,7 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 
 def net_outputs(net: Net, board: TanBoard) -> np.ndarray:
     """The five outputs for the side on roll of ``board`` (plain numpy)."""
-    hidden = _sigmoid(net.w1 @ encode(board) + net.b1)
+    hidden = _sigmoid(net.w1 @ encode(board, net.expert) + net.b1)
     return _sigmoid(net.w2 @ hidden + net.b2)
 
 
@@ -123,17 +217,24 @@ def equity(outputs: np.ndarray) -> float:
     return float(2.0 * outputs[0] - 1.0 + outputs[1] - outputs[3] + outputs[2] - outputs[4])
 
 
-_DEFAULT: Net | None = None
+_LOADED: dict[str, Net] = {}
+
+
+def shipped_net(name: str) -> Net:
+    """A shipped net by name (:data:`NETS`), loaded once."""
+    if name not in NETS:
+        raise InvalidLimitError(f"no shipped backgammon net {name!r}: known {sorted(NETS)}")
+    if name not in _LOADED:
+        ref = resources.files("gamesearch.games.backgammon") / "data" / NETS[name]
+        with resources.as_file(ref) as path:
+            _LOADED[name] = Net.load(path)
+    return _LOADED[name]
 
 
 def default_net() -> Net:
-    """The shipped weights (``data/td40.npz``, trained by the command in the module doc)."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        ref = resources.files("gamesearch.games.backgammon") / "data" / DEFAULT_WEIGHTS
-        with resources.as_file(ref) as path:
-            _DEFAULT = Net.load(path)
-    return _DEFAULT
+    """The strongest shipped net (:data:`DEFAULT_NET`, trained by the commands in the
+    module doc)."""
+    return shipped_net(DEFAULT_NET)
 
 
 def evaluate(board: TanBoard, net: Net | None = None) -> float:
@@ -269,7 +370,12 @@ def main(argv: list[str] | None = None) -> int:
     tr = sub.add_parser("train", help="TD(lambda) self-play training with a learning curve")
     tr.add_argument("--seed", type=int, default=1)
     tr.add_argument("--games", type=int, default=60000)
-    tr.add_argument("--hidden", type=int, default=40)
+    tr.add_argument("--hidden", type=int, default=None,
+                    help="hidden units (default 40; with --init: its size, or more to widen "
+                         "it, see Net.grown)")
+    tr.add_argument("--expert", action="store_true",
+                    help="inputs: the expert features beside the raw encoding (with --init "
+                         "of a raw net: added with zero weights)")
     tr.add_argument("--alpha", type=float, default=0.1)
     tr.add_argument("--alpha-final", type=float, default=None,
                     help="decay alpha geometrically to this value over --games (default: "
@@ -283,7 +389,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="stop (after the current block) past this wall time")
     tr.add_argument("--out", type=Path, required=True, help="weights file (.npz)")
     args = parser.parse_args(argv)
-    if args.games <= 0 or args.hidden <= 0 or args.eval_every <= 0 or args.eval_games <= 1:
+    if args.games <= 0 or (args.hidden is not None and args.hidden <= 0) or \
+            args.eval_every <= 0 or args.eval_games <= 1:
         parser.error("--games, --hidden, --eval-every must be positive, --eval-games > 1")
     if args.alpha <= 0 or (args.alpha_final is not None and args.alpha_final <= 0):
         parser.error("--alpha and --alpha-final must be positive")
@@ -291,11 +398,18 @@ def main(argv: list[str] | None = None) -> int:
         if not args.init.is_file():
             parser.error(f"--init: no weights file {args.init}")
         net = Net.load(args.init)
+        if (args.hidden is not None and args.hidden != net.w1.shape[0]) or \
+                args.expert != net.expert:
+            try:
+                net = net.grown(args.hidden or net.w1.shape[0], args.expert, args.seed)
+            except InvalidLimitError as exc:
+                parser.error(f"--init: {exc}")
     else:
-        net = Net.random(args.hidden, args.seed)
+        net = Net.random(args.hidden or 40, args.seed, args.expert)
     log: dict = {"command": "python -m gamesearch.games.backgammon.td " + " ".join(
         argv if argv is not None else sys.argv[1:]),
-        "seed": args.seed, "hidden": int(net.w1.shape[0]), "alpha": args.alpha,
+        "seed": args.seed, "hidden": int(net.w1.shape[0]), "expert": net.expert,
+        "alpha": args.alpha,
         "alpha_final": args.alpha_final, "lambda": args.lam,
         "init": str(args.init) if args.init else None,
         "eval_games": args.eval_games, "curve": [], "td_error": []}
