@@ -184,6 +184,10 @@ def test_value_counts_from_the_files(db3: E.CheckersEndgameDatabase) -> None:
             row[i] += counts[word]
     assert by_material["b01w01"] == [460, 216, 1_308]
     assert by_material["b02w01"] == [15_258, 13_018, 1_484]
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 3, 4, 5, 1001):  # (lengths that leave padding in the last byte)
+        codes = rng.integers(0, 6, n).astype(np.uint16)
+        assert E.packed_value_counts(E.pack_wld(codes), n) == E.value_counts(codes)
 
 
 # ----- verification and damaged folders --------------------------------------------------------

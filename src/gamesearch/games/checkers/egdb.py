@@ -407,11 +407,7 @@ class CheckersEndgameDatabase:
         if len(wld) != (n + 3) // 4:
             raise TableFileError(f"{echo(str(self.path(key, 'wld')))}: {len(wld)} bytes, "
                                  f"the index has {n} positions (another version)")
-        per_byte = np.bincount(np.asarray(wld, dtype=np.uint8), minlength=256)
-        counts = per_byte @ _FIELD_COUNTS  # (draws, wins, losses) over every 2-bit field
-        pad = 4 * len(wld) - n  # (padding fields hold 0, a draw)
-        return {"wins": int(counts[1]), "losses": int(counts[2]),
-                "draws": int(counts[0]) - pad}
+        return packed_value_counts(wld, n)
 
     # ----- verification --------------------------------------------------------------------
     def verify_slice(self, key: SliceKey) -> tuple[int, int]:
@@ -454,6 +450,15 @@ def _moves_out(key: SliceKey) -> Iterator[SliceKey]:
 #: (loss) -- a packed WLD byte's value counts.
 _FIELD_COUNTS = np.array([[sum((b >> (2 * i)) & 3 == v for i in range(4)) for v in range(3)]
                           for b in range(256)], dtype=np.int64)
+
+
+def packed_value_counts(packed: np.ndarray, n: int) -> dict[str, int]:
+    """Wins, losses and draws among the first ``n`` positions of a packed WLD array
+    (:func:`pack_wld`), counted byte by byte without unpacking."""
+    per_byte = np.bincount(np.asarray(packed, dtype=np.uint8), minlength=256)
+    counts = per_byte @ _FIELD_COUNTS  # (draws, wins, losses) over every 2-bit field
+    pad = 4 * len(packed) - n  # (padding fields hold 0, a draw)
+    return {"wins": int(counts[1]), "losses": int(counts[2]), "draws": int(counts[0]) - pad}
 
 
 def check_pieces(pieces: int) -> None:
