@@ -10,12 +10,27 @@ Sections (``--sections``, comma-separated):
   memory (the child's maximum resident set);
 * ``counts``: wins, losses and draws per material (the largest build's slices summed);
 * ``workers``: the --workers-pieces build with 1 and with 2 workers, and the speed-up;
+* ``rebuild``: the speed-up from 1 to 2 workers on the largest pieces of a built database
+  (--dir): a fixed handful of its slices with the most pieces (--rebuild-slices of them,
+  none depending on another, chosen by name among those of --rebuild-min to --rebuild-max
+  positions) rebuilt into --rebuild-tmp (every other slice linked from --dir, read only)
+  by ``gamesearch egdb build --workers 1`` and then ``--workers 2``: wall and CPU seconds
+  and whether the files are the same either way and the same as --dir's (SHA-256);
 * ``solver``: the exact solver (search/solve.py, rules only, a proof within --solver-plies
   plies) against the database on random positions of up to 4 pieces won or lost within
   that many plies, and drawn ones (which it must leave undecided);
 * ``convert``: the engine (``id`` at --depth, probing the database) against the database's
   slowest defence from random won positions of up to --pieces pieces, under the game's draw
   rule: the share it wins, and in how many plies beside the database's;
+* ``verify``: Chinook's check (every position against its successors, ``verify_slice``) of
+  the slices with exactly --verify-pieces pieces, in a seeded random order
+  (--verify-seed), one slice at a time until --verify-seconds have passed; each slice's
+  result is appended to --verify-jsonl, and slices already there are skipped (resumable), so
+  a bounded run verifies a seeded sample of the slices when the whole set does not fit;
+* ``table``: wins, losses and draws per slice of the built database in --dir (up to its
+  piece count; each slice read from its value file), written as a Markdown table to
+  --table-out, and a summary by piece count printed (mirror images counted in, checked
+  against twice Chinook's counts: both sides to move);
 * ``probe``: what probing costs and saves the engine: ``id`` at --probe-depth on
   --probe-samples positions with at most --probe-pieces pieces (the first such position of
   random games from the start, so some pieces above the database), searched with and without
@@ -115,6 +130,77 @@ def section_workers(args: argparse.Namespace) -> None:
     print(f"\n{args.workers_pieces} pieces: 1 worker {one['wall']:.1f} s, 2 workers "
           f"{two['wall']:.1f} s: speed-up {one['wall'] / two['wall']:.2f}; files identical: "
           f"{same} (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+
+
+def _independent_slices(db: E.CheckersEndgameDatabase, count: int, low: int,
+                        high: int) -> list[E.SliceKey]:
+    """``count`` slices with the database's most pieces, ``low`` to ``high`` positions
+    each, none a dependency of another (so two workers can build them at once), the first
+    such by name."""
+    top = [k for k in db.slices(db.pieces) if E.pieces_of(k) == db.pieces
+           and low <= db.positions(k) <= high]
+    chosen: list[E.SliceKey] = []
+    for key in sorted(top, key=E.slice_name):
+        deps = set(db.dependencies(key))
+        if all(key not in db.dependencies(c) and c not in deps for c in chosen):
+            chosen.append(key)
+        if len(chosen) == count:
+            break
+    return chosen
+
+
+def _digest(path: Path) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def section_rebuild(args: argparse.Namespace) -> None:
+    """Rebuild a fixed handful of the top slices with 1 and 2 workers (see the module
+    docstring); the source database is only read (its files are linked, never written)."""
+    source = args.dir / "checkers"
+    db = E.open_database(args.dir)
+    keys = _independent_slices(db, args.rebuild_slices, args.rebuild_min, args.rebuild_max)
+    names = {f"{E.slice_name(k)}.{kind}" for k in keys for kind in ("wld", "dtw")}
+    positions = sum(db.positions(k) for k in keys)
+    print(f"\nrebuilding {len(keys)} slices of {db.pieces} pieces, {positions:,} positions: "
+          + ", ".join(E.slice_name(k) for k in keys))
+    digests: dict[int, dict[str, str]] = {}
+    print("| workers | wall s | CPU s | positions/s (wall) | speed-up | peak MB | load before |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    first = 0.0
+    for workers in (1, 2):
+        folder = args.rebuild_tmp / f"w{workers}"
+        shutil.rmtree(folder, ignore_errors=True)
+        (folder / "checkers").mkdir(parents=True)
+        for f in source.iterdir():
+            if f.name == "egdb.json":
+                shutil.copyfile(f, folder / "checkers" / f.name)
+            elif f.name not in names and not f.name.endswith(".part"):
+                (folder / "checkers" / f.name).symlink_to(f)
+        load = os.getloadavg()[0]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        out = subprocess.run([sys.executable, "-m", "gamesearch", "egdb", "build", "checkers",
+                              "--pieces", str(db.pieces), "--dir", str(folder), "--json",
+                              "--workers", str(workers)],
+                             check=True, capture_output=True, text=True).stdout
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        built = json.loads(out)["built"]
+        assert built == len(keys), (built, len(keys))
+        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        digests[workers] = {n: _digest(folder / "checkers" / n) for n in sorted(names)}
+        first = first or wall
+        print(f"| {workers} | {wall:.1f} | {cpu:.1f} | {positions / wall:,.0f} | "
+              f"{first / wall:.2f} | {after.ru_maxrss / 1024:.0f} | {load:.1f} |", flush=True)
+    original = {n: _digest(source / n) for n in sorted(names)}
+    print(f"files: 1 worker == 2 workers: {digests[1] == digests[2]}; == {source}: "
+          f"{digests[1] == original} ({len(names)} files, SHA-256)")
 
 
 def random_positions(db: E.CheckersEndgameDatabase, pieces: int, rng: random.Random,
@@ -260,6 +346,99 @@ def section_probe(args: argparse.Namespace, folder: Path) -> None:
     print(f"different moves chosen: {differ} of {len(positions)}")
 
 
+def section_verify(args: argparse.Namespace, folder: Path) -> None:
+    """Verify a seeded random sample of the slices with exactly --verify-pieces pieces (the
+    order is fixed by --verify-seed; the run stops at --verify-seconds; --verify-jsonl keeps
+    each slice's result and makes the run resumable)."""
+    pieces = args.verify_pieces
+    db = E.open_database(folder)
+    if db.pieces < pieces:
+        raise SystemExit(f"{folder}: built up to {db.pieces} pieces, not {pieces}")
+    keys = [k for k in db.slices(pieces) if E.pieces_of(k) == pieces]
+    random.Random(args.verify_seed).shuffle(keys)
+    log = args.verify_jsonl
+    done: dict[str, dict[str, Any]] = {}
+    if log is not None and log.exists():
+        for line in log.read_text().splitlines():
+            row = json.loads(line)
+            done[row["slice"]] = row
+    start = time.perf_counter()
+    cpu0 = time.process_time()
+    for key in keys:
+        name = E.slice_name(key)
+        if name in done:
+            continue
+        if time.perf_counter() - start > args.verify_seconds:
+            break
+        if db._arena is not None and db._arena.used > args.verify_arena:
+            db = E.open_database(folder)  # (drop the loaded slices: bounded memory)
+        t0, c0 = time.perf_counter(), time.process_time()
+        checked, wrong = db.verify_slice(key)
+        row = {"slice": name, "positions": checked, "wrong": wrong,
+               "seconds": round(time.perf_counter() - t0, 3),
+               "cpu": round(time.process_time() - c0, 3),
+               "load": round(os.getloadavg()[0], 2)}
+        done[name] = row
+        if log is not None:
+            with log.open("a") as f:
+                f.write(json.dumps(row) + "\n")
+        print(f"  {name}: {checked:,} positions, {wrong} wrong, {row['seconds']:.1f} s",
+              flush=True)
+    rows = [done[E.slice_name(k)] for k in keys if E.slice_name(k) in done]
+    total = sum(2 * db.half_size(k) for k in keys)
+    checked = sum(r["positions"] for r in rows)
+    print(f"\nverify: {len(rows)} of {len(keys)} {pieces}-piece slices (seed "
+          f"{args.verify_seed}), {checked:,} of {total:,} positions "
+          f"({100 * checked / max(total, 1):.1f} %): {sum(r['wrong'] for r in rows)} wrong; "
+          f"{sum(r['seconds'] for r in rows):.0f} s wall, {sum(r['cpu'] for r in rows):.0f} "
+          f"CPU s (this run {time.process_time() - cpu0:.0f} CPU s; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+
+
+def section_table(args: argparse.Namespace, folder: Path) -> None:
+    """Wins, losses and draws per stored slice (the full table, to --table-out) and by
+    piece count (printed), from the value files of the database in ``folder``."""
+    db = E.open_database(folder)
+    start = time.perf_counter()
+    rows = []
+    for key in db.slices(db.pieces):
+        counts = db.slice_value_counts(key)
+        rows.append((E.pieces_of(key), E.slice_name(key), key, counts))
+    rows.sort(key=lambda r: (r[0], r[1]))
+    lines = [f"# Checkers endgame database: wins, losses and draws per slice (up to "
+             f"{db.pieces} pieces)", "",
+             "Generated by `benchmarks/checkers_egdb.py --sections table` from the value "
+             "files. A slice `bMKwMK-LL` holds Black's men and kings, White's men and kings, "
+             "and the rows of each side's most advanced man (`x`: no man); counts are for "
+             "the side to move, both sides to move; each row also stands for its mirror "
+             "image (colours swapped, board turned), which is not stored.", "",
+             "| slice | pieces | positions | wins | losses | draws |",
+             "|---|---:|---:|---:|---:|---:|"]
+    summary: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    for pieces, name, key, c in rows:
+        n = c["wins"] + c["losses"] + c["draws"]
+        lines.append(f"| `{name}` | {pieces} | {n:,} | {c['wins']:,} | {c['losses']:,} | "
+                     f"{c['draws']:,} |")
+        weight = 1 if E.mirror_key(key) == key else 2  # (the mirror image, not stored)
+        row = summary[pieces]
+        row[0] += 1
+        for i, v in enumerate((n, c["wins"], c["losses"], c["draws"]), 1):
+            row[i] += weight * v
+    if args.table_out is not None:
+        args.table_out.write_text("\n".join(lines) + "\n")
+    chinook = E.count_positions(db.pieces)
+    print(f"\nvalues by piece count ({len(rows):,} slices read in "
+          f"{time.perf_counter() - start:.1f} s; mirror images counted in; both sides to "
+          "move; the full table per slice: "
+          f"{args.table_out if args.table_out is not None else '(not written)'})\n")
+    print("| pieces | slices stored | positions | wins | losses | draws | won | drawn |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for pieces, (k, n, w, lo, d) in sorted(summary.items()):
+        assert n == 2 * chinook[pieces], (pieces, n, chinook[pieces])
+        print(f"| {pieces} | {k:,} | {n:,} | {w:,} | {lo:,} | {d:,} | "
+              f"{100 * w / n:.1f} % | {100 * d / n:.1f} % |")
+
+
 def _plies(value: Any) -> int:
     """The defender's preference among its moves, by the value of the position they leave
     to the engine: one the engine does not win first, else the slowest win."""
@@ -286,6 +465,19 @@ def main() -> None:
     p.add_argument("--probe-depth", type=int, default=8)
     p.add_argument("--probe-pieces", type=int, default=8)
     p.add_argument("--probe-samples", type=int, default=20)
+    p.add_argument("--rebuild-slices", type=int, default=4)
+    p.add_argument("--rebuild-min", type=int, default=5_000_000)
+    p.add_argument("--rebuild-max", type=int, default=20_000_000)
+    p.add_argument("--rebuild-tmp", type=Path, default=Path("/tmp/gamesearch-egdb-rebuild"))
+    p.add_argument("--table-out", type=Path, default=None,
+                   help="where the table section writes the per-slice table (Markdown)")
+    p.add_argument("--verify-pieces", type=int, default=6)
+    p.add_argument("--verify-seed", type=int, default=24)
+    p.add_argument("--verify-seconds", type=float, default=3600.0)
+    p.add_argument("--verify-jsonl", type=Path, default=None,
+                   help="each verified slice's result, appended; resumes from it")
+    p.add_argument("--verify-arena", type=int, default=300_000_000,
+                   help="loaded positions kept between slices before they are dropped")
     args = p.parse_args()
     sections = set(args.sections.split(","))
     report: dict[str, Any] = {}
@@ -304,6 +496,12 @@ def main() -> None:
         section_convert(args, folder)
     if "probe" in sections:
         section_probe(args, folder)
+    if "verify" in sections:
+        section_verify(args, args.dir)
+    if "table" in sections:
+        section_table(args, args.dir)
+    if "rebuild" in sections:
+        section_rebuild(args)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -315,6 +316,61 @@ def test_random_games_state_by_state_against_openspiel() -> None:
             ours = GAME.result(ours, move)
     print("openspiel turns", turns, "wins", wins)
     assert turns > 3000 and wins >= 20
+
+
+def _play_on_both(ours: Any, theirs: Any, game: Checkers, move: tuple[int, ...]) -> Any:
+    """Play our whole ``move`` on our state and, leg by leg, on OpenSpiel's."""
+    for start, end in itertools.pairwise(move):
+        player = theirs.current_player()
+        wanted = [a for a in theirs.legal_actions()
+                  if (_spiel_square(theirs.action_to_string(player, a)[:2]),
+                      _spiel_square(theirs.action_to_string(player, a)[2:4])) == (start, end)]
+        assert len(wanted) == 1
+        theirs.apply_action(wanted[0])
+    return game.result(ours, move)
+
+
+def test_openspiel_draw_count_ends_games_where_openspiel_does() -> None:
+    """``checkers:draw_plies=40,draw_count=captures`` counts as OpenSpiel does (40 plies
+    without a capture; a man's move does not reset the count): along random games played
+    in both to their end, the two end at the same ply with the same returns, draws by the
+    move limit included (a game our threefold repetition ends first, a rule OpenSpiel does
+    not have, is left out). Under the default count the same games run on."""
+    pyspiel = _openspiel()
+    spiel_game = pyspiel.load_game("checkers")  # type: ignore[attr-defined]
+    game = get_game("checkers:draw_plies=40,draw_count=captures")
+    assert isinstance(game, Checkers) and game.spec == "checkers:draw_plies=40,draw_count=captures"
+    rng = random.Random(40)
+    ends: dict[str, int] = {}
+    for _ in range(60):
+        ours, theirs = game.initial_state(), spiel_game.new_initial_state()
+        while not game.is_terminal(ours) and not theirs.is_terminal():
+            ours = _play_on_both(ours, theirs, game, rng.choice(sorted(ours.moves)))
+        why = game.termination(ours) or "OpenSpiel only"
+        if why == "threefold repetition":
+            continue
+        assert game.is_terminal(ours) and theirs.is_terminal(), why
+        assert tuple(v * game.max_utility for v in theirs.returns()) == game.returns(ours)
+        ends[why.split(" (")[0]] = ends.get(why.split(" (")[0], 0) + 1
+    print("game ends", ends)
+    assert ends.get("move limit", 0) >= 10 and len(ends) >= 2
+
+
+def test_draw_count_captures_counts_past_a_mans_move() -> None:
+    game = Checkers(draw_plies=4, draw_count="captures")
+    s = game.from_fen("B:WK32,21:BK1")
+    for m in ["1-6", "32-27", "6-1", "21-17"]:  # the man's move does not reset the count
+        s = game.play(s, m)
+    assert s.quiet == 4 and game.is_terminal(s) and game.returns(s) == (0.0, 0.0)
+    assert game.termination(s) == "move limit (4 plies without a capture)"
+    assert s.history == ()  # (but nothing before a man's move can recur)
+    s = game.from_fen("B:WK27,K32:BK1,K23")
+    s = game.play(s, "1-6")
+    assert s.quiet == 1
+    s = game.play(s, "27x18")  # a capture does
+    assert s.quiet == 0
+    with pytest.raises(InvalidLimitError, match="allowed: captures_or_men, captures"):
+        get_game("checkers:draw_count=men")
 
 
 def _draughts() -> object:

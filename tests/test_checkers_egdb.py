@@ -3,15 +3,22 @@ the file format's one-line errors, and the move generator against pydraughts."""
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from gamesearch.capabilities import EndgameValue
+from gamesearch.games import get_game
+from gamesearch.games.checkers import Checkers
 from gamesearch.games.checkers import compiled as K
 from gamesearch.games.checkers import egdb as E
+from gamesearch.games.checkers.rules import EVAL_LIMIT, UNDECIDED_WIN, make_state
+from gamesearch.search import Limit, search
+from gamesearch.search.common import win_threshold
 from gamesearch.search.retrograde import dependency_order, solve_plain
 from gamesearch.tablefiles import TableFileError
 
@@ -162,6 +169,27 @@ def test_a_known_value(db3: E.CheckersEndgameDatabase) -> None:
     assert db3.probe((0, 0b111, 0, 1 << 31, 0)) is None  # 4 pieces: not in a 3-piece db
 
 
+def test_value_counts_from_the_files(db3: E.CheckersEndgameDatabase) -> None:
+    """The per-slice counts read from the packed value files (what ``benchmarks/
+    checkers_egdb.py --sections table`` prints) equal those of the decoded codes, slice by
+    slice, and the sums of the README's table (from the builds' reports) for two
+    materials."""
+    by_material: dict[str, list[int]] = {}
+    for key in db3.slices(3):
+        counts = db3.slice_value_counts(key)
+        assert counts == E.value_counts(db3.load_codes(key)), key
+        assert sum(counts.values()) == db3.positions(key)
+        row = by_material.setdefault(E.slice_name(key).split("-")[0], [0, 0, 0])
+        for i, word in enumerate(("wins", "losses", "draws")):
+            row[i] += counts[word]
+    assert by_material["b01w01"] == [460, 216, 1_308]
+    assert by_material["b02w01"] == [15_258, 13_018, 1_484]
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 3, 4, 5, 1001):  # (lengths that leave padding in the last byte)
+        codes = rng.integers(0, 6, n).astype(np.uint16)
+        assert E.packed_value_counts(E.pack_wld(codes), n) == E.value_counts(codes)
+
+
 # ----- verification and damaged folders --------------------------------------------------------
 
 
@@ -275,38 +303,138 @@ def test_a_value_found_under_a_repetition_is_not_reused_without_it() -> None:
 FIRST_POSITION = "W:WK19,K23:BK28,12"
 
 
-def test_first_position_is_won_and_the_engine_wins_it(tmp_path: Path) -> None:
-    from gamesearch.games import get_game
-    from gamesearch.search import Limit, search
-
-    db = E.CheckersEndgameDatabase(tmp_path)
-    wanted = {k for k in E.all_keys(4) if k[:4] == (1, 1, 0, 2) and K.is_canonical(*k)}
+def build_closure(directory: Path, materials: set[tuple[int, int, int, int]],
+                  pieces: int) -> E.CheckersEndgameDatabase:
+    """The slices of ``materials`` (with ``pieces`` pieces) and every slice a game from
+    them reaches (the dependencies' closure), built in ``directory`` and marked complete up
+    to ``pieces`` (every slice a game from there reaches is built)."""
+    db = E.CheckersEndgameDatabase(directory)
+    wanted = {k for k in E.all_keys(pieces) if k[:4] in materials and K.is_canonical(*k)}
     todo = set(wanted)
-    while todo:  # the slices the play can reach: the dependencies' closure
+    while todo:
         todo = {d for k in todo for d in db.dependencies(k)} - wanted
         wanted |= todo
     keys = sorted(k for k in wanted if db.half_size(k))
     for key in dependency_order(keys, {k: db.dependencies(k) for k in keys}):
         db.build_slice(key)
-    db.mark_complete(4)  # (every slice a game from here reaches is built)
-    game = get_game("checkers", egdb=str(tmp_path))
+    db.mark_complete(pieces)
+    return db
+
+
+@pytest.fixture(scope="module")
+def first_db(tmp_path_factory: pytest.TempPathFactory) -> E.CheckersEndgameDatabase:
+    """The slices First Position (Black man and king, White two kings) reaches."""
+    return build_closure(tmp_path_factory.mktemp("first"), {(1, 1, 0, 2)}, 4)
+
+
+def convert(game: Any, state: Any, depth: int = 2) -> tuple[Any, int]:
+    """The engine (``id`` at ``depth``, probing the game's database) against the database's
+    best defence (the slowest loss, by the database's own values), to the end of the game
+    under the game's rules: (the final state, plies played)."""
+    database = game.endgame_database()
+    engine = game.to_move(state)
+
+    def slowness(move: Any) -> int:  # the defender's choice: no win for the engine, or
+        found = database.value(game.result(state, move))  # the slowest one
+        return 10**6 if found is None or found.value <= 0 else int(found.plies)
+
+    plies = 0
+    while not game.is_terminal(state):
+        if game.to_move(state) == engine:
+            move = search(game, state, "id", Limit(depth=depth)).action
+        else:
+            move = max(game.actions(state), key=slowness)
+        state = game.result(state, move)
+        plies += 1
+    return state, plies
+
+
+def test_first_position_is_won_and_the_engine_wins_it(first_db: E.CheckersEndgameDatabase) -> None:
+    db = first_db
+    game = get_game("checkers", egdb=str(db.root))
     state = game.parse_state(FIRST_POSITION)
     start = db.probe(state)
     assert start is not None and start.value == 1 and start.plies is not None
     assert start.plies == 61  # a long manoeuvre, beyond the engine's own horizon
     # "If Black has the move the ending is a draw" (Lasker)
     assert db.probe(game.parse_state("B" + FIRST_POSITION[1:])) == EndgameValue(0, None)
-    plies = 0
-    while not game.is_terminal(state):
-        if game.to_move(state) == 1:  # the engine (White)
-            move = search(game, state, "id", Limit(depth=2)).action
-        else:  # the database's best defence: the slowest loss
-            move = max(game.actions(state),
-                       key=lambda a: db.probe(game.result(state, a)).plies or 0)  # type: ignore[union-attr]
-        state = game.result(state, move)
-        plies += 1
+    state, plies = convert(game, state)
     assert game.termination(state) == "Black has no move"
     assert plies == start.plies  # the fastest win against the slowest defence
+
+
+def test_a_win_longer_than_the_plies_the_draw_rule_leaves_is_undecided(
+        first_db: E.CheckersEndgameDatabase) -> None:
+    """First Position is a win in 61 plies: under a move limit that leaves fewer, the
+    engine's probe leaves it undecided and the search does not score it as won (it may
+    still prefer it: the evaluation weighs such a win above any heuristic value); with
+    enough plies left it is a win. The database's own value does not change."""
+    folder = str(first_db.root)
+    for draw_plies, quiet, certain in ((80, 0, True), (80, 18, True), (80, 19, False),
+                                       (62, 0, True), (61, 0, False), (40, 0, False)):
+        game = get_game("checkers", egdb=folder, draw_plies=draw_plies)
+        fen = game.parse_state(FIRST_POSITION)
+        state = make_state(fen.black, fen.white, fen.kings, fen.side, quiet=quiet,
+                           draw_plies=draw_plies)
+        database = game.endgame_database()
+        assert database.value(state) == EndgameValue(1, 61)
+        assert database.probe(state) == (EndgameValue(1, 61) if certain else None), \
+            (draw_plies, quiet)
+        # a draw is a draw under any limit
+        drawn = game.parse_state("B" + FIRST_POSITION[1:])
+        assert database.probe(drawn) == EndgameValue(0, None)
+    threshold = win_threshold(Checkers.max_utility)
+    for draw_plies, won in ((80, True), (60, False)):
+        game = get_game("checkers", egdb=folder, draw_plies=draw_plies)
+        value = search(game, game.parse_state(FIRST_POSITION), "id", Limit(depth=2)).value
+        assert (value > threshold) is won, (draw_plies, value)
+        if not won:  # undecided, but above every heuristic value (the database's hint)
+            assert EVAL_LIMIT < value <= UNDECIDED_WIN
+
+
+def test_conversion_within_openspiel_draw_rule(first_db: E.CheckersEndgameDatabase) -> None:
+    """Under OpenSpiel's rule (40 plies without a capture: ``draw_plies=40,
+    draw_count=captures``) First Position's win in 61 plies is undecided at the start, yet
+    the engine converts it in exactly 61 plies: its first capture comes at ply 35, within
+    the limit, and from there the database's wins are certain."""
+    game = get_game("checkers", egdb=str(first_db.root), draw_plies=40, draw_count="captures")
+    state = game.parse_state(FIRST_POSITION)
+    assert game.endgame_database().probe(state) is None
+    state, plies = convert(game, state)
+    assert game.termination(state) == "Black has no move"
+    assert plies == 61
+
+
+#: "Second Position" (Lasker, "Chess and Checkers: the Way to Mastership", 1918, the second
+#: of "the five fundamental positions", diagram 95, "White to Move and Win"; Project
+#: Gutenberg ebook 4913): White men on 27 and 30 and a king on 22, Black men on 20 and 21
+#: and a king on 9. With Black to move it is a draw ("if it were Red to play the position
+#: would be drawn", Wyllie's draughts site, "Second Position").
+SECOND_POSITION = "W:W27,30,K22:B20,21,K9"
+#: The folder of a database built up to 6 pieces (Second Position needs 6-piece slices;
+#: building them takes far longer than a test may).
+EGDB6 = os.environ.get("GAMESEARCH_EGDB6", "")
+
+
+@pytest.mark.skipif(not EGDB6, reason="SECOND POSITION NOT TESTED: it needs the 6-piece "
+                    "database; set GAMESEARCH_EGDB6 to the folder of one (gamesearch egdb "
+                    "build checkers --pieces 6 --dir DIR)")
+def test_second_position_is_won_and_the_engine_wins_it() -> None:
+    """The database says White wins (in 93 plies) and that Black to move draws; the engine
+    (``id`` at depth 2, probing the database) wins it against the database's slowest
+    defence under the game's move limit (80 plies without a capture or a man's move: the
+    win is longer than that, so the engine's probe leaves it undecided until the men's
+    moves and the captures on the way make it certain)."""
+    game = get_game("checkers", egdb=EGDB6)
+    database = game.endgame_database()
+    assert database.pieces >= 6
+    state = game.parse_state(SECOND_POSITION)
+    assert database.value(state) == EndgameValue(1, 93)
+    assert database.probe(state) is None  # 93 plies: more than the 80 the rule leaves
+    assert database.value(game.parse_state("B" + SECOND_POSITION[1:])) == EndgameValue(0, None)
+    state, plies = convert(game, state)
+    assert game.termination(state) == "Black has no move"
+    assert 93 <= plies <= 100, plies  # (the fastest win is 93 plies)
 
 
 def test_the_exact_solver_agrees_with_the_5_piece_database_sample() -> None:

@@ -419,8 +419,10 @@ class EndgameDatabase(Protocol):
     asks it at every node below the root: a position it holds is scored as a win or loss
     ``plies`` deeper (as a terminal position that far away would be) or a draw, and not
     searched further. The root's moves are chosen by those values one ply down, so a won
-    database position is converted by the fastest win. Rules the database does not know
-    (a game's move-limit or repetition draw) are the engine's concern, not the probe's.
+    database position is converted by the fastest win. The probe answers under the game's
+    rules: a win or loss that a draw rule of the game (a move limit) could cut off before
+    it ends is ``None``, undecided, and the engine searches on (checkers: a win longer than
+    the plies its move-limit count leaves; the game's evaluation may still weigh it).
     ``pieces`` is the most pieces a position it holds may have (for messages)."""
 
     pieces: int

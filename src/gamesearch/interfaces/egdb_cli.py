@@ -126,7 +126,9 @@ def cmd_count(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_probe(args: argparse.Namespace, out: TextIO) -> int:
     game, tables = open_tables(args.game, args.dir)
     state = game.parse_state(args.position)
-    value = tables.probe(state)
+    # the database's own value (its ``value``, when it has one: no draw rule of the game
+    # cuts a long win short here), else what the engine's probe says
+    value = getattr(tables, "value", tables.probe)(state)
     if value is None:
         raise GameError(f"{game.name}: the database in {tables.directory} holds positions "
                         f"of up to {tables.pieces} pieces, not this one")

@@ -12,7 +12,12 @@ Distances: ``plies`` counts half-moves to the end of the game under best play (t
 hurries, the loser delays), the capture or blocking of the last piece included, not to the
 next capture (this is a distance-to-win database, not distance-to-conversion). The draw
 rules of the game (move limit, repetition) are not part of the values: a win here is a win
-with unlimited moves; whether it fits into the move limit is the engine's concern.
+with unlimited moves (:meth:`CheckersEndgameDatabase.value`). The game opens its database
+with its move limit, and then :meth:`~CheckersEndgameDatabase.probe` (what the engine asks)
+answers only what the limit cannot change: a win or loss in ``d`` plies from a position
+whose count leaves ``left`` plies is certain when ``d < left`` (the count cannot complete
+before the game ends, whatever resets it on the way), and is undecided (``None``: the
+engine searches on) otherwise; draws are draws under any limit.
 
 Files (``DIR/checkers/``), for each slice: ``NAME.wld`` (2 bits a position: 0 draw, 1 win,
 2 loss; four to a byte) and ``NAME.dtw`` (plies, one byte a position, two when some
@@ -110,12 +115,14 @@ def describe(value: EndgameValue) -> dict[str, Any]:
     return {"value": word, "plies": value.plies, "moves": moves}
 
 
-def open_database(folder: str | Path) -> CheckersEndgameDatabase:
+def open_database(folder: str | Path, draw_plies: int | None = None) -> CheckersEndgameDatabase:
     """The database in ``folder`` (the ``--dir`` of ``gamesearch egdb build``), for the
-    game's ``endgame_database()``. Opened lazily: the folder is read at the first probe, which
-    raises a one-line :class:`~gamesearch.tablefiles.TableFileError` for a folder that is
-    missing, partial, damaged or of another version."""
-    return CheckersEndgameDatabase(folder)
+    game's ``endgame_database()``; ``draw_plies``: the game's move limit, which its probes
+    then respect (see the module docstring; ``None``: the values as built). Opened lazily:
+    the folder is read at the first probe, which raises a one-line
+    :class:`~gamesearch.tablefiles.TableFileError` for a folder that is missing, partial,
+    damaged or of another version."""
+    return CheckersEndgameDatabase(folder, draw_plies)
 
 
 class _Arena:
@@ -182,8 +189,10 @@ class CheckersEndgameDatabase:
     game = GAME
     index_version = K.INDEX_VERSION
 
-    def __init__(self, directory: str | Path) -> None:
+    def __init__(self, directory: str | Path, draw_plies: int | None = None) -> None:
         self.root = Path(directory)
+        #: the game's move limit, which :meth:`probe` respects (``None``: none)
+        self.draw_plies = draw_plies
         self.directory = self.root / GAME
         self._offsets: dict[SliceKey, np.ndarray] = {}
         self._open: dict[SliceKey, tuple[np.ndarray, np.ndarray]] = {}
@@ -191,10 +200,10 @@ class CheckersEndgameDatabase:
         self._arena: _Arena | None = None
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"root": self.root}
+        return {"root": self.root, "draw_plies": self.draw_plies}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["root"])  # type: ignore[misc]
+        self.__init__(state["root"], state.get("draw_plies"))  # type: ignore[misc]
 
     @property
     def pieces(self) -> int:
@@ -351,8 +360,24 @@ class CheckersEndgameDatabase:
 
     # ----- probing -------------------------------------------------------------------------
     def probe(self, state: Any) -> EndgameValue | None:
-        """The value of a position for the side to move, or ``None`` when it has more pieces
-        than the database holds in full."""
+        """The value of a position for the side to move under the game's move limit (the
+        capability's probe, which the engine asks): :meth:`value`, except that a win or loss
+        the limit could cut off -- ``plies`` not below the plies the state's count leaves --
+        is ``None``, undecided, like a position with more pieces than the database holds.
+        Without a limit (``draw_plies`` None, or a bare 5-tuple without a count) the value
+        as built."""
+        found = self.value(state)
+        if found is None or found.plies is None or self.draw_plies is None:
+            return found
+        quiet = getattr(state, "quiet", None)
+        if quiet is not None and found.plies >= self.draw_plies - quiet:
+            return None
+        return found
+
+    def value(self, state: Any) -> EndgameValue | None:
+        """The database's value of a position for the side to move (no draw rule: a win
+        here is a win with unlimited moves), or ``None`` when it has more pieces than the
+        database holds in full."""
         bm, bk, wm, wk, stm = to_bitboards(state)
         if (bm | wm) & ~K.FULL or bm & K.BLACK_CROWN or wm & 0xF:
             raise GameError("checkers egdb: a man on its crowning row")
@@ -373,6 +398,16 @@ class CheckersEndgameDatabase:
                                                     skey[5], self.offsets(skey)))
         value = (int(wld[i >> 2]) >> (2 * (i & 3))) & 3
         return 0 if value == 0 else int(dtw[i]) + 1
+
+    def slice_value_counts(self, key: SliceKey) -> dict[str, int]:
+        """Wins, losses and draws for the side to move in a built slice (both sides to
+        move), counted from its value file alone (checked on open)."""
+        n = self.positions(key)
+        wld = open_table(self.path(key, "wld"), self._expect(key, "wld"))
+        if len(wld) != (n + 3) // 4:
+            raise TableFileError(f"{echo(str(self.path(key, 'wld')))}: {len(wld)} bytes, "
+                                 f"the index has {n} positions (another version)")
+        return packed_value_counts(wld, n)
 
     # ----- verification --------------------------------------------------------------------
     def verify_slice(self, key: SliceKey) -> tuple[int, int]:
@@ -409,6 +444,21 @@ def _moves_out(key: SliceKey) -> Iterator[SliceKey]:
                             yield (nbm, nbk, nwm - j, nwk - k, lb2, lw2)
                     for lb2 in _leads(nbm - 1):
                         yield (nbm - 1, nbk + 1, nwm - j, nwk - k, lb2, lw2)
+
+
+#: _FIELD_COUNTS[byte]: how many of the byte's four 2-bit fields hold 0 (draw), 1 (win), 2
+#: (loss) -- a packed WLD byte's value counts.
+_FIELD_COUNTS = np.array([[sum((b >> (2 * i)) & 3 == v for i in range(4)) for v in range(3)]
+                          for b in range(256)], dtype=np.int64)
+
+
+def packed_value_counts(packed: np.ndarray, n: int) -> dict[str, int]:
+    """Wins, losses and draws among the first ``n`` positions of a packed WLD array
+    (:func:`pack_wld`), counted byte by byte without unpacking."""
+    per_byte = np.bincount(np.asarray(packed, dtype=np.uint8), minlength=256)
+    counts = per_byte @ _FIELD_COUNTS  # (draws, wins, losses) over every 2-bit field
+    pad = 4 * len(packed) - n  # (padding fields hold 0, a draw)
+    return {"wins": int(counts[1]), "losses": int(counts[2]), "draws": int(counts[0]) - pad}
 
 
 def check_pieces(pieces: int) -> None:

@@ -18,7 +18,10 @@ Rules (the English Draughts Association's and the American Checker Federation's 
 * **move-limit draw** (the 40-move rule of the laws, made automatic): the game is drawn
   once ``draw_plies`` plies (default 80: forty moves by each side) have been played in a
   row without a capture and without a man's move. It is checked first: the position that
-  completes the count is a draw even if the side to move there has no move;
+  completes the count is a draw even if the side to move there has no move. The option
+  ``draw_count=captures`` counts as OpenSpiel's ``checkers`` does (with ``draw_plies=40``:
+  40 plies without a capture; a man's move does not reset the count), so that the engine
+  knows the rule of a game played against OpenSpiel;
 * **repetition draw**: the game is drawn when a position (the pieces and the side to move)
   occurs for the third time. Only positions since the last capture or man's move can
   repeat (those moves cannot be undone), so the state keeps just those.
@@ -35,7 +38,8 @@ moves)``:
 * ``black``/``white`` -- the squares of each colour's pieces; ``kings`` -- the squares of
   both colours' kings (bitboards, bit ``i - 1`` = square ``i``); ``side`` -- 0 Black to move,
   1 White;
-* ``quiet`` -- plies played since the last capture or man's move (the move-limit count);
+* ``quiet`` -- plies played since the last capture or man's move (the move-limit count;
+  since the last capture under ``draw_count=captures``);
 * ``history`` -- the :func:`position_key` of each position since the last capture or man's
   move, before this one (the repetition rule reads it);
 * ``moves`` -- the legal moves of the side to move, each the tuple of square bits it
@@ -84,6 +88,9 @@ START_BLACK = 0x00000FFF
 START_WHITE = 0xFFF00000
 #: The default move limit: 80 plies (40 moves each) without a capture or a man's move.
 DRAW_PLIES = 80
+#: What resets the move-limit count (the ``draw_count`` option): the laws' "a capture or a
+#: man's move" (the default), or OpenSpiel's "a capture" alone.
+DRAW_COUNTS = ("captures_or_men", "captures")
 MAX_PIECES = 12
 #: The start position in PDN FEN.
 START_FEN = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
@@ -145,8 +152,11 @@ def is_jump(move: Move) -> bool:
     return abs(ROW[move[0]] - ROW[move[1]]) == 2
 
 
-def play_move(state: CheckersState, move: Move, draw_plies: int = DRAW_PLIES) -> CheckersState:
-    """The position after ``move`` (a legal move of ``state``; not checked here)."""
+def play_move(state: CheckersState, move: Move, draw_plies: int = DRAW_PLIES,
+              captures_only: bool = False) -> CheckersState:
+    """The position after ``move`` (a legal move of ``state``; not checked here);
+    ``captures_only``: only a capture resets the move-limit count (OpenSpiel's rule; a
+    man's move still clears the repetition history, since nothing before it can recur)."""
     black, white, kings, side, quiet, history, _ = state
     start, end = move[0], move[-1]
     start_bit, end_bit = 1 << start, 1 << end
@@ -168,8 +178,10 @@ def play_move(state: CheckersState, move: Move, draw_plies: int = DRAW_PLIES) ->
         kings = kings ^ start_bit | end_bit
     elif end_bit & CROWN_ROW[side]:
         kings |= end_bit
-    if captured or not king:
+    if captured:
         quiet, history = 0, ()
+    elif not king:
+        quiet, history = (quiet + 1 if captures_only else 0), ()
     else:
         quiet += 1
         history = (*history, position_key(state[0], state[1], state[2], side))
@@ -289,6 +301,12 @@ ROWS = tuple(0xF << (4 * r) for r in range(8))
 #: The evaluation's largest size: heuristic values stay inside the searches' win threshold
 #: (half of ``max_utility``).
 EVAL_LIMIT = 4000
+#: A database win the move limit may cut off (the probe leaves it undecided) is worth this
+#: less its distance in plies (at most :data:`UNDECIDED_SPAN`): above every heuristic value,
+#: below the searches' win threshold, so the engine heads for the shortest such win (and a
+#: capture or man's move that makes it certain) without taking it for a won game.
+UNDECIDED_WIN = EVAL_LIMIT + 900
+UNDECIDED_SPAN = 899
 
 
 def evaluate_black(black: int, white: int, kings: int) -> int:
@@ -426,15 +444,35 @@ class Checkers(Game[CheckersState, Move]):
         GameOption("draw_plies", int, DRAW_PLIES, "a whole number >= 1",
                    "plies without a capture or a man's move that draw the game",
                    read=_read_draw_plies),
+        GameOption("draw_count", str, DRAW_COUNTS[0], DRAW_COUNTS,
+                   "what resets the move-limit count: a capture or a man's move (the laws), "
+                   "or a capture only (OpenSpiel's checkers, with draw_plies=40)"),
         GameOption("egdb", str, "", None,
                    "the folder of a built endgame database the engine probes "
                    "(gamesearch egdb build checkers); empty: none"),
     )
 
-    def __init__(self, draw_plies: int = DRAW_PLIES, egdb: str = "") -> None:
+    def __init__(self, draw_plies: int = DRAW_PLIES, egdb: str = "",
+                 draw_count: str = DRAW_COUNTS[0]) -> None:
+        if draw_count not in DRAW_COUNTS:
+            raise InvalidLimitError(f"option draw_count={echo(draw_count)}; allowed: "
+                                    + ", ".join(DRAW_COUNTS))
         self.draw_plies = draw_plies
+        self.draw_count = draw_count
+        #: only a capture resets the move-limit count (``draw_count=captures``)
+        self.captures_only = draw_count == "captures"
         self.egdb = egdb
         self._database: EndgameDatabase | None = None
+
+    @property
+    def resets(self) -> str:
+        """What resets the move-limit count, in words."""
+        return "a capture" if self.captures_only else "a capture or a man's move"
+
+    def plies_left(self, state: CheckersState) -> int:
+        """Plies the move-limit rule leaves from ``state``: a game that goes on this long
+        without a reset of the count is drawn (:data:`DRAW_COUNTS`)."""
+        return self.draw_plies - state[4]
 
     # ----- the textbook's six functions -----------------------------------------------
     def initial_state(self) -> CheckersState:
@@ -447,7 +485,7 @@ class Checkers(Game[CheckersState, Move]):
         return state[6]
 
     def result(self, state: CheckersState, action: Move) -> CheckersState:
-        return play_move(state, action, self.draw_plies)
+        return play_move(state, action, self.draw_plies, self.captures_only)
 
     def is_terminal(self, state: CheckersState) -> bool:
         return not state[6]
@@ -481,7 +519,7 @@ class Checkers(Game[CheckersState, Move]):
         if state[6]:
             return None
         if state.quiet >= self.draw_plies:
-            return f"move limit ({self.draw_plies} plies without a capture or a man's move)"
+            return f"move limit ({self.draw_plies} plies without {self.resets})"
         if is_drawn(state, self.draw_plies):
             return "threefold repetition"
         return f"{SIDE_NAMES[state[3]]} has no move"
@@ -503,8 +541,10 @@ class Checkers(Game[CheckersState, Move]):
 
     def endgame_database(self) -> EndgameDatabase | None:
         """The endgame database in the folder of the ``egdb`` option (``None`` without one),
-        opened once by ``open_database(folder)`` of :mod:`.egdb` (the retrograde builder's
-        module); its ``probe(state)`` answers the positions it holds."""
+        opened once by ``open_database(folder, draw_plies)`` of :mod:`.egdb` (the retrograde
+        builder's module); its ``probe(state)`` answers the positions it holds, under this
+        game's move limit: a win longer than the plies the count leaves is undecided (the
+        evaluation then scores it, :data:`UNDECIDED_WIN`)."""
         if not self.egdb:
             return None
         if self._database is None:
@@ -514,7 +554,7 @@ class Checkers(Game[CheckersState, Move]):
                 raise UnsupportedGameError(
                     "checkers: this installation has no endgame database support "
                     f"(egdb={echo(self.egdb)})") from None
-            self._database = egdb.open_database(self.egdb)
+            self._database = egdb.open_database(self.egdb, self.draw_plies)
         return self._database
 
     def perft(self) -> Perft[CheckersState]:
@@ -529,7 +569,26 @@ class Checkers(Game[CheckersState, Move]):
 
     def evaluate(self, state: CheckersState, player: int) -> float:
         v = evaluate_black(state[0], state[1], state[2])
+        if self.egdb:
+            known = self._database_value(state)
+            if known is not None:
+                v = known
         return float(v if player == BLACK else -v)
+
+    def _database_value(self, state: CheckersState) -> int | None:
+        """For Black, what the database knows of a position the engine's probe left
+        undecided (a win the move limit may cut off): :data:`UNDECIDED_WIN` less the
+        distance, signed; a database draw 0; ``None`` when the database does not hold it."""
+        database: Any = self.endgame_database()
+        if (state[0] | state[1]).bit_count() > database.pieces:
+            return None
+        found = database.value(state)
+        if found is None:
+            return None
+        if found.value == 0:
+            return 0
+        v = found.value * (UNDECIDED_WIN - min(found.plies or 0, UNDECIDED_SPAN))
+        return int(v if state[3] == BLACK else -v)
 
     def count_perft(self, state: CheckersState, depth: int, convention: str | None = None) -> int:
         convention = convention or "moves"
@@ -612,7 +671,7 @@ class Checkers(Game[CheckersState, Move]):
             lines.append(" ".join(cells) + "    " + numbers)
         over = self.termination(state)
         status = f"{SIDE_NAMES[side]} to move" if over is None else f"game over: {over}"
-        lines.append(f"{status}; {state.quiet} plies without a capture or a man's move "
+        lines.append(f"{status}; {state.quiet} plies without {self.resets} "
                      f"(draw at {self.draw_plies})")
         return "\n".join(lines)
 
