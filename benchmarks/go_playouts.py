@@ -17,6 +17,10 @@ Rows (each from the empty 9x9 board, komi 7.5):
 
     .venv/bin/python benchmarks/go_playouts.py [--seconds 5]
     .venv/bin/python benchmarks/go_playouts.py --ab-rounds 5    # lazy vs eager opening
+    .venv/bin/python benchmarks/go_playouts.py --profile        # where an iteration goes
+
+``--profile``: ``cProfile`` of one search of ``--ab-iterations`` iterations from a 9x9
+opening position, the functions that take the most time of their own.
 
 A playout of ours is shorter than OpenSpiel's (it never fills its own eyes and ends at two
 passes, about 110 moves; OpenSpiel's random rollouts run to its 162-move cap), so the
@@ -26,6 +30,8 @@ table also gives the mean length of a playout where it is known.
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import random
 import statistics
 import sys
@@ -90,6 +96,24 @@ def lazy_against_eager(rounds: int, iterations: int) -> None:
     print(f"  speed-up {ratio:.2f}x; the same visits at the root: {visits[False] == visits[True]}")
 
 
+def profile(iterations: int) -> None:
+    """``cProfile`` of one search of the program from a 9x9 opening (four stones)."""
+    g = get_game("go:size=9")
+    s = g.initial_state()
+    for move in ("E5", "C3", "G7", "C7"):
+        s = g.result(s, g.parse_action(s, move))
+    options = {"rave": True, "prior_visits": 20.0, "c": 0.1, "seed": 1}
+    make_searcher(g, "mcts", **options).search(s, Limit(nodes=50))
+    searcher = make_searcher(g, "mcts", **options)
+    prof = cProfile.Profile()
+    prof.enable()
+    r = searcher.search(s, Limit(nodes=iterations))
+    prof.disable()
+    print(f"the program, {iterations:,} iterations from E5 C3 G7 C7 (9x9): "
+          f"{r.seconds:.2f} s under the profiler")
+    pstats.Stats(prof).sort_stats("tottime").print_stats(14)
+
+
 def openspiel_rows(seconds: float) -> list[tuple[str, float, float | None]]:
     import numpy as np
     import pyspiel
@@ -130,7 +154,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="only compare RAVE's lazy opening with the eager one, "
                              "alternated this many rounds")
     parser.add_argument("--ab-iterations", type=int, default=3000)
+    parser.add_argument("--profile", action="store_true", help="only profile a search")
     args = parser.parse_args(argv)
+    if args.profile:
+        profile(args.ab_iterations)
+        return 0
     if args.ab_rounds:
         lazy_against_eager(args.ab_rounds, args.ab_iterations)
         return 0

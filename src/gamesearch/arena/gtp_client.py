@@ -15,6 +15,13 @@ stones placed by ``play`` (GTP lets a colour play twice; the engine then does no
 game's history for superko). A ``resign`` answer ends the game: the agent raises
 :class:`~.errors.ArenaError`, and the arena scores it as a loss for the engine (a forfeit).
 
+Time: the arena's clock judges the engine, as it judges every agent (a move past the clock
+and its grace is a "timeout"). The client's own deadline on ``genmove`` is only the guard
+against an engine that never answers, and it is generous, so that a slow answer on a loaded
+machine is not a forfeit: the engine's clock plus :data:`GENMOVE_GRACE`, and never less than
+:data:`GENMOVE_LIMIT` (10 minutes). Every other command (``play``, ``boardsize``...) has
+:data:`COMMAND_LIMIT`. Only an engine that passes these is scored a crash.
+
 :class:`~gamesearch.games.go.gtp.GTPClient` is the protocol alone (one command, one
 answer, a deadline on each).
 """
@@ -34,8 +41,26 @@ from .errors import ArenaError
 
 __all__ = ["GTPAgent", "GTPClient", "GTPError"]
 
-#: Seconds ``genmove`` may take beyond the move's time (GNU Go plays by level, not time).
+#: Seconds ``genmove`` may take beyond the engine's clock or move time (GNU Go plays by
+#: level, not time, and a loaded machine slows it down).
 GENMOVE_GRACE = 60.0
+#: The least time ``genmove`` is given before the engine is taken for hung.
+GENMOVE_LIMIT = 600.0
+#: Seconds any other command may take (they do not search; this is for a loaded machine).
+COMMAND_LIMIT = 120.0
+
+
+def genmove_deadline(limit: Limit | None, player: int) -> float:
+    """Seconds the client waits for ``genmove``'s answer: the engine's own clock (or its
+    move time) plus :data:`GENMOVE_GRACE`, at least :data:`GENMOVE_LIMIT`."""
+    budget = 0.0
+    if limit is not None:
+        if limit.clocks is not None:
+            budget = max(0.0, limit.clocks[min(player, len(limit.clocks) - 1)])
+        if limit.time is not None:
+            budget = max(budget, limit.time)
+    return max(GENMOVE_LIMIT, budget + GENMOVE_GRACE)
+
 
 class GTPAgent(Agent):
     """A GTP engine as an arena agent (see the module docstring); Go only."""
@@ -46,7 +71,7 @@ class GTPAgent(Agent):
         if not isinstance(game, Go):
             raise ArenaError(f"gtp agents play Go, not {game.name}")
         self.game: Go = game
-        self.client = GTPClient(argv)
+        self.client = GTPClient(argv, COMMAND_LIMIT)
         self.name = name
         self.report = None
         self._known: Any = None
@@ -124,7 +149,7 @@ class GTPAgent(Agent):
         if seconds is not None:
             self.client.send(f"time_settings 0 {max(1, round(seconds))} 1")
         answer = self.client.send(f"genmove {self._colour(state.to_move)}",
-                                  timeout=(seconds or 0.0) * 3 + GENMOVE_GRACE)
+                                  timeout=genmove_deadline(limit, state.to_move))
         if answer.lower() == "resign":
             raise ArenaError(f"{self.name} resigned")
         action = game.parse_action(state, answer)

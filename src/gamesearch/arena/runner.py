@@ -43,7 +43,10 @@ from .schedule import Job
 #: judges a move that returns late; the kill is for moves that never return).
 SLACK = 0.5
 #: Seconds allowed for work outside an agent's move (starting agents, the game's rules).
-HARNESS_SECONDS = 60.0
+#: Generous: on a loaded machine (a load average of 39 on 2 cores) starting an engine
+#: process and a game's first compiled code took more than a minute, and a hang here stops
+#: the whole run.
+HARNESS_SECONDS = 300.0
 #: Seconds between two looks at a job source that has nothing to start yet.
 POLL_SECONDS = 0.25
 #: Seconds a Ray cluster named by an address has to accept a connection.

@@ -25,10 +25,12 @@ class GTPError(GameError):
 class GTPClient:
     """A GTP engine process: :meth:`send` writes one command and returns the text of its
     ``=`` answer (raising :class:`GTPError` for a ``?`` answer, a dead engine or a
-    deadline passed). :meth:`close` ends it."""
+    deadline passed; ``command_seconds`` is the deadline of a command given none).
+    :meth:`close` ends it."""
 
-    def __init__(self, argv: list[str]) -> None:
+    def __init__(self, argv: list[str], command_seconds: float = COMMAND_SECONDS) -> None:
         self.argv = argv
+        self.command_seconds = command_seconds
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL, text=True, bufsize=1)
@@ -45,7 +47,11 @@ class GTPClient:
             self._lines.put(line)
         self._lines.put(None)
 
-    def send(self, command: str, timeout: float = COMMAND_SECONDS) -> str:
+    def send(self, command: str, timeout: float | None = None) -> str:
+        """One command; ``timeout`` seconds for its answer (the client's
+        ``command_seconds`` when none is given)."""
+        if timeout is None:
+            timeout = self.command_seconds
         stdin = self.proc.stdin
         assert stdin is not None
         try:
