@@ -8,7 +8,6 @@ Each test names the mutation (a line of the arena broken by hand) that it was se
 
 from __future__ import annotations
 
-import io
 import itertools
 import json
 import math
@@ -20,12 +19,12 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from contextlib import redirect_stderr
 from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
 
+from cli_runner import cli
 from gamesearch.arena import RunOptions, Store, TournamentConfig, parse_agents, run_tournament
 from gamesearch.arena.play import (
     GameRecord,
@@ -38,7 +37,6 @@ from gamesearch.arena.report import openskill_ratings, standings
 from gamesearch.arena.schedule import MAX_TABLES, balanced_tables
 from gamesearch.arena.store import SCHEMA_VERSION
 from gamesearch.arena.timecontrol import TimeControl
-from gamesearch.interfaces.cli import main
 
 TESTS = Path(__file__).resolve().parent
 RACE3 = "py:nplayer_game:Race:players=3"
@@ -50,14 +48,6 @@ def _tests_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYTHONPATH", str(TESTS))
 
 
-def cli(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stderr(err):
-        try:
-            code = main(argv, out)
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-    return code, out.getvalue(), err.getvalue()
 
 
 def config(game: str, agents: list[str], games: int = 3, fmt: str = "round-robin",

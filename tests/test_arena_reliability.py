@@ -16,12 +16,12 @@ import sqlite3
 import subprocess
 import sys
 import time
-from contextlib import redirect_stderr
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cli_runner import cli
 from gamesearch.arena import (
     ArenaError,
     RunOptions,
@@ -39,14 +39,6 @@ MATCH = ["match", "tictactoe", "random:seed=1", "alphabeta:depth=1", "--games", 
          "--time-control", "5+0.05", "--quiet", "--json"]
 
 
-def cli(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stderr(err):
-        try:
-            code = main(argv, out)
-        except SystemExit as exc:  # argparse's errors
-            code = int(exc.code or 0)
-    return code, out.getvalue(), err.getvalue()
 
 
 def env_with_tests() -> dict[str, str]:

@@ -7,20 +7,18 @@ Each test names the mutation (a line broken by hand) it was seen to catch.
 
 from __future__ import annotations
 
-import io
 import json
-from contextlib import redirect_stderr
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from cli_runner import cli
 from gamesearch.arena import RunOptions, Store, TournamentConfig, parse_agents, run_tournament
 from gamesearch.arena.duplicate import board_results, pair_standings
 from gamesearch.arena.errors import ArenaError
 from gamesearch.arena.schedule import load_game
 from gamesearch.games.bridge.rules import imps
-from gamesearch.interfaces.cli import main
 
 TESTS = Path(__file__).resolve().parent
 DATA = TESTS / "data" / "bridge"
@@ -34,14 +32,6 @@ def _tests_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYTHONPATH", str(TESTS))
 
 
-def cli(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stderr(err):
-        try:
-            code = main(argv, out)
-        except SystemExit as exc:
-            code = int(exc.code or 0)
-    return code, out.getvalue(), err.getvalue()
 
 
 def config(agents: list[str], boards: int, game: str = GAME, seed: int = 3) -> TournamentConfig:

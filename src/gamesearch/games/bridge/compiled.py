@@ -176,9 +176,28 @@ def _order(H: Any, T: Any, tlen: int, leader: int, moves: Any, n: int, strain: i
 
 
 @_jit
-def _quick_tricks(H: Any, leader: int, strain: int) -> tuple[int, int]:
-    rem = _popcount(H[0] | H[1] | H[2] | H[3]) // 4
+def _top_cards(alive: int, suit: int, k: int) -> int:
+    """The mask of the ``k`` highest cards of ``suit`` in ``alive``."""
+    out = 0
+    base = 13 * suit
+    r = 12
+    while k > 0 and r >= 0:
+        bit = 1 << (base + r)
+        if alive & bit:
+            out |= bit
+            k -= 1
+        r -= 1
+    return out
+
+
+@_jit
+def _quick(H: Any, leader: int, strain: int) -> tuple[int, int, int, int]:
+    """:func:`.dd.quick_tricks` with the cards each bound counted: ``(q, q_cards, qo,
+    qo_cards)``."""
+    alive = H[0] | H[1] | H[2] | H[3]
+    rem = _popcount(alive) // 4
     q = 0
+    q_cards = 0
     for s in range(4):
         k = _top_run(H, leader, s)
         if k == 0:
@@ -193,15 +212,18 @@ def _quick_tricks(H: Any, leader: int, strain: int) -> tuple[int, int]:
                     if n < k:
                         k = n
         q += k
+        q_cards |= _top_cards(alive, s, k)
     if q > rem:
         q = rem
     qo = 0
+    qo_cards = 0
     if strain != 4:
         for o in (1, 3):
             r = _top_run(H, (leader + o) % 4, strain)
             if r > qo:
                 qo = r
-    return q, qo
+                qo_cards = _top_cards(alive, strain, r)
+    return q, q_cards, qo, qo_cards
 
 
 @_jit
@@ -302,7 +324,7 @@ def _negamax(H: Any, T: Any, st: Any, A: int, B: int, strain: int, decl: int,
         lo = own - opp - rem
         hi = own - opp + rem
     else:
-        q, qo = _quick_tricks(H, leader, strain)
+        q, _q_cards, qo, _qo_cards = _quick(H, leader, strain)
         lo = own + q - opp - rem + q
         hi = own + rem - qo - opp - qo
     if lo >= B:

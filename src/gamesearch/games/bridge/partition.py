@@ -56,7 +56,7 @@ from typing import Any
 from ...errors import InvalidPositionError, SearchTimeout, UnsupportedGameError
 from ..numba_support import NUMBA_ERROR, available, np
 from ..numba_support import njit as _njit
-from .compiled import _gen_moves, _popcount, _suit_mask, _top_run, _winner
+from .compiled import _gen_moves, _popcount, _quick, _suit_mask, _top_cards, _top_run, _winner
 from .dd import DDState, tricks_left
 
 __all__ = ["PartitionTable", "Solver", "available"]
@@ -90,42 +90,6 @@ else:  # pragma: no cover - without numba
 
 
 @_jit
-def _quick(H: Any, leader: int, strain: int) -> tuple[int, int, int, int]:
-    """:func:`.dd.quick_tricks` with the cards each bound counted: ``(q, q_cards, qo,
-    qo_cards)``."""
-    alive = H[0] | H[1] | H[2] | H[3]
-    rem = _popcount(alive) // 4
-    q = 0
-    q_cards = 0
-    for s in range(4):
-        k = _top_run(H, leader, s)
-        if k == 0:
-            continue
-        if strain != 4 and s != strain:
-            trumps = _suit_mask(strain)
-            suit = _suit_mask(s)
-            for o in range(1, 4):
-                h = H[(leader + o) % 4]
-                if h & trumps:
-                    n = _popcount(h & suit)
-                    if n < k:
-                        k = n
-        q += k
-        q_cards |= _top_cards(alive, s, k)
-    if q > rem:
-        q = rem
-    qo = 0
-    qo_cards = 0
-    if strain != 4:
-        for o in (1, 3):
-            r = _top_run(H, (leader + o) % 4, strain)
-            if r > qo:
-                qo = r
-                qo_cards = _top_cards(alive, strain, r)
-    return q, q_cards, qo, qo_cards
-
-
-@_jit
 def _partner_quick(H: Any, leader: int, strain: int) -> tuple[int, int]:
     """Quick tricks through partner's entry: when the leader holds a card of a suit whose
     top cards partner holds (and no opponent ruffs it: partner's quick tricks in the suit
@@ -151,21 +115,6 @@ def _partner_quick(H: Any, leader: int, strain: int) -> tuple[int, int]:
         if k > 0:
             return q, q_cards | _top_cards(alive, s, 1)
     return 0, 0
-
-
-@_jit
-def _top_cards(alive: int, suit: int, k: int) -> int:
-    """The mask of the ``k`` highest cards of ``suit`` in ``alive``."""
-    out = 0
-    base = 13 * suit
-    r = 12
-    while k > 0 and r >= 0:
-        bit = 1 << (base + r)
-        if alive & bit:
-            out |= bit
-            k -= 1
-        r -= 1
-    return out
 
 
 @_jit
