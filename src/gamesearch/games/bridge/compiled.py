@@ -284,6 +284,43 @@ def _store(keys: Any, vals: Any, gen: Any, meta: Any, key: Any, value: int, flag
 
 
 @_jit
+def _play(H: Any, T: Any, st: Any, seat: int, c: int, tlen: int, leader: int, strain: int,
+          decl: int) -> int:
+    """Play card ``c`` of ``seat`` as the trick's card ``tlen``; the trick's winner when it
+    completes the trick (the score and the leader updated), else -1."""
+    H[seat] &= ~(1 << c)
+    T[tlen] = c
+    if tlen == 3:
+        w: int = _winner(T, leader, strain)
+        st[0] = 0
+        st[1] = w
+        if (w - decl) & 1:
+            st[3] += 1
+        else:
+            st[2] += 1
+        return w
+    st[0] = tlen + 1
+    return -1
+
+
+@_jit
+def _unplay(H: Any, T: Any, st: Any, seat: int, c: int, tlen: int, leader: int, decl: int,
+            t0: int, t1: int, t2: int) -> None:
+    """Undo :func:`_play` (the next trick wrote over the cards of this one: ``t0-t2``)."""
+    if tlen == 3:
+        T[0] = t0
+        T[1] = t1
+        T[2] = t2
+        if (st[1] - decl) & 1:
+            st[3] -= 1
+        else:
+            st[2] -= 1
+        st[1] = leader
+    st[0] = tlen
+    H[seat] |= 1 << c
+
+
+@_jit
 def _negamax(H: Any, T: Any, st: Any, A: int, B: int, strain: int, decl: int,
              keys: Any, vals: Any, gen: Any, meta: Any) -> Any:
     """One node (``st``: trick length, leader, tricks taken, lost); the module docstring."""
@@ -345,35 +382,13 @@ def _negamax(H: Any, T: Any, st: Any, A: int, B: int, strain: int, decl: int,
     t0, t1, t2 = T[0], T[1], T[2]
     for i in range(n):
         c = moves[i]
-        H[seat] &= ~(1 << c)
-        T[tlen] = c
-        if tlen == 3:
-            w = _winner(T, leader, strain)
-            st[0] = 0
-            st[1] = w
-            if (w - decl) & 1:
-                st[3] += 1
-            else:
-                st[2] += 1
-        else:
-            st[0] = tlen + 1
+        _play(H, T, st, seat, c, tlen, leader, strain, decl)
         cp = ((st[1] + st[0]) - decl) & 1
         if cp == p:
             v = _negamax(H, T, st, A, B, strain, decl, keys, vals, gen, meta)
         else:
             v = -_negamax(H, T, st, -B, -A, strain, decl, keys, vals, gen, meta)
-        # undo (the next trick wrote over the cards of this one)
-        if tlen == 3:
-            T[0] = t0
-            T[1] = t1
-            T[2] = t2
-            if (st[1] - decl) & 1:
-                st[3] -= 1
-            else:
-                st[2] -= 1
-            st[1] = leader
-        st[0] = tlen
-        H[seat] |= 1 << c
+        _unplay(H, T, st, seat, c, tlen, leader, decl, t0, t1, t2)
         if v > best:
             best = v
             if v > A:
@@ -417,34 +432,13 @@ def _probe(H: Any, T: Any, st: Any, b: int, root_move: int, strain: int, decl: i
     t0, t1, t2 = T[0], T[1], T[2]
     for i in range(n):
         c = moves[i]
-        H[seat] &= ~(1 << c)
-        T[tlen] = c
-        if tlen == 3:
-            w = _winner(T, leader, strain)
-            st[0] = 0
-            st[1] = w
-            if (w - decl) & 1:
-                st[3] += 1
-            else:
-                st[2] += 1
-        else:
-            st[0] = tlen + 1
+        _play(H, T, st, seat, c, tlen, leader, strain, decl)
         cp = ((st[1] + st[0]) - decl) & 1
         if cp == p:
             v = _negamax(H, T, st, a, B, strain, decl, keys, vals, gen, meta)
         else:
             v = -_negamax(H, T, st, -B, -a, strain, decl, keys, vals, gen, meta)
-        if tlen == 3:
-            T[0] = t0
-            T[1] = t1
-            T[2] = t2
-            if (st[1] - decl) & 1:
-                st[3] -= 1
-            else:
-                st[2] -= 1
-            st[1] = leader
-        st[0] = tlen
-        H[seat] |= 1 << c
+        _unplay(H, T, st, seat, c, tlen, leader, decl, t0, t1, t2)
         if v > best:
             best = v
             best_move = c

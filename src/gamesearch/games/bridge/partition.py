@@ -56,7 +56,16 @@ from typing import Any
 from ...errors import InvalidPositionError, SearchTimeout, UnsupportedGameError
 from ..numba_support import NUMBA_ERROR, available, np
 from ..numba_support import njit as _njit
-from .compiled import _gen_moves, _popcount, _quick, _suit_mask, _top_cards, _top_run, _winner
+from .compiled import (
+    _gen_moves,
+    _play,
+    _popcount,
+    _quick,
+    _suit_mask,
+    _top_cards,
+    _top_run,
+    _unplay,
+)
 from .dd import DDState, tricks_left
 
 __all__ = ["PartitionTable", "Solver", "available"]
@@ -429,34 +438,14 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
     reached = not decl_moves  # what the side to move gets if no move does better
     for i in range(n):
         c = moves[i]
-        H[seat] &= ~(1 << c)
-        T[tlen] = c
+        w = _play(H, T, st, seat, c, tlen, leader, strain, decl)
         won_by_rank = 0
-        if tlen == 3:
-            w = _winner(T, leader, strain)
+        if w >= 0:
             # the winning card matters, even when no other card of its suit was played
             # (the narrower rule, DDS's "won by rank" only, disagreed with DDS on a deal)
             won_by_rank = 1 << T[(w - leader) % 4]
-            st[0] = 0
-            st[1] = w
-            if (w - decl) & 1:
-                st[3] += 1
-            else:
-                st[2] += 1
-        else:
-            st[0] = tlen + 1
         r = _search(H, T, st, goal, strain, decl, bkeys, bgen, ent, meta, deadline, work)
-        if tlen == 3:
-            T[0] = t0
-            T[1] = t1
-            T[2] = t2
-            if (st[1] - decl) & 1:
-                st[3] -= 1
-            else:
-                st[2] -= 1
-            st[1] = leader
-        st[0] = tlen
-        H[seat] |= 1 << c
+        _unplay(H, T, st, seat, c, tlen, leader, decl, t0, t1, t2)
         if r == _ABORT:
             return _ABORT
         ok = r >= _OK
