@@ -23,6 +23,12 @@ depend on the machine's load; only their seconds do.
     nice -n 10 .venv/bin/python benchmarks/bridge_declarer.py --deals 500 --rows random simple
     nice -n 10 .venv/bin/python benchmarks/bridge_declarer.py --deals 500 \\
         --rows ismcts:iterations=500 --time 1800
+    nice -n 10 .venv/bin/python benchmarks/bridge_declarer.py --deals 500 --time 2700 \\
+        --rows pimc:worlds=5,nodes=5000000 pimc:worlds=20,nodes=5000000
+
+PIMC's node budget (``nodes=M``, per decision) makes its rows independent of the load, but
+the double-dummy solver keeps one table across a process's solves, so node counts (and the
+worlds a budget cuts) may differ between an uninterrupted run and a resumed one.
 """
 
 from __future__ import annotations
@@ -40,8 +46,8 @@ from gamesearch.games.bridge.cards import STRAINS, card_name, format_deal
 from gamesearch.games.bridge.rules import Bridge, BridgeState, deal_from_seed
 from gamesearch.games.bridge.simple_play import simple_card
 
-ROWS = ["pimc:worlds=5", "pimc:worlds=20", "pimc:worlds=50,time=0.5",
-        "ismcts:iterations=500", "simple", "random"]
+ROWS = ["pimc:worlds=10,nodes=1000000", "pimc:worlds=5,nodes=5000000",
+        "pimc:worlds=20,nodes=5000000", "ismcts:iterations=500", "simple", "random"]
 HCP = {12: 4, 11: 3, 10: 2, 9: 1}
 
 
