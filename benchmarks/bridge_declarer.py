@@ -23,6 +23,12 @@ depend on the machine's load; only their seconds do.
     nice -n 10 .venv/bin/python benchmarks/bridge_declarer.py --deals 500 --rows random simple
     nice -n 10 .venv/bin/python benchmarks/bridge_declarer.py --deals 500 \\
         --rows ismcts:iterations=500 --time 1800
+    nice -n 10 .venv/bin/python benchmarks/bridge_declarer.py --deals 500 --time 2700 \\
+        --rows pimc:worlds=5,nodes=5000000 pimc:worlds=20,nodes=5000000
+
+PIMC's node budget (``nodes=M``, per decision) makes its rows independent of the load, but
+the double-dummy solver keeps one table across a process's solves, so node counts (and the
+worlds a budget cuts) may differ between an uninterrupted run and a resumed one.
 """
 
 from __future__ import annotations
@@ -40,8 +46,8 @@ from gamesearch.games.bridge.cards import STRAINS, card_name, format_deal
 from gamesearch.games.bridge.rules import Bridge, BridgeState, deal_from_seed
 from gamesearch.games.bridge.simple_play import simple_card
 
-ROWS = ["pimc:worlds=5", "pimc:worlds=20", "pimc:worlds=50,time=0.5",
-        "ismcts:iterations=500", "simple", "random"]
+ROWS = ["pimc:worlds=10,nodes=1000000", "pimc:worlds=5,nodes=5000000",
+        "pimc:worlds=20,nodes=5000000", "ismcts:iterations=500", "simple", "random"]
 HCP = {12: 4, 11: 3, 10: 2, 9: 1}
 
 
@@ -114,14 +120,21 @@ def dds_card(game: Bridge, s: BridgeState) -> int:
 
 
 def play_out(game: Bridge, s: BridgeState, spec: str, seed: int,
-             defence_kind: str = "dds") -> tuple[int, float]:
+             defence_kind: str = "dds") -> tuple[int, float, dict[str, int]]:
     """Declarer's tricks from ``s`` with ``spec`` declaring against the ``defence_kind``
-    defence (``dds`` or ``simple``), and declarer's thinking seconds."""
+    defence (``dds`` or ``simple``), declarer's thinking seconds, and what its decisions
+    cost: ``decisions`` (cards chosen with more than one legal), ``nodes`` (the agent's
+    reported nodes -- PIMC's double-dummy nodes, ISMCTS's iterations -- summed),
+    ``max_nodes`` (of one decision), and for PIMC ``short`` (decisions that finished
+    fewer worlds than asked: the node budget cut a world) and ``blind`` (none finished:
+    the first legal card played)."""
     obs = game.observation()
     declarer_agent = agent_for(game, spec, seed)
     defence = SimpleAgent()
     start = s.declarer_tricks
     seconds = 0.0
+    cost = {"decisions": 0, "nodes": 0, "max_nodes": 0, "short": 0, "blind": 0}
+    asked = getattr(declarer_agent, "worlds", None)
     while not game.is_terminal(s):
         seat = game.to_move(s)
         view = obs.observe(s, seat)
@@ -129,12 +142,23 @@ def play_out(game: Bridge, s: BridgeState, spec: str, seed: int,
             t0 = time.perf_counter()
             card = declarer_agent.choose(game, view)
             seconds += time.perf_counter() - t0
+            if len(game.actions(s)) > 1:
+                report = getattr(declarer_agent, "report", None)
+                nodes = int(report.nodes) if report is not None else 0
+                cost["decisions"] += 1
+                cost["nodes"] += nodes
+                cost["max_nodes"] = max(cost["max_nodes"], nodes)
+                last = getattr(declarer_agent, "last", None)
+                finished = getattr(last, "worlds", None)
+                if asked is not None and isinstance(finished, list):
+                    cost["short"] += len(finished) < asked
+                    cost["blind"] += not finished
         elif defence_kind == "dds":
             card = dds_card(game, s)
         else:
             card = defence.choose(game, view)
         s = game.result(s, card)
-    return s.declarer_tricks - start, seconds
+    return s.declarer_tricks - start, seconds, cost
 
 
 def main() -> None:
@@ -164,19 +188,20 @@ def main() -> None:
                 continue
             game, s, dd = start_position(seed, args.from_trick)
             for row in todo:
-                tricks, secs = play_out(game, s, row, seed, args.defence)
+                tricks, secs, cost = play_out(game, s, row, seed, args.defence)
                 rec = {"row": row, "seed": seed, "from_trick": args.from_trick,
                        "defence": args.defence,
                        "contract": game.contract_name(s), "dd": dd, "tricks": tricks,
-                       "lost": dd - tricks, "seconds": round(secs, 4)}
+                       "lost": dd - tricks, "seconds": round(secs, 4), **cost}
                 done[(row, seed, *key)] = rec
                 f.write(json.dumps(rec) + "\n")
                 f.flush()
     seeds = set(range(args.first, args.first + args.deals))
     print(f"declarer from trick {args.from_trick}; defence: {args.defence}; "
           f"lost = DDS tricks - declarer's tricks (95 % interval)")
-    print("| declarer | deals | tricks lost / deal | 95 % interval | s / deal |")
-    print("| --- | ---: | ---: | ---: | ---: |")
+    print("| declarer | deals (seeds) | tricks lost / deal | 95 % interval | s / deal | "
+          "nodes / decision (max) | decisions cut short (none finished) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for row in args.rows:
         recs = [r for (k, seed, *rest), r in done.items()
                 if k == row and tuple(rest) == key and seed in seeds]
@@ -187,7 +212,18 @@ def main() -> None:
         mean = sum(lost) / n
         sd = math.sqrt(sum((x - mean) ** 2 for x in lost) / (n - 1)) if n > 1 else 0.0
         secs = sum(r["seconds"] for r in recs) / n
-        print(f"| {row} | {n} | {mean:.3f} | ±{1.96 * sd / math.sqrt(n):.3f} | {secs:.3f} |")
+        counted = [r for r in recs if "decisions" in r]  # (records of before: no costs)
+        decisions = sum(r["decisions"] for r in counted)
+        per = (f"{sum(r['nodes'] for r in counted) / decisions:,.0f} "
+                f"({max(r['max_nodes'] for r in counted):,})"
+               if decisions and any(r["nodes"] for r in counted) else "--")
+        short = (f"{sum(r['short'] for r in counted)} ({sum(r['blind'] for r in counted)}) "
+                 f"of {decisions}" if decisions and row.startswith("pimc") else "--")
+        seeds_run = sorted(r["seed"] for r in recs)
+        span = (f"{seeds_run[0]}-{seeds_run[-1]}" if seeds_run[-1] - seeds_run[0] + 1 == n
+                else f"{n} seeds")
+        print(f"| {row} | {n} ({span}) | {mean:.3f} | ±{1.96 * sd / math.sqrt(n):.3f} | "
+              f"{secs:.3f} | {per} | {short} |")
 
 
 if __name__ == "__main__":

@@ -20,8 +20,10 @@ An agent's result is its mean board points with a 95 % normal interval
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .play import GameRecord
 from .ratings import Points, points_per_game
@@ -110,10 +112,50 @@ def head_to_head(config: TournamentConfig, records: Sequence[GameRecord]
             for pair, (a, b) in enumerate(config.pairs())]
 
 
+def board_unit(config: TournamentConfig) -> str:
+    """What a board scores in: ``IMPs`` for a game with a board-points scale (bridge),
+    else the game's own ``points``."""
+    hooks = load_game(config.game).match_hooks()
+    return "IMPs" if hooks is not None and hooks.board_points is not None else "points"
+
+
+def _finite(x: float) -> float | None:  # (JSON has no infinity: one board has no interval)
+    return x if math.isfinite(x) else None
+
+
+def duplicate_summary(config: TournamentConfig, records: Sequence[GameRecord]
+                      ) -> dict[str, Any]:
+    """A duplicate tournament's results as JSON-ready data, the same for the command line
+    (``tournament --duplicate --json``) and the web app: the unit, each pair's board points
+    (total, mean per board with its 95 % margin, boards won, unscored boards), the head to
+    head of each table of agents, and every board with its two tables."""
+    names = [a.name for a in config.agents]
+    boards = board_results(config, records)
+    totals = [sum(b.points for b in boards if b.pair == pair and b.points is not None)
+              for pair in range(len(config.pairs()))]
+    return {
+        "unit": board_unit(config),
+        "boards": config.boards,
+        "pairs": [
+            {"agent": p.name, "spec": p.spec, "boards": p.points.games, "total": p.total,
+             "mean": p.points.mean, "margin": _finite(p.points.margin),
+             "boards_won": p.points.wins, "unscored": p.unscored}
+            for p in pair_standings(config, records)],
+        "head_to_head": [
+            {"first": names[a], "second": names[b], "boards": p.games, "mean": p.mean,
+             "margin": _finite(p.margin), "boards_won": p.wins, "total": totals[pair]}
+            for pair, (a, b, p) in enumerate(head_to_head(config, records))],
+        "board_results": [
+            {"pair": b.pair, "board": b.board, "first": names[b.first],
+             "second": names[b.second], "tables": list(b.tables),
+             "difference": b.difference, "points": b.points}
+            for b in boards],
+    }
+
+
 def render_duplicate(config: TournamentConfig, records: Sequence[GameRecord]) -> str:
     """The standings and head-to-head table of a duplicate tournament, as text."""
-    hooks = load_game(config.game).match_hooks()
-    unit = "IMPs" if hooks is not None and hooks.board_points is not None else "points"
+    unit = board_unit(config)
     lines = [f" #  pair              boards   {unit:>6} total   {unit}/board (95 %)   "
              "unscored"]
     for place, row in enumerate(pair_standings(config, records), 1):

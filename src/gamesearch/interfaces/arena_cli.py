@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from ..arena.duplicate import head_to_head, pair_standings, render_duplicate
+from ..arena.duplicate import duplicate_summary, render_duplicate
 from ..arena.errors import ArenaError
 from ..arena.ratings import SPRT, Points, format_elo, points_per_game
 from ..arena.report import (
@@ -156,16 +156,7 @@ def _summary(result: TournamentResult) -> dict[str, Any]:
     for r in result.records:
         data["terminations"][r.termination] = data["terminations"].get(r.termination, 0) + 1
     if cfg.duplicate:
-        data["boards"] = cfg.boards
-        data["pairs"] = [
-            {"agent": p.name, "spec": p.spec, "boards": p.points.games, "total": p.total,
-             "mean": p.points.mean, "margin": num(p.points.margin),
-             "boards_won": p.points.wins, "unscored": p.unscored}
-            for p in pair_standings(cfg, result.records)]
-        data["head_to_head"] = [
-            {"first": cfg.agents[a].name, "second": cfg.agents[b].name,
-             "boards": p.games, "mean": p.mean, "margin": num(p.margin)}
-            for a, b, p in head_to_head(cfg, result.records)]
+        data.update(duplicate_summary(cfg, result.records))
         return data
     if len(cfg.agents) == 2:
         sc = result.match_score

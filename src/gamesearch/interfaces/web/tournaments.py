@@ -3,7 +3,12 @@ results, Elo with 95 % intervals, the rating plot and every game move by move. A
 of 3 to 6 seats (``seats`` in its stored configuration) shows the n-player standings of
 :mod:`gamesearch.arena.report` instead: first places, mean rank, mean score with its 95 %
 interval, the score in every seat and the openskill rating with its 95 % interval; its
-pairwise table is head to head (a better rank in a game both played is a win).
+pairwise table is head to head (a better rank in a game both played is a win). A
+duplicate tournament (bridge: each board at two tables with the pairs turned) shows what
+the command line shows instead (:func:`gamesearch.arena.duplicate.duplicate_summary`): each
+pair's IMPs, total and per board with the 95 % interval, the head to head of each table of
+agents and every board's two tables; a win table or an Elo plot of its single games would
+mean nothing, so it has none. Its games replay on their board's deal.
 
 The server is given one results file or one folder (``gamesearch web --db``). Requests name
 a file only by its name as listed here (:class:`Library`); nothing a request sends is ever
@@ -19,10 +24,11 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ...arena.duplicate import duplicate_summary
 from ...arena.errors import ArenaError
 from ...arena.ratings import Score, format_elo
 from ...arena.report import Standing, pair_score, render_svg, result_text, standings
-from ...arena.schedule import AgentEntry, table_count
+from ...arena.schedule import AgentEntry, TournamentConfig, table_count
 from ...arena.store import Store
 from .validation import WebInputError
 
@@ -86,6 +92,9 @@ class Library:
             info = _summary(store, found[0])
             agents = [AgentEntry(n, s) for n, s in store.agents(tid)]
             records = store.games(tid)
+        duplicate = _duplicate_config(name, found[0], agents)
+        if duplicate is not None:
+            return _duplicate_view(info, name, duplicate, records)
         seats = int(info["seats"])
         rows = standings(agents, records, seats)
         n = len(agents)
@@ -95,6 +104,7 @@ class Library:
                  else f"{info['game']} {info['format']}, {n} agents")
         info.update({
             "file": name,
+            "duplicate": None,
             "agents": [{"name": a.name, "spec": a.spec} for a in agents],
             "standings": [{"agent": s.name, "spec": s.spec,
                            **(_score(s.score) if seats == 2 else _nplayer(s)),
@@ -126,7 +136,12 @@ class Library:
             raise WebInputError(f"{name}: tournament {tid} has {len(records)} games; "
                                 f"no game {index}", 404)
         r = records[index]
-        return {"game": found[0]["game"], "index": index, "start_position": r.start_position,
+        duplicate = _duplicate_config(name, found[0],
+                                      [AgentEntry(n, s) for n, s in agents])
+        # (a duplicate table was played on its board's deal, not the tournament's game)
+        game = found[0]["game"] if duplicate is None else duplicate.board_spec(
+            r.game_no // 2)
+        return {"game": game, "index": index, "start_position": r.start_position,
                 "opening_plies": r.opening_plies, "moves": r.moves,
                 "agents": [agents[i][0] for i in r.seats], "ranks": r.ranks,
                 "returns": r.returns, "result": result_text(r.scores, r.ranks),
@@ -139,6 +154,51 @@ class Library:
                 if t["id"] == tid:
                     return int(t["games"])
         raise WebInputError(f"{name}: no tournament {tid}", 404)
+
+
+def _duplicate_config(name: str, stored: dict[str, Any], agents: list[AgentEntry]
+                      ) -> TournamentConfig | None:
+    """The schedule of a stored duplicate tournament (what scoring its boards needs: the
+    game, the agents, the pairs and the boards' seeds); ``None`` for any other one."""
+    cfg = stored["config"]
+    if not cfg.get("duplicate"):
+        return None
+    try:
+        return TournamentConfig(str(cfg.get("game", stored["game"])), tuple(agents),
+                                format=str(cfg.get("format", "round-robin")),
+                                games_per_pair=int(cfg["games_per_pair"]),
+                                seed=int(cfg.get("seed", 0)), duplicate=True)
+    except (ArenaError, KeyError, TypeError, ValueError) as exc:
+        raise WebInputError(f"{name}: tournament {stored['id']}: cannot read its duplicate "
+                            f"schedule: {exc}") from None
+
+
+def _duplicate_view(info: dict[str, Any], name: str, config: TournamentConfig,
+                    records: list[Any]) -> dict[str, Any]:
+    """The page's object for a duplicate tournament (the module's docstring)."""
+    try:
+        summary = duplicate_summary(config, records)
+        teams = config.teams
+    except ArenaError as exc:
+        raise WebInputError(f"{name}: {exc}") from None
+    info.update({
+        "file": name,
+        "agents": [{"name": a.name, "spec": a.spec} for a in config.agents],
+        "duplicate": summary,
+        "standings": [], "pairs": [], "table": [], "plot": "",
+        "records": [{"index": k, "pair": r.pair, "game_no": r.game_no, "round": r.round,
+                     "board": r.game_no // 2, "table": r.game_no % 2,
+                     "agents": [config.agents[i].name for i in r.seats], "ranks": r.ranks,
+                     "returns": r.returns,
+                     # (each team's agent and return: a team's seats hold one agent)
+                     "teams": [config.agents[r.seats[team[0]]].name for team in teams],
+                     "team_returns": None if r.returns is None else
+                     [r.returns[team[0]] for team in teams],
+                     "result": result_text(r.scores, r.ranks), "termination": r.termination,
+                     "plies": len(r.moves), "finished_at": r.finished_at}
+                    for k, r in enumerate(records)],
+    })
+    return info
 
 
 def _scalable(svg: str) -> str:

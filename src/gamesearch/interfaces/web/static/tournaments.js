@@ -38,13 +38,42 @@ function elo(s) { return esc(s.elo_text); }
 function show(d) {
   T.data = d;
   const running = d.games < d.scheduled;
-  $("#head").innerHTML = `<h2 style="margin:0 0 6px">${esc(d.game)} ${esc(d.format)}</h2>` +
+  const dup = d.duplicate;
+  $("#head").innerHTML = `<h2 style="margin:0 0 6px">${esc(d.game)} ${dup ? "duplicate " : ""}${esc(d.format)}</h2>` +
     `<div class="muted">${esc(d.file)}, tournament ${d.id}: <span id="count">${d.games}</span> of ` +
-    `${d.scheduled} games, time control ${esc(d.time_control || "?")}</div>`;
+    `${d.scheduled} games` + (dup ? ` (${dup.boards} boards, each at two tables with the pairs turned)` : "") +
+    `, time control ${esc(d.time_control || "?")}</div>`;
   $("#live").textContent = running ? "running: this page updates as games come in" : "";
   $("#standingsbox").style.display = "block";
-  if (d.seats > 2) showSeated(d);
-  else $("#standings").innerHTML = "<tr><th>#</th><th class='l'>agent</th><th>games</th><th>W</th><th>D</th>" +
+  $("#boardsbox").style.display = dup ? "block" : "none";
+  $("#standings-title").textContent = dup ? `Pairs: ${dup.unit} over the boards` : "Standings";
+  $("#pairs-title").textContent = dup ? `Head to head (the first pair's ${dup.unit} per board)`
+    : "Pairwise (row's score against column)";
+  if (dup) showDuplicate(d);
+  else if (d.seats > 2) showSeated(d);
+  else showPairs(d);
+  $("#plot").style.display = dup ? "none" : "block";  // (an Elo plot of single tables means nothing)
+  $("#plot").innerHTML = dup ? "" : d.plot;
+  $("#gamesbox").style.display = "block";
+  const cols = dup ? "<th>board</th><th>table</th><th class='l'>first team</th><th class='l'>second team</th>" +
+      "<th>first team's score</th>"
+    : d.seats > 2 ? "<th class='l'>seats, in order</th><th>ranks</th>"
+    : "<th class='l'>first</th><th class='l'>second</th><th>result</th>";
+  $("#games").innerHTML = "<tr><th>#</th>" + cols +
+    "<th class='l'>termination</th><th>plies</th><th></th></tr>" + d.records.map((g) =>
+      `<tr><td>${g.index + 1}</td>` + (dup ? `<td>${g.board + 1}</td><td>${g.table + 1}</td>` +
+        `<td class="l">${esc(g.teams[0])}</td><td class="l">${esc(g.teams[1])}</td>`
+        : d.seats > 2 ? `<td class="l">${esc(g.agents.join(", "))}</td>`
+        : `<td class="l">${esc(g.agents[0])}</td><td class="l">${esc(g.agents[1])}</td>`) +
+      `<td>${dup ? (g.team_returns ? signed(g.team_returns[0], 0) : "—") : esc(g.result)}</td>` +
+      `<td class="l">${esc(g.termination)}</td><td>${g.plies}</td>` +
+      `<td><button class="secondary replay" data-index="${g.index}">replay</button></td></tr>`).join("");
+  $$(".replay").forEach((b) => b.addEventListener("click", () => replay(Number(b.dataset.index))));
+}
+
+// Two seats: wins, draws, losses, Elo against the field, and the pairwise table.
+function showPairs(d) {
+  $("#standings").innerHTML = "<tr><th>#</th><th class='l'>agent</th><th>games</th><th>W</th><th>D</th>" +
     "<th>L</th><th>points</th><th>score</th><th>Elo vs field (95 %)</th><th>forfeits</th>" +
     "<th>s/move</th><th>nodes/move</th></tr>" + d.standings.map((s, i) =>
       `<tr class="standing"><td>${i + 1}</td><td class="l">${esc(s.agent)}</td><td>${s.games}</td>` +
@@ -56,17 +85,35 @@ function show(d) {
     d.table.map((row, i) => `<tr><th class="l">${esc(names[i])}</th>` + row.map((c) => c === null ? "<td>—</td>"
       : c.games ? `<td title="Elo ${elo(c)}">+${c.wins} =${c.draws} −${c.losses}<br><span class="muted">${elo(c)}</span></td>`
       : "<td></td>").join("") + "</tr>").join("");
-  $("#plot").style.display = "block";
-  $("#plot").innerHTML = d.plot;
-  $("#gamesbox").style.display = "block";
-  $("#games").innerHTML = "<tr><th>#</th>" + (d.seats > 2 ? "<th class='l'>seats, in order</th>"
-    : "<th class='l'>first</th><th class='l'>second</th>") + (d.seats > 2 ? "<th>ranks</th>" : "<th>result</th>") +
-    "<th class='l'>termination</th><th>plies</th><th></th></tr>" + d.records.map((g) =>
-      `<tr><td>${g.index + 1}</td>` + (d.seats > 2 ? `<td class="l">${esc(g.agents.join(", "))}</td>`
-        : `<td class="l">${esc(g.agents[0])}</td><td class="l">${esc(g.agents[1])}</td>`) +
-      `<td>${esc(g.result)}</td><td class="l">${esc(g.termination)}</td><td>${g.plies}</td>` +
-      `<td><button class="secondary replay" data-index="${g.index}">replay</button></td></tr>`).join("");
-  $$(".replay").forEach((b) => b.addEventListener("click", () => replay(Number(b.dataset.index))));
+}
+
+// Duplicate (bridge): each pair's board points (IMPs), total and per board with the 95 %
+// interval, the head to head of each table of agents and every board's two tables, as the
+// command line's table (gamesearch tournament --duplicate).
+function signed(x, digits) { return (x < 0 ? "-" : "+") + Math.abs(x).toFixed(digits); }
+function perBoard(p) {
+  if (!p.boards) return "--";
+  return signed(p.mean, 2) + (p.margin === null ? "" : " ± " + p.margin.toFixed(2));
+}
+
+function showDuplicate(d) {
+  const dup = d.duplicate, unit = esc(dup.unit);
+  $("#standings").innerHTML = `<tr><th>#</th><th class='l'>pair</th><th>boards</th><th>${unit} total</th>` +
+    `<th>${unit}/board (95 %)</th><th>boards won</th><th>unscored</th></tr>` + dup.pairs.map((p, i) =>
+      `<tr class="standing"><td>${i + 1}</td><td class="l">${esc(p.agent)}</td><td>${p.boards}</td>` +
+      `<td>${signed(p.total, 0)}</td><td>${perBoard(p)}</td><td>${p.boards_won}</td>` +
+      `<td>${p.unscored}</td></tr>`).join("");
+  $("#pairs").innerHTML = `<tr><th class='l'>first</th><th class='l'>second</th><th>boards</th>` +
+    `<th>${unit} total</th><th>${unit}/board (95 %)</th><th>boards won</th></tr>` + dup.head_to_head.map((h) =>
+      `<tr class="h2h"><td class="l">${esc(h.first)}</td><td class="l">${esc(h.second)}</td><td>${h.boards}</td>` +
+      `<td>${signed(h.total, 0)}</td><td>${perBoard(h)}</td><td>${h.boards_won}</td></tr>`).join("");
+  const score = (x) => x === null ? "—" : signed(x, 0);
+  $("#boards").innerHTML = `<tr><th>board</th><th class='l'>first pair</th><th class='l'>second pair</th>` +
+    `<th>first pair's score, table 1 (N-S)</th><th>table 2 (E-W)</th><th>difference</th><th>${unit}</th></tr>` +
+    dup.board_results.map((b) =>
+      `<tr class="board"><td>${b.board + 1}</td><td class="l">${esc(b.first)}</td><td class="l">${esc(b.second)}</td>` +
+      `<td>${score(b.tables[0])}</td><td>${score(b.tables[1])}</td><td>${score(b.difference)}</td>` +
+      `<td>${score(b.points)}</td></tr>`).join("");
 }
 
 // Three to six seats: first places, mean rank, mean score (95 %), the score in each seat and
@@ -107,7 +154,10 @@ async function step(k) {
     const pos = await api("/api/position", { game: r.g.game, position: r.g.start_position || "",
       moves: r.g.moves.slice(0, r.k).join(" ") });
     $("#r-board").innerHTML = pos.svg || `<pre>${esc(pos.text)}</pre>`;  // (no moves to click)
-    $("#r-info").textContent = `game ${r.g.index + 1}: ${r.g.agents.join(" vs ")}, ply ${r.k} of ` +
+    const rec = T.data && T.data.duplicate ? T.data.records[r.g.index] : null;
+    const who = rec ? `board ${rec.board + 1}, table ${rec.table + 1}: ${rec.teams[0]} vs ${rec.teams[1]}`
+      : `game ${r.g.index + 1}: ${r.g.agents.join(" vs ")}`;
+    $("#r-info").textContent = `${who}, ply ${r.k} of ` +
       `${r.g.moves.length}` + (r.k === r.g.moves.length ? ` — ${r.g.result} (${r.g.termination})` : "");
   } catch (e) { showError(e.message); }
 }
