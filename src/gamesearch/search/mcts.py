@@ -239,9 +239,8 @@ class MCTS(Searcher):
       player 0 (``u`` its utility, ``m`` the margin in [-1, 1]); Fuego's "score
       modification" (its ``uct_score_modification``, 0.02 on a [0, 1] scale). With win
       or loss alone, a position where every playout is lost (or won) gives every move the
-      same value, and a move's prior, however small, decides: on 9x9 Go the pass, whose
-      AMAF statistics only its own visits wash out, won those ties, and the program
-      passed while GNU Go took the board (README, Go section). 0: off.
+      same value and leaves the choice to the priors and to chance; the margin still
+      tells the moves apart. 0: off.
     """
 
     name: ClassVar[str] = "mcts"
