@@ -299,7 +299,15 @@ class Playouts(Generic[S]):
       not installed. A game with a playout *policy* (Go's patterns) plays it here;
     * ``traced(state, rng, max_plies)`` -- the same playout, returning ``(state reached,
       [(player, action), ...])``, the moves it played: what RAVE/AMAF (Gelly & Silver
-      2007) reads; ``None``: MCTS traces a plain random playout itself.
+      2007) reads; ``None``: MCTS traces a plain random playout itself;
+    * ``margin(state)`` -- how much player 0 wins or loses a finished playout by, in
+      [-1, 1] (Go: the area score over the number of points), which MCTS's ``margin=ε``
+      mixes into the returns (Fuego's "score modification") so that a position where
+      every playout is won, or every one lost, still prefers the larger margin;
+      ``None``: the game offers none;
+    * ``untraced`` -- the actions ``traced`` never reports (Go's pass, which every playout
+      plays at its end): RAVE keeps no all-moves-as-first statistics for them; their
+      prior stands until their first visit, then their own visits alone judge them.
 
     Room for the next issues: a playout *policy* (patterns, "win at once, else block")
     becomes a member ``policy(state, rng) -> action`` that ``random_playout`` plays, and
@@ -310,6 +318,8 @@ class Playouts(Generic[S]):
     compiled: Callable[[S, random.Random, int | None], S] | None = None
     traced: Callable[[S, random.Random, int | None],
                      tuple[S, Sequence[tuple[int, Any]]]] | None = None
+    margin: Callable[[S], float] | None = None
+    untraced: frozenset[Any] = frozenset()
 
 
 # ----- exact solving and books ---------------------------------------------------------------

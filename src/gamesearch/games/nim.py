@@ -232,7 +232,9 @@ class Nim(Game[NimState, NimAction]):
     # playouts() -> Playouts: what MCTS asks: priors (PUCT's prior of each action) and
     # compiled (a compiled uniformly random playout; Connect Four's and Othello's; Go's
     # follows MoGo's patterns) and traced (the same playout with the moves it played, for
-    # RAVE; Go's). Nim's playouts are the plain Python ones.
+    # RAVE; Go's), margin (how much a finished playout is won by, for MCTS's margin=ε;
+    # Go's area score) and untraced (actions the trace never reports, which RAVE then
+    # leaves without AMAF statistics: Go's pass). Nim's playouts are the plain Python ones.
 
     # fast_solver() -> FastSolver: a compiled exact solver whose solve(state, ...) answers
     # what the Python solver answers, much faster (Connect Four's and Othello's, numba).

@@ -14,7 +14,7 @@ are the search limit (``depth``, ``time``, ``nodes``) and the algorithm's option
 ``paranoid`` takes the engine's ``tt``, ``ordering``, ...; for ``mcts``: ``c=0.5``,
 ``solver=1``, ``puct=1``, ``playout_depth=N``, ``transpositions=1``, ``reuse=0``,
 ``seed=N``, ``iterations=N``, ``fast=0``, ``wdl=1``, ``rave=1``, ``rave_k=1000``,
-``prior_visits=N``);
+``prior_visits=N``, ``margin=0.1``);
 :mod:`gamesearch.spec` reads them, each in its documented range.
 """
 
@@ -98,6 +98,7 @@ OPTION_READERS: dict[str, Callable[[str, str], Any]] = {
     "seed": lambda key, text: read_int(key, text, 0, 2**63 - 1),
     "rave_k": lambda key, text: read_float(key, text, 0.0, 1e12),
     "prior_visits": lambda key, text: read_float(key, text, 0.0, 1e9),
+    "margin": lambda key, text: read_float(key, text, 0.0, 0.99),
 }
 
 #: The limit's keys in a spec and their ranges.

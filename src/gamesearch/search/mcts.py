@@ -47,7 +47,13 @@ Sources, and what each contributes here:
   every child to be tried first (set ``c=0`` for theirs); an action never played in any
   playout gets the optimistic ``max_utility``. The playout's moves come from the game's
   traced playout (``Playouts.traced``; Go's follows MoGo's patterns), or a traced uniform
-  one written here.
+  one written here. An action the game's trace never reports (``Playouts.untraced``: Go's
+  pass, which every playout plays at its end) has no AMAF evidence, so it keeps no AMAF
+  statistics: its prior (or, when it ends the game, its exact value) stands until its
+  first visit, then its own mean alone judges it (β = 0). Before, the pass's prior was
+  washed out by its own visits only, while every other move's AMAF value fell with the
+  real results, so in a lost position the pass won every tie and the program passed
+  while GNU Go took the board (``tests/test_go_pass.py``, the README's Go section).
   Under RAVE a decision node is made unopened: its actions, priors and AMAF statistics
   are listed when a later iteration first selects through it (:meth:`MCTS._open`, which
   also applies the AMAF update of the node's first iteration, kept until then), so the
@@ -227,6 +233,14 @@ class MCTS(Searcher):
       the outcome, so the search maximises the chance of winning rather than the expected
       margin (two-player zero-sum games with graded utilities: disc counts, points). Proofs
       keep the exact values.
+    * ``margin`` — mix the size of the win into the returns of two-player zero-sum games
+      whose playouts offer it (``Playouts.margin``, Go's area score): a finished playout
+      or terminal node is worth ``(1 - margin) · u + margin · max_utility · m`` for
+      player 0 (``u`` its utility, ``m`` the margin in [-1, 1]); Fuego's "score
+      modification" (its ``uct_score_modification``, 0.02 on a [0, 1] scale). With win
+      or loss alone, a position where every playout is lost (or won) gives every move the
+      same value and leaves the choice to the priors and to chance; the margin still
+      tells the moves apart. 0: off.
     """
 
     name: ClassVar[str] = "mcts"
@@ -253,6 +267,7 @@ class MCTS(Searcher):
         rave: bool = False,
         rave_k: float = 1000.0,
         prior_visits: float = 0.0,
+        margin: float = 0.0,
     ) -> None:
         super().__init__(game, discount=discount)
         gt = game.game_type
@@ -286,6 +301,14 @@ class MCTS(Searcher):
             raise InvalidLimitError(f"mcts wdl=1: only for two-player zero-sum games, not "
                                     f"{game.name}")
         self.wdl = bool(wdl)
+        if isinstance(margin, bool) or not isinstance(margin, int | float) or not (
+                0 <= margin < 1):
+            raise InvalidLimitError(f"mcts margin={margin!r}: must be a number >= 0 and "
+                                    "below 1")
+        if margin and (wdl or not (gt.num_players == 2 and gt.zero_sum)):
+            raise InvalidLimitError(f"mcts margin={margin:g}: only for two-player zero-sum "
+                                    f"games and without wdl=1 ({game.name})")
+        self.margin = float(margin)
         for name, amount in (("rave_k", rave_k), ("prior_visits", prior_visits)):
             if isinstance(amount, bool) or not isinstance(amount, int | float) or not (
                     0 <= amount < INF):
@@ -306,6 +329,14 @@ class MCTS(Searcher):
         #: the game's playout policy and priors; a compiled playout is loaded (and run
         #: once) here rather than on a clock
         self._policies = policies(game, self.fast)
+        #: the returns of a finished game with its margin mixed in (``margin``), or None
+        self._blend: Callable[[float, Any], float] | None = None
+        if self.margin:
+            if self._policies.margin is None:
+                raise InvalidLimitError(f"mcts margin={margin:g}: {game.name} offers no "
+                                        "margin of a finished game (Playouts.margin)")
+            self._blend = margin_blend(self._policies.margin, self.margin,
+                                       game.max_utility)
         if self._policies.compiled:
             self._policies.playout(game.initial_state(), random.Random(0), 1)
         self.rng = random.Random(seed)
@@ -455,6 +486,8 @@ class MCTS(Searcher):
         if self._two:
             u = game.terminal_utility(state, 0)
             if u is not None:
+                if self._blend is not None:
+                    u = self._blend(u, state)
                 return Node(state, owner, owner, (u, -u), (), None, wv, u, u)
         elif game.is_terminal(state):
             r = tuple(game.returns(state))
@@ -517,18 +550,46 @@ class MCTS(Searcher):
         if not pv or hook is None:
             node.amaf_n = [0.0] * count
             node.amaf_w = [0.0] * count
-            return
-        priors = tuple(hook(node.state))
-        if len(priors) != count:
-            raise GameError(f"{self.game.name}: its priors gave {len(priors)} priors for "
-                            f"{count} actions")
-        top = self.game.max_utility
-        node.amaf_n = [pv] * count
-        amaf_w = []
-        for x in priors:
-            ratio = x * count  # the prior over the uniform one
-            amaf_w.append(pv * top * (2 * ratio / (ratio + 1) - 1))
-        node.amaf_w = amaf_w
+        else:
+            priors = tuple(hook(node.state))
+            if len(priors) != count:
+                raise GameError(f"{self.game.name}: its priors gave {len(priors)} priors "
+                                f"for {count} actions")
+            top = self.game.max_utility
+            node.amaf_n = [pv] * count
+            amaf_w = []
+            for x in priors:
+                ratio = x * count  # the prior over the uniform one
+                amaf_w.append(pv * top * (2 * ratio / (ratio + 1) - 1))
+            node.amaf_w = amaf_w
+        if self._policies.untraced:
+            self._untraced_ends(node)
+
+    def _untraced_ends(self, node: Node) -> None:
+        """An untraced action (Go's pass) that ends the game is worth, until its first
+        visit, its exact value rather than its prior: the pass that wins after the
+        opponent's pass is then tried at once (and proves the node, MCTS-Solver), the one
+        that loses is not."""
+        game = self.game
+        index = node.index
+        for a in self._policies.untraced:
+            i = index.get(a)  # type: ignore[union-attr]
+            if i is None:
+                continue
+            end = game.result(node.state, a)
+            if not game.is_terminal(end):
+                continue
+            if self._two:
+                u = game.terminal_utility(end, 0)
+                if u is None:
+                    continue
+                if self._blend is not None:
+                    u = self._blend(u, end)
+                value = u if node.player == 0 else -u
+            else:
+                value = tuple(game.returns(end))[node.player]
+            node.amaf_n[i] = 1.0  # type: ignore[index]
+            node.amaf_w[i] = value  # type: ignore[index]
 
     # -- where the coming issues plug in (no-ops today) --------------------------------
     def determinization(self) -> Callable[[Node, random.Random], Any] | None:
@@ -571,13 +632,14 @@ class MCTS(Searcher):
         top = game.max_utility
         climb = (self._tighten if bounds else self._tighten_n) if solver else None
         simulate = playout_returns(game, self._policies.playout, self._evaluate,
-                                   self.playout_depth, two, rng)
+                                   self.playout_depth, two, rng, self._blend)
         rave = self.rave
         if rave:
             traced = traced_returns(game, self._policies.traced, self._evaluate,
-                                    self.playout_depth, two, rng)
+                                    self.playout_depth, two, rng, self._blend)
             rave_k, fpu = self.rave_k, top
             open_ = self._open
+        untraced = self._policies.untraced if rave else frozenset()
         new_node, result, key = self._new_node, game.result, game.key
         determinize = self.determinization()
         on_backup = self.backup_hook()
@@ -602,6 +664,11 @@ class MCTS(Searcher):
                 path, i = select(root, random_, c * span, puct, bounds, solver, top, table)
             leaf = path[-1]
             if i >= 0:
+                if untraced and leaf.actions[i] in untraced:
+                    # an action no playout reports has no AMAF evidence: its prior (the
+                    # virtual AMAF visits) stands until its first visit, then its own
+                    # mean alone (β = 0)
+                    leaf.amaf_n[i] = leaf.amaf_w[i] = 0.0  # type: ignore[index]
                 child = expand(leaf, i, result, new_node, table, key)
                 if table is None or child not in path:
                     path.append(child)
@@ -617,7 +684,7 @@ class MCTS(Searcher):
                 r = win if r[0] > 0 else loss if r[0] < 0 else draw
             backpropagate(path, r, vector, players, climb)
             if rave:
-                amaf_update(path, chosen, trace, r, game.num_players)
+                amaf_update(path, chosen, trace, r, game.num_players, untraced)
             if on_backup is not None:
                 on_backup(path, r)
             for x in r:  # the range of returns that scales the exploration term
@@ -753,7 +820,8 @@ class MCTS(Searcher):
     def _best_index(self, node: Node) -> int:
         """The move to play at ``node``: when it is proven, the proven child that gives its
         value; else the most visited unproven child (the robust child; ties to the higher
-        mean, then to the first action) unless a proven child is worth at least its mean."""
+        mean, then to the first action) unless a proven child is worth at least its mean
+        and is not a loss."""
         p = node.player
         proven_i, proven_v = -1, -INF
         robust, robust_key = -1, (-1.0, -INF)
@@ -768,8 +836,12 @@ class MCTS(Searcher):
             key = (float(ch.n), ch.w / ch.n)
             if key > robust_key:
                 robust, robust_key = i, key
+        # a proven loss is never preferred to a move not proven (however bad its mean:
+        # a discounted loss is worth a little more than -max_utility, a mean of lost
+        # playouts exactly that, and the playouts are only an estimate)
         if proven_i >= 0 and (node.exact is not None or robust < 0
-                              or proven_v >= robust_key[1]):
+                              or (proven_v >= robust_key[1]
+                                  and proven_v > -self._threshold)):
             return proven_i
         return max(robust, 0)
 
@@ -813,6 +885,8 @@ class Policies:
     priors: Callable[[Any], Sequence[float]] | None
     traced: Callable[[Any, random.Random, int | None],
                      tuple[Any, Sequence[tuple[int, Any]]]]
+    margin: Callable[[Any], float] | None = None
+    untraced: frozenset[Any] = frozenset()
 
 
 def policies(game: Game[Any, Any], fast: bool) -> Policies:
@@ -823,11 +897,15 @@ def policies(game: Game[Any, Any], fast: bool) -> Policies:
     compiled = playouts.compiled if fast and playouts is not None else None
     priors = playouts.priors if playouts is not None else None
     traced = playouts.traced if fast and playouts is not None else None
+    # the actions the game's traced playout never reports (the plain one reports all)
+    untraced = playouts.untraced if traced is not None else frozenset()  # type: ignore[union-attr]
     if traced is None:
         traced = partial(traced_random_playout, game)
+    margin = playouts.margin if playouts is not None else None
     if compiled is not None:
-        return Policies(compiled, True, priors, traced)
-    return Policies(partial(random_playout, game, fast=False), False, priors, traced)
+        return Policies(compiled, True, priors, traced, margin, untraced)
+    return Policies(partial(random_playout, game, fast=False), False, priors, traced, margin,
+                    untraced)
 
 
 def traced_random_playout(game: Game[Any, Any], state: Any, rng: random.Random,
@@ -974,13 +1052,30 @@ def expand(node: Node, i: int, result: Callable[[Any, Any], Any],
     return child
 
 
+def margin_blend(margin: Callable[[Any], float], weight: float, top: float
+                 ) -> Callable[[float, Any], float]:
+    """MCTS's ``margin`` option: ``blend(u, state)``, player 0's utility ``u`` of the
+    finished game ``state`` with the game's ``margin`` of it (in [-1, 1]) mixed in by
+    ``weight``, on the utility scale (``top``: ``max_utility``)."""
+    keep = 1.0 - weight
+    scale = weight * top
+
+    def blend(u: float, state: Any) -> float:
+        return keep * u + scale * margin(state)
+
+    return blend
+
+
 def playout_returns(game: Game[Any, Any], playout: Callable[[Any, random.Random, int | None], Any],
                     evaluate: Callable[[Any, int], float], playout_depth: int | None,
-                    two: bool, rng: random.Random) -> Callable[[Any], tuple[float, ...]]:
+                    two: bool, rng: random.Random,
+                    blend: Callable[[float, Any], float] | None = None
+                    ) -> Callable[[Any], tuple[float, ...]]:
     """SIMULATE for one search: ``simulate(state)`` plays ``playout`` (a :class:`Policies`
     playout) and returns the returns at its end, or ``evaluate`` (the game's evaluation)
     where ``playout_depth`` cuts it (``two``: a two-player zero-sum game, whose returns are
-    ``(u, -u)``)."""
+    ``(u, -u)``; ``blend``: the ``margin`` option's mix of a finished game's utility with
+    its margin, :func:`margin_blend`)."""
     terminal_utility, is_terminal = game.terminal_utility, game.is_terminal
     returns = game.returns
     players = range(game.num_players)
@@ -991,6 +1086,8 @@ def playout_returns(game: Game[Any, Any], playout: Callable[[Any, random.Random,
             u = terminal_utility(end, 0)
             if u is None:
                 u = evaluate(end, 0)
+            elif blend is not None:
+                u = blend(u, end)
             return (u, -u)
         if is_terminal(end):
             return tuple(returns(end))
@@ -1003,11 +1100,13 @@ def traced_returns(game: Game[Any, Any],
                    traced: Callable[[Any, random.Random, int | None],
                                     tuple[Any, Sequence[tuple[int, Any]]]],
                    evaluate: Callable[[Any, int], float], playout_depth: int | None,
-                   two: bool, rng: random.Random
+                   two: bool, rng: random.Random,
+                   blend: Callable[[float, Any], float] | None = None
                    ) -> Callable[[Any], tuple[tuple[float, ...], Sequence[tuple[int, Any]]]]:
     """SIMULATE for RAVE: :func:`playout_returns` with the playout's moves beside the
     returns."""
-    end_returns = playout_returns(game, lambda s, _rng, _d: s, evaluate, None, two, rng)
+    end_returns = playout_returns(game, lambda s, _rng, _d: s, evaluate, None, two, rng,
+                                  blend)
 
     def simulate(state: Any) -> tuple[tuple[float, ...], Sequence[tuple[int, Any]]]:
         end, moves = traced(state, rng, playout_depth)
@@ -1064,13 +1163,21 @@ def select_rave(root: Node, c_span: float, k: float, fpu: float,
     return path, chosen, -1
 
 
+#: what :func:`amaf_update` writes in place of an untraced action of the tree's moves
+_NO_ACTION = object()
+
+
 def amaf_update(path: list[Node], chosen: list[int], trace: Sequence[tuple[int, Any]],
-                r: tuple[float, ...], num_players: int) -> None:
+                r: tuple[float, ...], num_players: int,
+                untraced: frozenset[Any] = frozenset()) -> None:
     """RAVE's back-up (all moves as first): every node of the path counts, for each of its
     actions that its player played later in the iteration (in the tree below it, or in
     the playout), the visit and that player's return (an unopened leaf keeps those moves
-    and the return until :meth:`MCTS._open`)."""
+    and the return until :meth:`MCTS._open`). The ``untraced`` actions (those the
+    playouts never report: Go's pass) get no AMAF statistics (see :meth:`MCTS._run`)."""
     moves = [(path[j].player, path[j].actions[i]) for j, i in enumerate(chosen)]
+    if untraced:
+        moves = [(q, _NO_ACTION if a in untraced else a) for q, a in moves]
     moves.extend(trace)
     seen: list[set[Any]] = [set() for _ in range(num_players)]
     pos = len(moves)

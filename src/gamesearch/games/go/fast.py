@@ -32,8 +32,13 @@ table (:mod:`.patterns`, features computed here), normalised to sum to 1. The pa
 :data:`PASS_WEIGHT`, not the table's: GNU Go passes only when its game is over (the
 learned weight, 5.3, counts those passes), which no 3x3 feature can tell from the middle
 of a game; with the learned weight the first matches against GNU Go saw our program pass
-at move 43 of a lost game and let GNU Go take the board. The pass still ends a game when
-the search proves that it wins (MCTS-Solver).
+at move 43 of a lost game and let GNU Go take the board. The pass is ``untraced`` for
+RAVE (:class:`~gamesearch.capabilities.Playouts`): the playouts never report it, so MCTS
+keeps no AMAF statistics for it and judges it by its own visits once tried (with the
+prior as AMAF, washed out only by those visits, the pass won the ties of every lost
+position in the 5 s match against GNU Go). A pass that ends the game is worth its exact
+value before its first visit, so the search tries it at once when it wins (MCTS-Solver
+then proves it). A playout from a state after a pass ends at the playout's first pass.
 
 The plain Python rules are the playout's referee: ``tests/test_go_fast.py`` replays
 playouts move by move with :class:`.rules.Go` and checks every move legal (simple ko) and
@@ -310,11 +315,13 @@ def _draw(x: Any, k: int) -> int:
 
 @_jit
 def _playout(board: Any, colour: int, ko: int, last: int, ring: Any, pattern: Any,
-             level: int, seed: int, max_plies: int, moves: Any) -> tuple[int, int, int]:
+             level: int, seed: int, max_plies: int, moves: Any, passes: int
+             ) -> tuple[int, int, int]:
     """Play from ``board`` (modified in place) with ``colour`` (1 black, 2 white) to move,
     by the policy of the module docstring (``level``: 3 patterns, 2 captures, 0 random),
-    until two passes or ``max_plies``. ``moves`` receives the points played (``n``: a
-    pass). Returns (plies, colour to move, passes in a row at the end)."""
+    until two passes in a row (``passes``: those made before the playout) or
+    ``max_plies``. ``moves`` receives the points played (``n``: a pass). Returns (plies,
+    colour to move, passes in a row at the end)."""
     n = board.shape[0]
     gid = np.empty(n, dtype=np.int32)
     nxt = np.empty(n, dtype=np.int32)
@@ -326,7 +333,6 @@ def _playout(board: Any, colour: int, ko: int, last: int, ring: Any, pattern: An
     cand = np.empty(8, dtype=np.int32)
     _setup(board, ring, gid, nxt, size_, plib, lsum, lsq, stack)
     x = np.uint64(seed) | np.uint64(1)
-    passes = 0
     plies = 0
     while plies < max_plies and passes < 2:
         c = colour
@@ -443,7 +449,7 @@ class GoKernels:
         moves = np.empty(max(cap, 1), dtype=np.int32)
         plies, colour, passes = _playout(board, state.to_move + 1, -1, -1, self.ring,
                                          self.pattern, self.level, rng.getrandbits(63), cap,
-                                         moves)
+                                         moves, state.passes)
         moved = state.moves + plies
         if plies == 0:
             passes = state.passes
@@ -475,6 +481,13 @@ class GoKernels:
                 out.append((p, a))
             p ^= 1
         return end, out
+
+    def margin(self, state: GoState) -> float:
+        """Black's margin of a finished game (MCTS's ``margin`` option): the area
+        score (:meth:`.rules.Go.score`, komi included) over the number of points, within
+        [-1, 1]."""
+        game = self.game
+        return max(-1.0, min(1.0, game.score(state) / game.points))
 
     # -- priors -------------------------------------------------------------------------
     def features(self, state: GoState, actions: Sequence[int]) -> list[int]:
@@ -519,5 +532,7 @@ def go_playouts(game: Go) -> Playouts[GoState]:
     k = kernels(game)
     return Playouts(priors=k.priors if game.priors else None,
                     compiled=partial(GoKernels.playout, k),
-                    traced=partial(GoKernels.traced, k))
+                    traced=partial(GoKernels.traced, k),
+                    margin=partial(GoKernels.margin, k),
+                    untraced=frozenset((game.pass_action,)))
 
