@@ -198,3 +198,70 @@ def test_seed_31_spades_by_east_equals_dds() -> None:
     solver = partition.Solver(0, 1)
     solver.start_clock()
     assert solver.declarer_tricks(DoubleDummy(0, 1).start(hands)) == 11
+
+
+def _relabel_below(hands: list[int], keep: int, rng: Any) -> list[int]:
+    """``hands`` with, in each suit, the holders of the cards below the lowest card of
+    ``keep`` in it (all of the suit when ``keep`` has none) dealt again at random, each
+    hand keeping its length in the suit: a position that partition search treats as the
+    same once ``keep`` are the cards that mattered."""
+    out = [0, 0, 0, 0]
+    for s in range(4):
+        cards = [c for c in range(13 * s + 12, 13 * s - 1, -1)
+                 if any(h >> c & 1 for h in hands)]
+        holders = [next(i for i in range(4) if hands[i] >> c & 1) for c in cards]
+        fixed = 0
+        for i, c in enumerate(cards):
+            if keep >> c & 1:
+                fixed = i + 1
+        rest = holders[fixed:]
+        rng.shuffle(rest)
+        for c, h in zip(cards, holders[:fixed] + rest, strict=True):
+            out[h] |= 1 << c
+    return out
+
+
+def test_later_tricks_verdicts_hold_on_random_endings_by_the_exact_solver() -> None:
+    """DDS's "later tricks" bounds (``partition._later_tricks``) against the generic exact
+    solver's twin (``compiled.CompiledSolver``, no partition search) on 150 random endings
+    of 5 cards a hand, every strain and leader (North-South declaring), every target:
+    each verdict holds, and holds again on a position that differs only below the cards
+    the verdict says it read (the suits' lower cards dealt again, lengths kept). Mutations
+    (each fails): the top trump's trick read as two (``want == rem`` -> ``want >= rem -
+    1``); the no-trump sum counting the shorter holding; the long trump holding's tricks
+    read as one more; the cards read left out (``cards`` 0 in the no-trump rule: the
+    relabelled positions fail)."""
+    import random
+
+    np = pytest.importorskip("numpy")
+    rng = random.Random(7)
+    solvers = [compiled.CompiledSolver(DoubleDummy(s, 0)) for s in range(5)]
+    decided = 0
+    for _ in range(150):
+        cards = rng.sample(range(52), 20)
+        hands = [sum(1 << c for c in cards[5 * i:5 * i + 5]) for i in range(4)]
+        strain = rng.randrange(5)
+        leader = rng.randrange(4)
+
+        def tricks(h: list[int], strain: int = strain, leader: int = leader) -> int:
+            r = solvers[strain].solve(DoubleDummy(strain, 0).start(h, leader),
+                                      best_moves=False)
+            return int(r["tricks"])
+
+        exact = tricks(hands)
+        for need in range(1, 6):
+            ok, read = partition._later_tricks(np.array(hands, np.int64), leader, strain, 0,
+                                               need, 5)
+            if not ok:
+                continue
+            decided += 1
+            declarer_leads = (leader - 0) % 2 == 0
+            # decided: the declaring side on lead fails to take ``need``; a defender on
+            # lead cannot stop it
+            assert (exact < need) if declarer_leads else (exact >= need), (hands, strain,
+                                                                            leader, need)
+            other = _relabel_below(hands, int(read), rng)
+            again = tricks(other)
+            assert (again < need) if declarer_leads else (again >= need), (other, strain,
+                                                                            leader, need)
+    assert decided >= 40

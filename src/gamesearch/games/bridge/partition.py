@@ -30,13 +30,18 @@ algorithm description``) -- written for this library, in numba:
   partner's when the leader can reach partner's master (:func:`_partner_quick`), and the
   top trumps of the leader's opponents (:func:`.dd.quick_tricks`), as cut-offs against
   the target;
+* **later tricks** at trick starts (:func:`_later_tricks`, DDS's ``LaterTricksMIN`` /
+  ``LaterTricksMAX``): the tricks the side not on lead surely takes -- its top trump, its
+  long trumps when the side on lead has none, a guarded second trump sitting over the top
+  one; without trumps, the side on lead wins tricks only in the suits whose top card it
+  holds -- as cut-offs when the side on lead cannot afford them;
 * **move ordering** after DDS's weights, simplified (:func:`_weight`): the leader cashes
   masters, leads low towards partner's master or for partner's ruff, avoids suits an
   opponent ruffs; a follower wins cheaply when its card holds against the hands still to
   play, else plays low, discarding neither trumps nor masters; equivalent-card merging
   (:meth:`.dd.DoubleDummy.actions`) as the generic solver has it.
 
-Departures from DDS: no "later tricks" bounds, simpler quick tricks (partner's entry in
+Departures from DDS: simpler quick tricks (partner's entry in
 one suit only) and far simpler move-ordering weights; a bucket is a list of entries (not
 DDS's tree by suits), an entry that answers moves to its front, and a probe looks at
 1,024 entries at most; one table of fixed size per process, emptied
@@ -124,6 +129,100 @@ def _partner_quick(H: Any, leader: int, strain: int) -> tuple[int, int]:
         if k > 0:
             return q, q_cards | _top_cards(alive, s, 1)
     return 0, 0
+
+
+@_jit
+def _ranked(H: Any, suit: int, n: int) -> tuple[int, int]:
+    """The ``n``-th highest card still in play of ``suit`` (0: its top card) and its
+    holder; ``(-1, -1)`` when the suit has fewer cards."""
+    base = 13 * suit
+    for r in range(12, -1, -1):
+        bit = 1 << (base + r)
+        for seat in range(4):
+            if H[seat] & bit:
+                if n == 0:
+                    return base + r, seat
+                n -= 1
+                break
+    return -1, -1
+
+
+@_jit
+def _later_tricks(H: Any, leader: int, strain: int, decl: int, need: int,
+                  rem: int) -> tuple[bool, int]:
+    """DDS's "later tricks" bounds at a trick start (Haglund's ``LaterTricksMIN`` /
+    ``LaterTricksMAX``, rewritten): tricks the side *not* on lead surely takes, which decide
+    the search when the side on lead cannot afford them. ``(decided, cards)``: when the
+    declaring side leads, ``decided`` means it fails to take ``need`` of the ``rem``
+    tricks; when a defender leads, that it takes them; ``cards`` are the cards the
+    argument read (the suits' lengths are the table bucket's, so they need no card).
+
+    * no trumps in play: the side on lead needs every trick (else no verdict); the other
+      side holds the top card of some suits; the side on lead can win a trick only in a
+      suit whose top card it holds, at most the longer of its two holdings there
+      (``sum``); ``sum < need`` decides (the top cards of the other side's suits read);
+    * the other side holds the top trump: if the side on lead has no trump, the other
+      side's longer trump holding of ``k`` cards wins ``k`` tricks (each trick one of
+      them is played to, no trump of the leader's side beats it); else the top trump
+      wins one trick (decides when the side on lead needs them all), and with the second
+      trump too (one of the two hands holding two or more), two;
+    * the side on lead holds the top trump, the other side the second with a guard (two
+      or more cards) sitting over the top trump, or the second and third: one trump
+      trick for the other side (decides when the side on lead needs them all)."""
+    max_leads = ((leader - decl) & 1) == 0
+    # the leader's side needs ``want`` of the ``rem`` tricks
+    want = need if max_leads else rem - need + 1
+    trumps = 0 if strain == 4 else H[0] | H[1] | H[2] | H[3]
+    if strain != 4:
+        trumps &= _suit_mask(strain)
+    if trumps == 0:
+        if want < rem:
+            return False, 0
+        total = 0
+        cards = 0
+        for s in range(4):
+            c, h = _ranked(H, s, 0)
+            if c < 0:
+                continue
+            suit = _suit_mask(s)
+            if ((h - leader) & 1) == 0:
+                a = _popcount(H[h] & suit)
+                b = _popcount(H[(h + 2) % 4] & suit)
+                total += a if a > b else b
+            elif (H[0] | H[1] | H[2] | H[3]) & ~H[h] & suit:
+                cards |= 1 << c
+        if total < want:
+            return True, cards
+        return False, 0
+    tsuit = _suit_mask(strain)
+    c1, h1 = _ranked(H, strain, 0)
+    pard = (leader + 2) % 4
+    if ((h1 - leader) & 1) == 1:  # the other side holds the top trump
+        if not (H[leader] | H[pard]) & tsuit:
+            a = _popcount(H[(leader + 1) % 4] & tsuit)
+            b = _popcount(H[(leader + 3) % 4] & tsuit)
+            if rem - (a if a > b else b) < want:
+                return True, 0
+            return False, 0
+        if want == rem:
+            return True, 1 << c1
+        if want == rem - 1:
+            c2, h2 = _ranked(H, strain, 1)
+            if c2 >= 0 and ((h2 - leader) & 1) == 1 and (
+                    _popcount(H[h2] & tsuit) > 1 or _popcount(H[(h2 + 2) % 4] & tsuit) > 1):
+                return True, (1 << c1) | (1 << c2)
+        return False, 0
+    if want < rem:
+        return False, 0
+    c2, h2 = _ranked(H, strain, 1)
+    if c2 < 0 or ((h2 - leader) & 1) == 0 or _popcount(H[h2] & tsuit) <= 1:
+        return False, 0
+    if h1 == (h2 + 3) % 4:  # the top trump sits before the guarded second
+        return True, (1 << c1) | (1 << c2)
+    c3, h3 = _ranked(H, strain, 2)
+    if c3 >= 0 and ((h3 - leader) & 1) == 1:
+        return True, (1 << c1) | (1 << c2) | (1 << c3)
+    return False, 0
 
 
 @_jit
@@ -406,6 +505,9 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
                 return q_cards
             if qo >= need:
                 return _OK | qo_cards
+        decided, l_cards = _later_tricks(H, leader, strain, decl, need, rem)
+        if decided:
+            return l_cards if decl_moves else _OK | l_cards
         key = _layout(H, codes, lengths)
         tag = leader + 4 * strain
         b = _bucket(bkeys, bgen, meta, key, tag, False)
