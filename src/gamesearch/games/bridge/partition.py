@@ -39,7 +39,13 @@ algorithm description``) -- written for this library, in numba:
   masters, leads low towards partner's master or for partner's ruff, avoids suits an
   opponent ruffs; a follower wins cheaply when its card holds against the hands still to
   play, else plays low, discarding neither trumps nor masters; equivalent-card merging
-  (:meth:`.dd.DoubleDummy.actions`) as the generic solver has it.
+  (:meth:`.dd.DoubleDummy.actions`) as the generic solver has it; the leader's card that
+  last cut off at the same depth first (DDS's ``bestMove``; a follower's, tried too, cost
+  2-3 times the nodes);
+* **small cards skipped** (DDS's ``MakeNext``): once a card of a suit has been searched
+  without a cut-off and was below the lowest card of that suit that mattered so far at
+  the node, the hand's other cards of the suit below that card are not tried -- by the
+  partition argument they give the same result.
 
 Departures from DDS: simpler quick tricks (partner's entry in
 one suit only) and far simpler move-ordering weights; a bucket is a list of entries (not
@@ -535,11 +541,27 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
     n = _gen_moves(H, T, tlen, leader, moves)
     if n > 1:
         _order_dds(H, T, tlen, leader, moves, n, strain)
+        # DDS's "best move": the leader's card that last cut off at this depth first
+        # (followers keep the weights: their killers, tried too, cost 2-3x the nodes)
+        killer = work[depth, 21] - 1
+        if killer >= 0 and tlen == 0:
+            for i in range(1, n):
+                if moves[i] == killer:
+                    for j in range(i, 0, -1):
+                        moves[j] = moves[j - 1]
+                    moves[0] = killer
+                    break
     t0, t1, t2 = T[0], T[1], T[2]
     cards = 0
     reached = not decl_moves  # what the side to move gets if no move does better
+    low_win = work[depth, 22:26]  # per suit: its cards below this one are not tried
+    for s in range(4):
+        low_win[s] = -1
     for i in range(n):
         c = moves[i]
+        suit = c // 13
+        if low_win[suit] >= 0 and c < low_win[suit]:
+            continue  # a small card like one already searched (DDS's "MakeNext")
         w = _play(H, T, st, seat, c, tlen, leader, strain, decl)
         won_by_rank = 0
         if w >= 0:
@@ -554,9 +576,22 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
         child_cards = (r & ~_OK) | won_by_rank
         if ok == decl_moves:  # the side to move has what it wants: a cut-off
             reached = ok
+            if tlen == 0:
+                work[depth, 21] = c + 1
             cards = child_cards
             break
         cards |= child_cards
+        if low_win[suit] < 0:
+            # the lowest card of the suit that mattered so far: when ``c`` is below it,
+            # every card of the suit below it gives the same result (partition search)
+            m = cards & _suit_mask(suit)
+            low = 13 * suit + 13
+            if m:
+                low = 13 * suit
+                while not (m >> low) & 1:
+                    low += 1
+            if c < low:
+                low_win[suit] = low
     if tlen == 0:
         p01, p23 = _pattern(alive, cards, codes, lengths)
         # the bound, as the leader's side's tricks to come
@@ -584,10 +619,11 @@ class PartitionTable:
         self.bgen = np.zeros(2 * cap, np.int64)
         self.ent = np.zeros((cap, 5), np.int64)
         self.meta = np.array([1, 0, 0, 0, 0, 0, 0], np.int64)
-        self.work = np.zeros((53, 21), np.int64)
+        self.work = np.zeros((53, 26), np.int64)
 
     def clear(self) -> None:
-        """Empty the table (O(1): a new generation)."""
+        """Empty the table (O(1): a new generation) and forget the killer cards."""
+        self.work[:, 21] = 0
         self.meta[_GEN] += 1
         self.meta[_USED_BUCKETS] = 0
         self.meta[_USED_ENTRIES] = 0
