@@ -26,8 +26,10 @@ algorithm description``) -- written for this library, in numba:
   the entry's cards. A table entry of one deal is valid for any deal (the value depends
   on those cards and the lengths only), so one table serves the strains, declarers, and
   deals of a process -- PIMC's worlds included;
-* **quick tricks** at trick starts: the leader's tricks from the top of its hand, or
-  partner's when the leader can reach partner's master (:func:`_partner_quick`), and the
+* **quick tricks** at trick starts: the leader's tricks from the top of its hand (with
+  the length tricks of a suit it runs the opponents and partner out of,
+  :func:`_length_tricks`), or partner's when the leader can reach partner's master
+  (:func:`_partner_quick`), and the
   top trumps of the leader's opponents (:func:`.dd.quick_tricks`), as cut-offs against
   the target;
 * **later tricks** at trick starts (:func:`_later_tricks`, DDS's ``LaterTricksMIN`` /
@@ -135,6 +137,31 @@ def _partner_quick(H: Any, leader: int, strain: int) -> tuple[int, int]:
         if k > 0:
             return q, q_cards | _top_cards(alive, s, 1)
     return 0, 0
+
+
+@_jit
+def _length_tricks(H: Any, leader: int, strain: int) -> int:
+    """The leader's tricks from length on top of :func:`.compiled._quick`'s top runs: in a
+    suit where the leader holds the top ``k`` cards, ``k`` at least each opponent's length
+    and partner's length, and no opponent can ruff (no trumps, the trump suit, or no
+    opponent holding a trump), the opponents and partner are out after ``k`` rounds, so
+    that the leader's other cards of the suit win too, the lead staying in its hand. The
+    cards this reads (the top ``k``) are those :func:`._quick` counted."""
+    opp = H[(leader + 1) % 4] | H[(leader + 3) % 4]
+    extra = 0
+    for s in range(4):
+        suit = _suit_mask(s)
+        if strain != 4 and s != strain and opp & _suit_mask(strain):
+            continue
+        n = _popcount(H[leader] & suit)
+        k = _top_run(H, leader, s)
+        if k == 0 or n <= k or _popcount(H[(leader + 2) % 4] & suit) > k:
+            continue
+        a = _popcount(H[(leader + 1) % 4] & suit)
+        b = _popcount(H[(leader + 3) % 4] & suit)
+        if k >= a and k >= b:
+            extra += n - k
+    return extra
 
 
 @_jit
@@ -496,6 +523,9 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
     tag = 0
     if tlen == 0:
         q, q_cards, qo, qo_cards = _quick(H, leader, strain)
+        q += _length_tricks(H, leader, strain)
+        if q > rem:
+            q = rem
         if q < need if decl_moves else rem - q >= need:
             q2, q2_cards = _partner_quick(H, leader, strain)
             if q2 > q:
