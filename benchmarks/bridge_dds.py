@@ -171,6 +171,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"time per full table: DDS {dds_total / len(done):.3f} s, ours "
           f"{ours_total / len(done):.3f} s, ratio {ours_total / dds_total:.1f}x; our nodes "
           f"a table: median {nodes[len(nodes) // 2]}, max {nodes[-1]}")
+    ratios = sorted(float(str(r["ours_s"])) / max(float(str(r["dds_s"])), 1e-9) for r in done)
+    within = sum(1 for x in ratios if x <= 10)
+    print(f"ratio per deal: min {ratios[0]:.1f}x, quartiles {ratios[len(ratios) // 4]:.1f}x / "
+          f"{ratios[len(ratios) // 2]:.1f}x / {ratios[3 * len(ratios) // 4]:.1f}x, max "
+          f"{ratios[-1]:.1f}x; within 10x on {within} of {len(done)} deals")
+    loads = [float(str(r["load"])) for r in done if "load" in r]
+    if loads:
+        print(f"load average (1 min) at the end of each deal: {min(loads):.1f}-{max(loads):.1f}")
     if len(done) < args.deals:
         print(f"bounded run: {len(done)} of {args.deals} deals; the other "
               f"{args.deals - len(done)} would take about "
