@@ -31,7 +31,9 @@ algorithm description``) -- written for this library, in numba:
   :func:`_length_tricks`), or partner's when the leader can reach partner's master
   (:func:`_partner_quick`), and the
   top trumps of the leader's opponents (:func:`.dd.quick_tricks`), as cut-offs against
-  the target;
+  the target; at the second hand, when its side needs one trick more, DDS's second-hand
+  quick trick (:func:`_second_hand_wins`: a ruff the third hand cannot overruff, or the
+  highest card of the led suit that the third hand can neither beat nor ruff);
 * **later tricks** at trick starts (:func:`_later_tricks`, DDS's ``LaterTricksMIN`` /
   ``LaterTricksMAX``): the tricks the side not on lead surely takes -- its top trump, its
   long trumps when the side on lead has none, a guarded second trump sitting over the top
@@ -162,6 +164,39 @@ def _length_tricks(H: Any, leader: int, strain: int) -> int:
         if k >= a and k >= b:
             extra += n - k
     return extra
+
+
+@_jit
+def _second_hand_wins(H: Any, T: Any, seat: int, strain: int) -> tuple[bool, int]:
+    """DDS's ``QuickTricksSecondHand``, its first trick only: does the side of ``seat``,
+    second to play to the trick led with ``T[0]``, surely win the trick? It does when one
+    of its hands can ruff and the third hand cannot overruff (it follows suit or holds no
+    trump), or when it holds the highest card of the led suit among the led card, its own
+    and the third hand's, and the third hand cannot ruff. ``(wins, cards)``: the cards read
+    (the led card and, by rank, that highest card; the voids are lengths)."""
+    led = T[0] // 13
+    suit = _suit_mask(led)
+    pard = (seat + 2) % 4
+    third = (seat + 1) % 4
+    tmask = _suit_mask(strain) if strain != 4 else 0
+    third_ruffs = (H[third] & suit) == 0 and (H[third] & tmask) != 0
+    if strain != 4 and led != strain and (
+            ((H[seat] & suit) == 0 and (H[seat] & tmask) != 0)
+            or ((H[pard] & suit) == 0 and (H[pard] & tmask) != 0)):
+        if third_ruffs:
+            return False, 0
+        return True, 0
+    own = (H[seat] | H[pard]) & suit
+    if own == 0:
+        return False, 0
+    top = 13 * led + 12
+    while not (own >> top) & 1:
+        top -= 1
+    if top < T[0] or (H[third] & suit) >> top:
+        return False, 0
+    if led != strain and third_ruffs:
+        return False, 0
+    return True, 1 << top
 
 
 @_jit
@@ -567,6 +602,11 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
                         return (_OK | cards) if lo >= need else cards
                 prev = e
                 e = ent[e, 0]
+    elif tlen == 1 and (need == 1 if decl_moves else need == rem):
+        # the side to move needs one trick more: does it win this one?
+        wins, w_cards = _second_hand_wins(H, T, seat, strain)
+        if wins:
+            return (_OK | w_cards) if decl_moves else w_cards
     moves = work[depth, 0:13]
     n = _gen_moves(H, T, tlen, leader, moves)
     if n > 1:
