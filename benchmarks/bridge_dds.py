@@ -12,9 +12,10 @@ For each deal (seeded: ``random.Random(seed)`` shuffles the pack, 13 cards a sea
 
 then every entry compared (any disagreement is printed and makes the exit status 1). It
 prints, per deal, both times and our nodes, then the agreement, the mean time per table of
-each and their ratio. Each deal's record is appended to ``--out`` (JSON lines) and a run
-with ``--resume`` skips the seeds already there and reports over all of them, so that the
-1,000 deals can be measured in chunks. ``--time S`` stops starting new deals after S
+each and their ratio. Each deal's record (with the solver's commit and the load
+average) is appended to ``--out`` (JSON lines) and a run with ``--resume`` skips the seeds
+already there and reports over all of them, so that the 1,000 deals can be measured in
+chunks. ``--time S`` stops starting new deals after S
 seconds (a bounded run says how many it did and projects the rest). The first compiled
 call (numba compiles, about 10-20 s) is made before the clock starts.
 
@@ -31,6 +32,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -48,6 +51,21 @@ def dds_table(pbn: str) -> list[list[int]]:
     players = [Player.north, Player.east, Player.south, Player.west]
     t = calc_dd_table(Deal(pbn))
     return [[t[denoms[s], players[d]] for d in range(4)] for s in range(5)]
+
+
+def solver_version() -> str:
+    """The commit of the solver's code (``+`` when it has uncommitted changes), so that the
+    records of a resumed run say which deals ran with which version."""
+    here = Path(__file__).resolve().parent.parent
+    src = "src/gamesearch/games/bridge"
+    try:
+        commit = subprocess.run(["git", "log", "-1", "--format=%h", "--", src], cwd=here,
+                                capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", src], cwd=here,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return commit + ("+" if dirty else "")
 
 
 def ours(hands: tuple[int, int, int, int]) -> tuple[list[list[int]], int]:
@@ -112,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
             r = json.loads(line)
             records[int(r["seed"])] = r
     out.parent.mkdir(parents=True, exist_ok=True)
+    solver = solver_version()
     started = time.perf_counter()
     print(f"{'seed':>6} {'DDS s':>8} {'ours s':>9} {'ratio':>7} {'our nodes':>12}")
     wanted = range(args.first, args.first + args.deals)
@@ -133,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         for w in wrong:
             print(f"DISAGREE seed {seed} {w} ({pbn})")
         records[seed] = {"seed": seed, "dds_s": round(dds_s, 4), "ours_s": round(our_s, 4),
-                         "nodes": nodes, "agree": 20 - len(wrong)}
+                         "nodes": nodes, "agree": 20 - len(wrong), "solver": solver,
+                         "load": round(os.getloadavg()[0], 2)}
         with out.open("a") as f:
             f.write(json.dumps(records[seed]) + "\n")
         print(f"{seed:>6} {dds_s:>8.3f} {our_s:>9.2f} {our_s / dds_s:>7.1f} {nodes:>12}",
@@ -151,6 +171,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"time per full table: DDS {dds_total / len(done):.3f} s, ours "
           f"{ours_total / len(done):.3f} s, ratio {ours_total / dds_total:.1f}x; our nodes "
           f"a table: median {nodes[len(nodes) // 2]}, max {nodes[-1]}")
+    ratios = sorted(float(str(r["ours_s"])) / max(float(str(r["dds_s"])), 1e-9) for r in done)
+    within = sum(1 for x in ratios if x <= 10)
+    print(f"ratio per deal: min {ratios[0]:.1f}x, quartiles {ratios[len(ratios) // 4]:.1f}x / "
+          f"{ratios[len(ratios) // 2]:.1f}x / {ratios[3 * len(ratios) // 4]:.1f}x, max "
+          f"{ratios[-1]:.1f}x; within 10x on {within} of {len(done)} deals")
+    loads = [float(str(r["load"])) for r in done if "load" in r]
+    if loads:
+        print(f"load average (1 min) at the end of each deal: {min(loads):.1f}-{max(loads):.1f}")
     if len(done) < args.deals:
         print(f"bounded run: {len(done)} of {args.deals} deals; the other "
               f"{args.deals - len(done)} would take about "

@@ -92,13 +92,15 @@ def test_a_full_deal_table_equals_dds(index: int) -> None:
     """A whole deal's 20 results (13 tricks each; seed 1 of the benchmark) equal DDS's, on
     an emptied table and again on the warm one. Mutation: quick tricks counting the
     leader's top run without the ruff limit (``n < k``) fails; so does a trick won by rank
-    not making its winning card matter (``won_by_rank`` never set)."""
+    not making its winning card matter (``won_by_rank`` never set), and skipping every
+    card of a suit after a small one (``low_win`` set a suit too high). The node count
+    guards the move ordering: without the leader's killer card it fails."""
     hands = parse_deal(TABLES[index]["pbn"])
     expected = [TABLES[index]["table"][s] for s in "SHDCN"]
     partition.shared_table().clear()
     table, nodes = compiled.solve_table(hands)
     assert table == expected
-    assert nodes < 20_000_000
+    assert nodes < 3_500_000  # (3,027,447 measured: later tricks, killer, small cards)
     again, warm = compiled.solve_table(hands)
     assert again == expected and warm < nodes
 
@@ -198,3 +200,138 @@ def test_seed_31_spades_by_east_equals_dds() -> None:
     solver = partition.Solver(0, 1)
     solver.start_clock()
     assert solver.declarer_tricks(DoubleDummy(0, 1).start(hands)) == 11
+
+
+def _relabel_below(hands: list[int], keep: int, rng: Any) -> list[int]:
+    """``hands`` with, in each suit, the holders of the cards below the lowest card of
+    ``keep`` in it (all of the suit when ``keep`` has none) dealt again at random, each
+    hand keeping its length in the suit: a position that partition search treats as the
+    same once ``keep`` are the cards that mattered."""
+    out = [0, 0, 0, 0]
+    for s in range(4):
+        cards = [c for c in range(13 * s + 12, 13 * s - 1, -1)
+                 if any(h >> c & 1 for h in hands)]
+        holders = [next(i for i in range(4) if hands[i] >> c & 1) for c in cards]
+        fixed = 0
+        for i, c in enumerate(cards):
+            if keep >> c & 1:
+                fixed = i + 1
+        rest = holders[fixed:]
+        rng.shuffle(rest)
+        for c, h in zip(cards, holders[:fixed] + rest, strict=True):
+            out[h] |= 1 << c
+    return out
+
+
+def test_later_tricks_verdicts_hold_on_random_endings_by_the_exact_solver() -> None:
+    """DDS's "later tricks" bounds (``partition._later_tricks``) against the generic exact
+    solver's twin (``compiled.CompiledSolver``, no partition search) on 150 random endings
+    of 5 cards a hand, every strain and leader (North-South declaring), every target:
+    each verdict holds, and holds again on a position that differs only below the cards
+    the verdict says it read (the suits' lower cards dealt again, lengths kept). Mutations
+    (each fails): the top trump's trick read as two (``want == rem`` -> ``want >= rem -
+    1``); the no-trump sum counting the shorter holding; the long trump holding's tricks
+    read as one more; the cards read left out (``cards`` 0 in the no-trump rule: the
+    relabelled positions fail)."""
+    import random
+
+    np = pytest.importorskip("numpy")
+    rng = random.Random(7)
+    solvers = [compiled.CompiledSolver(DoubleDummy(s, 0)) for s in range(5)]
+    decided = 0
+    for _ in range(150):
+        cards = rng.sample(range(52), 20)
+        hands = [sum(1 << c for c in cards[5 * i:5 * i + 5]) for i in range(4)]
+        strain = rng.randrange(5)
+        leader = rng.randrange(4)
+
+        def tricks(h: list[int], strain: int = strain, leader: int = leader) -> int:
+            r = solvers[strain].solve(DoubleDummy(strain, 0).start(h, leader),
+                                      best_moves=False)
+            return int(r["tricks"])
+
+        exact = tricks(hands)
+        for need in range(1, 6):
+            ok, read = partition._later_tricks(np.array(hands, np.int64), leader, strain, 0,
+                                               need, 5)
+            if not ok:
+                continue
+            decided += 1
+            declarer_leads = (leader - 0) % 2 == 0
+            # decided: the declaring side on lead fails to take ``need``; a defender on
+            # lead cannot stop it
+            assert (exact < need) if declarer_leads else (exact >= need), (hands, strain,
+                                                                            leader, need)
+            other = _relabel_below(hands, int(read), rng)
+            again = tricks(other)
+            assert (again < need) if declarer_leads else (again >= need), (other, strain,
+                                                                            leader, need)
+    assert decided >= 40
+
+
+def test_quick_and_length_tricks_are_sure_tricks_by_the_exact_solver() -> None:
+    """The leader's quick tricks with the length tricks of partition search
+    (``compiled._quick`` + ``partition._length_tricks``) on 200 random endings of 5 cards
+    a hand where the length adds a trick: the leader's side takes at least that many (the
+    exact solver's twin), on the position and again with the cards below the counted top
+    cards dealt again. Mutations (each fails): partner's length not checked; a suit an
+    opponent can ruff counted."""
+    import random
+
+    np = pytest.importorskip("numpy")
+    rng = random.Random(11)
+    solvers = [compiled.CompiledSolver(DoubleDummy(s, 0)) for s in range(5)]
+    checked = 0
+    for _ in range(4000):
+        cards = rng.sample(range(52), 20)
+        hands = [sum(1 << c for c in cards[5 * i:5 * i + 5]) for i in range(4)]
+        strain = rng.randrange(5)
+        leader = rng.randrange(4)
+        H = np.array(hands, np.int64)
+        extra = int(partition._length_tricks(H, leader, strain))
+        if extra == 0:
+            continue
+        q, q_cards, _qo, _qo_cards = compiled._quick(H, leader, strain)
+        sure = min(int(q) + extra, 5)
+        for h in (hands, _relabel_below(hands, int(q_cards), rng)):
+            r = solvers[strain].solve(DoubleDummy(strain, 0).start(h, leader),
+                                      best_moves=False)
+            leaders_side = int(r["tricks"]) if leader % 2 == 0 else 5 - int(r["tricks"])
+            assert leaders_side >= sure, (h, strain, leader)
+        checked += 1
+        if checked == 200:
+            break
+    assert checked >= 100
+
+
+def test_second_hand_wins_the_trick_by_the_exact_solver() -> None:
+    """DDS's second-hand quick trick (``partition._second_hand_wins``: the second hand's
+    side surely takes the trick led) on random endings of 3 cards a hand, the lead made:
+    wherever it says so, the exact solver's twin gives that side at least one trick, on the
+    position and with the cards below the one it read dealt again. Mutations (each
+    fails): the third hand's ruff not checked; the third hand's higher card not checked."""
+    import random
+
+    np = pytest.importorskip("numpy")
+    rng = random.Random(5)
+    solvers = [compiled.CompiledSolver(DoubleDummy(s, 0)) for s in range(5)]
+    checked = 0
+    for _ in range(3000):
+        cards = rng.sample(range(52), 12)
+        hands = [sum(1 << c for c in cards[3 * i:3 * i + 3]) for i in range(4)]
+        strain = rng.randrange(5)
+        leader = rng.randrange(4)
+        lead = rng.choice([c for c in range(52) if hands[leader] >> c & 1])
+        hands[leader] &= ~(1 << lead)
+        seat = (leader + 1) % 4
+        T = np.array([lead, 0, 0, 0], np.int64)
+        wins, read = partition._second_hand_wins(np.array(hands, np.int64), T, seat, strain)
+        if not wins:
+            continue
+        for h in (hands, _relabel_below(hands, int(read), rng)):
+            r = solvers[strain].solve(DoubleDummy(strain, 0).start(h, leader, (lead,)),
+                                      best_moves=False)
+            side = int(r["tricks"]) if seat % 2 == 0 else 3 - int(r["tricks"])
+            assert side >= 1, (h, lead, strain, leader)
+        checked += 1
+    assert checked >= 300

@@ -26,17 +26,32 @@ algorithm description``) -- written for this library, in numba:
   the entry's cards. A table entry of one deal is valid for any deal (the value depends
   on those cards and the lengths only), so one table serves the strains, declarers, and
   deals of a process -- PIMC's worlds included;
-* **quick tricks** at trick starts: the leader's tricks from the top of its hand, or
-  partner's when the leader can reach partner's master (:func:`_partner_quick`), and the
+* **quick tricks** at trick starts: the leader's tricks from the top of its hand (with
+  the length tricks of a suit it runs the opponents and partner out of,
+  :func:`_length_tricks`), or partner's when the leader can reach partner's master
+  (:func:`_partner_quick`), and the
   top trumps of the leader's opponents (:func:`.dd.quick_tricks`), as cut-offs against
-  the target;
+  the target; at the second hand, when its side needs one trick more, DDS's second-hand
+  quick trick (:func:`_second_hand_wins`: a ruff the third hand cannot overruff, or the
+  highest card of the led suit that the third hand can neither beat nor ruff);
+* **later tricks** at trick starts (:func:`_later_tricks`, DDS's ``LaterTricksMIN`` /
+  ``LaterTricksMAX``): the tricks the side not on lead surely takes -- its top trump, its
+  long trumps when the side on lead has none, a guarded second trump sitting over the top
+  one; without trumps, the side on lead wins tricks only in the suits whose top card it
+  holds -- as cut-offs when the side on lead cannot afford them;
 * **move ordering** after DDS's weights, simplified (:func:`_weight`): the leader cashes
   masters, leads low towards partner's master or for partner's ruff, avoids suits an
   opponent ruffs; a follower wins cheaply when its card holds against the hands still to
   play, else plays low, discarding neither trumps nor masters; equivalent-card merging
-  (:meth:`.dd.DoubleDummy.actions`) as the generic solver has it.
+  (:meth:`.dd.DoubleDummy.actions`) as the generic solver has it; the leader's card that
+  last cut off at the same depth first (DDS's ``bestMove``; a follower's, tried too, cost
+  2-3 times the nodes);
+* **small cards skipped** (DDS's ``MakeNext``): once a card of a suit has been searched
+  without a cut-off and was below the lowest card of that suit that mattered so far at
+  the node, the hand's other cards of the suit below that card are not tried -- by the
+  partition argument they give the same result.
 
-Departures from DDS: no "later tricks" bounds, simpler quick tricks (partner's entry in
+Departures from DDS: simpler quick tricks (partner's entry in
 one suit only) and far simpler move-ordering weights; a bucket is a list of entries (not
 DDS's tree by suits), an entry that answers moves to its front, and a probe looks at
 1,024 entries at most; one table of fixed size per process, emptied
@@ -124,6 +139,158 @@ def _partner_quick(H: Any, leader: int, strain: int) -> tuple[int, int]:
         if k > 0:
             return q, q_cards | _top_cards(alive, s, 1)
     return 0, 0
+
+
+@_jit
+def _length_tricks(H: Any, leader: int, strain: int) -> int:
+    """The leader's tricks from length on top of :func:`.compiled._quick`'s top runs: in a
+    suit where the leader holds the top ``k`` cards, ``k`` at least each opponent's length
+    and partner's length, and no opponent can ruff (no trumps, the trump suit, or no
+    opponent holding a trump), the opponents and partner are out after ``k`` rounds, so
+    that the leader's other cards of the suit win too, the lead staying in its hand. The
+    cards this reads (the top ``k``) are those :func:`._quick` counted."""
+    opp = H[(leader + 1) % 4] | H[(leader + 3) % 4]
+    extra = 0
+    for s in range(4):
+        suit = _suit_mask(s)
+        if strain != 4 and s != strain and opp & _suit_mask(strain):
+            continue
+        n = _popcount(H[leader] & suit)
+        k = _top_run(H, leader, s)
+        if k == 0 or n <= k or _popcount(H[(leader + 2) % 4] & suit) > k:
+            continue
+        a = _popcount(H[(leader + 1) % 4] & suit)
+        b = _popcount(H[(leader + 3) % 4] & suit)
+        if k >= a and k >= b:
+            extra += n - k
+    return extra
+
+
+@_jit
+def _second_hand_wins(H: Any, T: Any, seat: int, strain: int) -> tuple[bool, int]:
+    """DDS's ``QuickTricksSecondHand``, its first trick only: does the side of ``seat``,
+    second to play to the trick led with ``T[0]``, surely win the trick? It does when one
+    of its hands can ruff and the third hand cannot overruff (it follows suit or holds no
+    trump), or when it holds the highest card of the led suit among the led card, its own
+    and the third hand's, and the third hand cannot ruff. ``(wins, cards)``: the cards read
+    (the led card and, by rank, that highest card; the voids are lengths)."""
+    led = T[0] // 13
+    suit = _suit_mask(led)
+    pard = (seat + 2) % 4
+    third = (seat + 1) % 4
+    tmask = _suit_mask(strain) if strain != 4 else 0
+    third_ruffs = (H[third] & suit) == 0 and (H[third] & tmask) != 0
+    if strain != 4 and led != strain and (
+            ((H[seat] & suit) == 0 and (H[seat] & tmask) != 0)
+            or ((H[pard] & suit) == 0 and (H[pard] & tmask) != 0)):
+        if third_ruffs:
+            return False, 0
+        return True, 0
+    own = (H[seat] | H[pard]) & suit
+    if own == 0:
+        return False, 0
+    top = 13 * led + 12
+    while not (own >> top) & 1:
+        top -= 1
+    if top < T[0] or (H[third] & suit) >> top:
+        return False, 0
+    if led != strain and third_ruffs:
+        return False, 0
+    return True, 1 << top
+
+
+@_jit
+def _ranked(H: Any, suit: int, n: int) -> tuple[int, int]:
+    """The ``n``-th highest card still in play of ``suit`` (0: its top card) and its
+    holder; ``(-1, -1)`` when the suit has fewer cards."""
+    base = 13 * suit
+    for r in range(12, -1, -1):
+        bit = 1 << (base + r)
+        for seat in range(4):
+            if H[seat] & bit:
+                if n == 0:
+                    return base + r, seat
+                n -= 1
+                break
+    return -1, -1
+
+
+@_jit
+def _later_tricks(H: Any, leader: int, strain: int, decl: int, need: int,
+                  rem: int) -> tuple[bool, int]:
+    """DDS's "later tricks" bounds at a trick start (Haglund's ``LaterTricksMIN`` /
+    ``LaterTricksMAX``, rewritten): tricks the side *not* on lead surely takes, which decide
+    the search when the side on lead cannot afford them. ``(decided, cards)``: when the
+    declaring side leads, ``decided`` means it fails to take ``need`` of the ``rem``
+    tricks; when a defender leads, that it takes them; ``cards`` are the cards the
+    argument read (the suits' lengths are the table bucket's, so they need no card).
+
+    * no trumps in play: the side on lead needs every trick (else no verdict); the other
+      side holds the top card of some suits; the side on lead can win a trick only in a
+      suit whose top card it holds, at most the longer of its two holdings there
+      (``sum``); ``sum < need`` decides (the top cards of the other side's suits read);
+    * the other side holds the top trump: if the side on lead has no trump, the other
+      side's longer trump holding of ``k`` cards wins ``k`` tricks (each trick one of
+      them is played to, no trump of the leader's side beats it); else the top trump
+      wins one trick (decides when the side on lead needs them all), and with the second
+      trump too (one of the two hands holding two or more), two;
+    * the side on lead holds the top trump, the other side the second with a guard (two
+      or more cards) sitting over the top trump, or the second and third: one trump
+      trick for the other side (decides when the side on lead needs them all)."""
+    max_leads = ((leader - decl) & 1) == 0
+    # the leader's side needs ``want`` of the ``rem`` tricks
+    want = need if max_leads else rem - need + 1
+    trumps = 0 if strain == 4 else H[0] | H[1] | H[2] | H[3]
+    if strain != 4:
+        trumps &= _suit_mask(strain)
+    if trumps == 0:
+        if want < rem:
+            return False, 0
+        total = 0
+        cards = 0
+        for s in range(4):
+            c, h = _ranked(H, s, 0)
+            if c < 0:
+                continue
+            suit = _suit_mask(s)
+            if ((h - leader) & 1) == 0:
+                a = _popcount(H[h] & suit)
+                b = _popcount(H[(h + 2) % 4] & suit)
+                total += a if a > b else b
+            elif (H[0] | H[1] | H[2] | H[3]) & ~H[h] & suit:
+                cards |= 1 << c
+        if total < want:
+            return True, cards
+        return False, 0
+    tsuit = _suit_mask(strain)
+    c1, h1 = _ranked(H, strain, 0)
+    pard = (leader + 2) % 4
+    if ((h1 - leader) & 1) == 1:  # the other side holds the top trump
+        if not (H[leader] | H[pard]) & tsuit:
+            a = _popcount(H[(leader + 1) % 4] & tsuit)
+            b = _popcount(H[(leader + 3) % 4] & tsuit)
+            if rem - (a if a > b else b) < want:
+                return True, 0
+            return False, 0
+        if want == rem:
+            return True, 1 << c1
+        if want == rem - 1:
+            c2, h2 = _ranked(H, strain, 1)
+            if c2 >= 0 and ((h2 - leader) & 1) == 1 and (
+                    _popcount(H[h2] & tsuit) > 1 or _popcount(H[(h2 + 2) % 4] & tsuit) > 1):
+                return True, (1 << c1) | (1 << c2)
+        return False, 0
+    if want < rem:
+        return False, 0
+    c2, h2 = _ranked(H, strain, 1)
+    if c2 < 0 or ((h2 - leader) & 1) == 0 or _popcount(H[h2] & tsuit) <= 1:
+        return False, 0
+    if h1 == (h2 + 3) % 4:  # the top trump sits before the guarded second
+        return True, (1 << c1) | (1 << c2)
+    c3, h3 = _ranked(H, strain, 2)
+    if c3 >= 0 and ((h3 - leader) & 1) == 1:
+        return True, (1 << c1) | (1 << c2) | (1 << c3)
+    return False, 0
 
 
 @_jit
@@ -391,6 +558,9 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
     tag = 0
     if tlen == 0:
         q, q_cards, qo, qo_cards = _quick(H, leader, strain)
+        q += _length_tricks(H, leader, strain)
+        if q > rem:
+            q = rem
         if q < need if decl_moves else rem - q >= need:
             q2, q2_cards = _partner_quick(H, leader, strain)
             if q2 > q:
@@ -406,6 +576,9 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
                 return q_cards
             if qo >= need:
                 return _OK | qo_cards
+        decided, l_cards = _later_tricks(H, leader, strain, decl, need, rem)
+        if decided:
+            return l_cards if decl_moves else _OK | l_cards
         key = _layout(H, codes, lengths)
         tag = leader + 4 * strain
         b = _bucket(bkeys, bgen, meta, key, tag, False)
@@ -429,15 +602,36 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
                         return (_OK | cards) if lo >= need else cards
                 prev = e
                 e = ent[e, 0]
+    elif tlen == 1 and (need == 1 if decl_moves else need == rem):
+        # the side to move needs one trick more: does it win this one?
+        wins, w_cards = _second_hand_wins(H, T, seat, strain)
+        if wins:
+            return (_OK | w_cards) if decl_moves else w_cards
     moves = work[depth, 0:13]
     n = _gen_moves(H, T, tlen, leader, moves)
     if n > 1:
         _order_dds(H, T, tlen, leader, moves, n, strain)
+        # DDS's "best move": the leader's card that last cut off at this depth first
+        # (followers keep the weights: their killers, tried too, cost 2-3x the nodes)
+        killer = work[depth, 21] - 1
+        if killer >= 0 and tlen == 0:
+            for i in range(1, n):
+                if moves[i] == killer:
+                    for j in range(i, 0, -1):
+                        moves[j] = moves[j - 1]
+                    moves[0] = killer
+                    break
     t0, t1, t2 = T[0], T[1], T[2]
     cards = 0
     reached = not decl_moves  # what the side to move gets if no move does better
+    low_win = work[depth, 22:26]  # per suit: its cards below this one are not tried
+    for s in range(4):
+        low_win[s] = -1
     for i in range(n):
         c = moves[i]
+        suit = c // 13
+        if low_win[suit] >= 0 and c < low_win[suit]:
+            continue  # a small card like one already searched (DDS's "MakeNext")
         w = _play(H, T, st, seat, c, tlen, leader, strain, decl)
         won_by_rank = 0
         if w >= 0:
@@ -452,9 +646,22 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
         child_cards = (r & ~_OK) | won_by_rank
         if ok == decl_moves:  # the side to move has what it wants: a cut-off
             reached = ok
+            if tlen == 0:
+                work[depth, 21] = c + 1
             cards = child_cards
             break
         cards |= child_cards
+        if low_win[suit] < 0:
+            # the lowest card of the suit that mattered so far: when ``c`` is below it,
+            # every card of the suit below it gives the same result (partition search)
+            m = cards & _suit_mask(suit)
+            low = 13 * suit + 13
+            if m:
+                low = 13 * suit
+                while not (m >> low) & 1:
+                    low += 1
+            if c < low:
+                low_win[suit] = low
     if tlen == 0:
         p01, p23 = _pattern(alive, cards, codes, lengths)
         # the bound, as the leader's side's tricks to come
@@ -482,10 +689,11 @@ class PartitionTable:
         self.bgen = np.zeros(2 * cap, np.int64)
         self.ent = np.zeros((cap, 5), np.int64)
         self.meta = np.array([1, 0, 0, 0, 0, 0, 0], np.int64)
-        self.work = np.zeros((53, 21), np.int64)
+        self.work = np.zeros((53, 26), np.int64)
 
     def clear(self) -> None:
-        """Empty the table (O(1): a new generation)."""
+        """Empty the table (O(1): a new generation) and forget the killer cards."""
+        self.work[:, 21] = 0
         self.meta[_GEN] += 1
         self.meta[_USED_BUCKETS] = 0
         self.meta[_USED_ENTRIES] = 0
