@@ -202,6 +202,14 @@ def test_seed_31_spades_by_east_equals_dds() -> None:
     assert solver.declarer_tricks(DoubleDummy(0, 1).start(hands)) == 11
 
 
+def _random_ending(rng: Any, per_hand: int) -> tuple[list[int], int, int]:
+    """A random ending of ``per_hand`` cards a hand (as card bitmasks), a strain and a
+    leader, drawn in that order from ``rng``."""
+    cards = rng.sample(range(52), 4 * per_hand)
+    hands = [sum(1 << c for c in cards[per_hand * i:per_hand * (i + 1)]) for i in range(4)]
+    return hands, rng.randrange(5), rng.randrange(4)
+
+
 def _relabel_below(hands: list[int], keep: int, rng: Any) -> list[int]:
     """``hands`` with, in each suit, the holders of the cards below the lowest card of
     ``keep`` in it (all of the suit when ``keep`` has none) dealt again at random, each
@@ -240,10 +248,7 @@ def test_later_tricks_verdicts_hold_on_random_endings_by_the_exact_solver() -> N
     solvers = [compiled.CompiledSolver(DoubleDummy(s, 0)) for s in range(5)]
     decided = 0
     for _ in range(150):
-        cards = rng.sample(range(52), 20)
-        hands = [sum(1 << c for c in cards[5 * i:5 * i + 5]) for i in range(4)]
-        strain = rng.randrange(5)
-        leader = rng.randrange(4)
+        hands, strain, leader = _random_ending(rng, 5)
 
         def tricks(h: list[int], strain: int = strain, leader: int = leader) -> int:
             r = solvers[strain].solve(DoubleDummy(strain, 0).start(h, leader),
@@ -283,10 +288,7 @@ def test_quick_and_length_tricks_are_sure_tricks_by_the_exact_solver() -> None:
     solvers = [compiled.CompiledSolver(DoubleDummy(s, 0)) for s in range(5)]
     checked = 0
     for _ in range(4000):
-        cards = rng.sample(range(52), 20)
-        hands = [sum(1 << c for c in cards[5 * i:5 * i + 5]) for i in range(4)]
-        strain = rng.randrange(5)
-        leader = rng.randrange(4)
+        hands, strain, leader = _random_ending(rng, 5)
         H = np.array(hands, np.int64)
         extra = int(partition._length_tricks(H, leader, strain))
         if extra == 0:
@@ -317,10 +319,7 @@ def test_second_hand_wins_the_trick_by_the_exact_solver() -> None:
     solvers = [compiled.CompiledSolver(DoubleDummy(s, 0)) for s in range(5)]
     checked = 0
     for _ in range(3000):
-        cards = rng.sample(range(52), 12)
-        hands = [sum(1 << c for c in cards[3 * i:3 * i + 3]) for i in range(4)]
-        strain = rng.randrange(5)
-        leader = rng.randrange(4)
+        hands, strain, leader = _random_ending(rng, 3)
         lead = rng.choice([c for c in range(52) if hands[leader] >> c & 1])
         hands[leader] &= ~(1 << lead)
         seat = (leader + 1) % 4

@@ -23,7 +23,8 @@ from gamesearch.errors import InvalidLimitError
 from gamesearch.games import get_game
 from gamesearch.games.go import Go, GoState, fast
 from gamesearch.search import Limit
-from gamesearch.search.mcts import MCTS, Node, amaf_update
+from gamesearch.search.mcts import MCTS, amaf_update
+from mcts_trees import node
 
 pytestmark = pytest.mark.skipif(not fast.available(), reason="numba is not installed")
 
@@ -88,13 +89,6 @@ def test_the_program_passes_when_every_move_fills_its_own_eye() -> None:
 
 
 def test_amaf_update_leaves_the_untraced_actions_alone() -> None:
-    def node(player: int, actions: tuple[int, ...]) -> Node:
-        n = Node(None, player, 1 - player, None, actions, None, None, -1.0, 1.0)
-        n.index = {a: i for i, a in enumerate(actions)}
-        n.amaf_n = [0.0] * len(actions)
-        n.amaf_w = [0.0] * len(actions)
-        return n
-
     root, child, grandchild = node(0, (9, 1, 2)), node(1, (9, 1)), node(0, (9, 2))
     root.children[0] = child
     child.children[0] = grandchild

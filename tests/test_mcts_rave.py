@@ -12,14 +12,7 @@ from gamesearch.errors import InvalidLimitError
 from gamesearch.games import get_game
 from gamesearch.search import Limit, make_searcher, search
 from gamesearch.search.mcts import MCTS, Node, amaf_update, traced_random_playout
-
-
-def node(player: int, actions: tuple[int, ...]) -> Node:
-    n = Node(None, player, 1 - player, None, actions, None, None, -1.0, 1.0)
-    n.index = {a: i for i, a in enumerate(actions)}
-    n.amaf_n = [0.0] * len(actions)
-    n.amaf_w = [0.0] * len(actions)
-    return n
+from mcts_trees import node
 
 
 def test_amaf_update_counts_later_moves_of_the_nodes_player() -> None:
