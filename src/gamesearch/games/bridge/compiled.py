@@ -163,7 +163,14 @@ def _order(H: Any, T: Any, tlen: int, leader: int, moves: Any, n: int, strain: i
     keys = np.empty(13, np.int64)
     for i in range(n):
         keys[i] = _order_key(H, T, tlen, leader, moves[i], strain)
-    for i in range(1, n):  # stable insertion sort, as Python's sorted
+    _sort_by_keys(keys, moves, n)
+
+
+@_jit
+def _sort_by_keys(keys: Any, moves: Any, n: int) -> None:
+    """The first ``n`` moves sorted by their keys, lowest first; a stable insertion sort,
+    as Python's sorted (a handful of cards)."""
+    for i in range(1, n):
         k = keys[i]
         m = moves[i]
         j = i - 1

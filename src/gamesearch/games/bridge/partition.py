@@ -76,6 +76,7 @@ from .compiled import (
     _play,
     _popcount,
     _quick,
+    _sort_by_keys,
     _suit_mask,
     _top_cards,
     _top_run,
@@ -511,17 +512,8 @@ def _order_dds(H: Any, T: Any, tlen: int, leader: int, moves: Any, n: int,
                strain: int) -> None:
     keys = np.empty(13, np.int64)
     for i in range(n):
-        keys[i] = _weight(H, T, tlen, leader, moves[i], strain)
-    for i in range(1, n):  # stable insertion sort, highest weight first
-        k = keys[i]
-        m = moves[i]
-        j = i - 1
-        while j >= 0 and keys[j] < k:
-            keys[j + 1] = keys[j]
-            moves[j + 1] = moves[j]
-            j -= 1
-        keys[j + 1] = k
-        moves[j + 1] = m
+        keys[i] = -_weight(H, T, tlen, leader, moves[i], strain)  # highest weight first
+    _sort_by_keys(keys, moves, n)
 
 
 @_jit
