@@ -514,7 +514,12 @@ class MatchHooks:
       tournament (bridge: ``{"deal": seed}``; the contract rule of the game's other options
       applies), so that both tables of a board start from the same position;
     * ``board_points(difference)`` -- a board's result for a team from the difference of its
-      returns at the two tables (bridge: the IMP scale); ``None``: the difference itself.
+      returns at the two tables (bridge: the IMP scale); ``None``: the difference itself;
+    * ``team_names`` -- what the two teams are called, in the order of ``teams`` (bridge:
+      ``("N-S", "E-W")``; ``None``: team 1, team 2), for duplicate's board lines;
+    * ``table_outcome(state)`` -- a finished table of a duplicate board in a few words
+      (bridge: the contract, its declarer and the tricks, ``3NT by South, 10 tricks
+      (+1)``); ``None``: the game's ``termination``.
     """
 
     default_opponent: str | None = None
@@ -524,6 +529,8 @@ class MatchHooks:
     teams: tuple[tuple[int, ...], ...] | None = None
     board_options: Callable[[int], Mapping[str, object]] | None = None
     board_points: Callable[[float], float] | None = None
+    team_names: tuple[str, str] | None = None
+    table_outcome: Callable[[Any], str] | None = None
 
 
 class Observation(Protocol[S, A_co]):

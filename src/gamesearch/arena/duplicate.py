@@ -15,7 +15,15 @@ A board is scored when both its tables ended by the game's rules; a board with a
 yet played, or lost to a forfeit (crash, timeout, illegal move) or the move limit, is
 counted apart (``unscored``) and left out of the means: the standings say how many.
 An agent's result is its mean board points with a 95 % normal interval
-(:func:`~gamesearch.arena.ratings.points_per_game`), over every board it played.
+(:func:`~gamesearch.arena.ratings.points_per_game`), over every board it played. No
+rating model (Elo, openskill) is fed a duplicate tournament: a table alone is half a
+board, and its win or loss says more about the cards than about the pair.
+
+While a duplicate tournament runs, :class:`DuplicateProgress` writes lines after each
+board whose two tables are stored: the board, each table's outcome in the game's words
+(``MatchHooks.table_outcome``, bridge: the contract, the declarer and the tricks) and score,
+the board's points, and the running totals and means of :func:`duplicate_summary`, the
+one place the board points are added up.
 """
 
 from __future__ import annotations
@@ -23,10 +31,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TextIO
 
+from ..errors import GameError
+from ..game import Game
 from .play import GameRecord
 from .ratings import Points, points_per_game
+from .report import Progress
 from .schedule import TournamentConfig, load_game
 
 
@@ -171,3 +182,141 @@ def render_duplicate(config: TournamentConfig, records: Sequence[GameRecord]) ->
         lines.append(f"  {config.agents[a].name} vs {config.agents[b].name}: {p.games} "
                      f"boards, {mean} {unit}/board, boards won {p.wins}")
     return "\n".join(lines)
+
+
+# ----- live lines ------------------------------------------------------------------------
+#: how much of a forfeit's detail a board line keeps
+DETAIL_CHARS = 80
+
+
+def table_outcome(config: TournamentConfig, record: GameRecord,
+                  game: Game[Any, Any] | None = None) -> str:
+    """One stored table in a few words: for a game that ended by its rules, the finished
+    table replayed on its board's game and described by the game
+    (``MatchHooks.table_outcome``, else ``termination``); else how it ended (a forfeit,
+    the move limit) and why. ``game``: the board's game, if the caller has it."""
+    if record.termination != "normal":
+        detail = record.detail if len(record.detail) <= DETAIL_CHARS else (
+            record.detail[:DETAIL_CHARS - 3] + "...")
+        return record.termination + (f" ({detail})" if detail else "")
+    try:
+        if game is None:
+            game = load_game(config.board_spec(record.game_no // 2))
+        state = (game.parse_state(record.start_position) if record.start_position
+                 else game.initial_state())
+        for text in record.moves:
+            state = game.result(state, game.parse_action(state, text))
+    except (GameError, ValueError) as exc:  # (a damaged store: say so, go on)
+        return f"not replayed: {exc}"
+    hooks = game.match_hooks()
+    describe = None if hooks is None else hooks.table_outcome
+    return (describe(state) if describe is not None else game.termination(state)) or "ended"
+
+
+def _signed(x: float) -> str:
+    return f"{x:+g}"
+
+
+def _per_board(mean: float, margin: float | None, boards: int, unit: str) -> str:
+    if not boards:
+        return "no board scored"
+    if margin is None:  # (one board: no interval)
+        return f"{mean:+.2f} {unit}/board"
+    return f"{mean:+.2f} ± {margin:.2f} {unit}/board (95 %)"
+
+
+def _boards(n: int) -> str:
+    return f"{n} board" + ("" if n == 1 else "s")
+
+
+def board_lines(config: TournamentConfig, summary: dict[str, Any], pair: int, board: int,
+                outcomes: Sequence[str]) -> list[str]:
+    """The lines of board ``board`` of the table of agents ``pair`` (both its tables
+    stored), from :func:`duplicate_summary`'s ``summary`` and each table's outcome
+    (:func:`table_outcome`): the board and its points for the first agent; each table
+    (the first agent's team there, the outcome, the first agent's score); the running
+    total and points per board of the two agents head to head; with more than two
+    agents, every agent's against the field."""
+    hooks = load_game(config.game).match_hooks()
+    names = (hooks.team_names if hooks is not None and hooks.team_names is not None
+             else ("team 1", "team 2"))
+    unit = summary["unit"]
+    row = next(b for b in summary["board_results"] if b["pair"] == pair and b["board"] == board)
+    first, second = row["first"], row["second"]
+    result = ("unscored (a table did not end by the rules)" if row["points"] is None else
+              f"{first} {_signed(row['difference'])} = {_signed(row['points'])} {unit}")
+    lines = [f"board {board + 1}/{config.boards}, {first} vs {second}: {result}"]
+    for t, (score, outcome) in enumerate(zip(row["tables"], outcomes, strict=True)):
+        mine = "" if score is None else f", {first} {_signed(score)}"
+        lines.append(f"  table {t + 1}, {first} {names[t]}: {outcome}{mine}")
+    h2h = summary["head_to_head"][pair]
+    lines.append(f"  {first} vs {second} after {_boards(h2h['boards'])}: {first} "
+                 f"{_signed(h2h['total'])} {unit}, "
+                 + _per_board(h2h["mean"], h2h["margin"], h2h["boards"], unit))
+    if len(config.agents) > 2:
+        lines.append("  field: " + "; ".join(
+            f"{p['agent']} {_signed(p['total'])} {unit} in {_boards(p['boards'])}, "
+            + _per_board(p["mean"], p["margin"], p["boards"], unit)
+            for p in summary["pairs"]))
+    return lines
+
+
+class DuplicateProgress(Progress):
+    """The progress of a duplicate tournament (the module's docstring): the lines of each
+    board once both its tables are stored, each printed once (no win/draw/loss, no Elo:
+    a table is half a board); on a terminal, a bar of the games below them. Resumed, it
+    starts from the stored tables, so the lines of the boards still to come are those an
+    uninterrupted run prints."""
+
+    def __init__(self, stream: TextIO | None, config: TournamentConfig,
+                 records: Sequence[GameRecord] = ()) -> None:
+        super().__init__(stream, config.total, list(config.agents), None, records)
+        self.config = config
+        self.records = list(records)
+        self.boards_done = len(self._complete())
+        if stream is not None and self.records:
+            self._write([f"resumed: {len(self.records)}/{self.total} games stored, "
+                         f"{self.boards_done} boards complete"])
+
+    def _complete(self) -> set[tuple[int, int]]:
+        slots = {r.slot for r in self.records}
+        return {(p, g // 2) for p, g in slots if (p, g ^ 1) in slots}
+
+    def line(self) -> str:
+        every = self.config.boards * len(self.config.pairs())
+        return f"games {self.done}/{self.total}, boards {self.boards_done}/{every} complete"
+
+    def add(self, record: GameRecord) -> None:
+        self._count(record)
+        self.records.append(record)
+        slots = {r.slot for r in self.records}
+        pair, board = record.pair, record.game_no // 2
+        if (pair, record.game_no ^ 1) in slots:
+            self.boards_done += 1
+            if self.stream is not None:
+                self._write(self.lines_of(pair, board))
+        if self.tty:
+            self.show()
+
+    def lines_of(self, pair: int, board: int) -> list[str]:
+        """The lines of a complete board, as :meth:`add` prints them."""
+        summary = duplicate_summary(self.config, self.records)
+        by_slot = {r.slot: r for r in self.records}
+        game = load_game(self.config.board_spec(board))
+        outcomes = [table_outcome(self.config, by_slot[(pair, 2 * board + t)], game)
+                    for t in (0, 1)]
+        return board_lines(self.config, summary, pair, board, outcomes)
+
+    def _write(self, lines: list[str]) -> None:
+        assert self.stream is not None
+        self.stream.write(("\r\x1b[K" if self.tty else "") + "\n".join(lines) + "\n")
+        self.stream.flush()
+
+    def show(self, final: bool = False) -> None:
+        if self.stream is None:
+            return
+        if self.tty:
+            super().show(final)
+        elif final:
+            self.stream.write(self.line() + "\n")
+            self.stream.flush()

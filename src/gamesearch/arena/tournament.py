@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from .duplicate import DuplicateProgress
 from .errors import ArenaError
 from .play import GameRecord, check_agent_specs
 from .ratings import SPRT, Score
@@ -153,12 +154,17 @@ def run_tournament(config: TournamentConfig, options: RunOptions | None = None
         raise ArenaError(f"workers {opts.workers}: must be at least 1")
     if opts.sprt is not None and len(config.agents) != 2:
         raise ArenaError("SPRT needs a match: exactly two agents")
+    if opts.sprt is not None and config.duplicate:
+        raise ArenaError("SPRT tests Elo from won and lost games; a duplicate tournament "
+                         "scores boards (IMPs): run it without SPRT")
     validate(config)
     with Store(opts.db) as store:
         tid = store.tournament(config)
         known = store.games_with_ids(tid)
-        progress = Progress(opts.progress, config.total, list(config.agents), opts.sprt,
-                            [r for _, r in known])
+        progress = (DuplicateProgress(opts.progress, config, [r for _, r in known])
+                    if config.duplicate else
+                    Progress(opts.progress, config.total, list(config.agents), opts.sprt,
+                             [r for _, r in known]))
         sprt = opts.sprt
         played = 0
         owner = Owner()

@@ -276,8 +276,10 @@ class Nim(Game[NimState, NimAction]):
     # (returns are points won, so the arena reports points per game: backgammon); teams,
     # board_options and board_points make duplicate possible (two teams of seats, the
     # options of a board from its seed, the board's points from the difference of a team's
-    # returns at its two tables: bridge's partnerships, deals and IMPs). Nim needs none:
-    # the default search plays it perfectly.
+    # returns at its two tables: bridge's partnerships, deals and IMPs), and team_names and
+    # table_outcome name the teams and describe a finished table in duplicate's live lines
+    # (bridge: N-S, E-W; the contract and the tricks). Nim needs none: the default search
+    # plays it perfectly.
 
     # turn_passing() -> TurnPassing: give_turn(state, player), the position with another
     # player to move; best-reply search lets an opponent move out of turn with it on three

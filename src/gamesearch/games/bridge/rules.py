@@ -474,7 +474,8 @@ class Bridge(Game[BridgeState, int]):
         partnerships, a duplicate board is a deal's seed and scores by IMPs."""
         return MatchHooks(default_opponent="pimc:worlds=10,time=2", points=True,
                           teams=((0, 2), (1, 3)), board_options=_board_options,
-                          board_points=imps)
+                          board_points=imps, team_names=("N-S", "E-W"),
+                          table_outcome=self.contract_result)
 
     def observation(self) -> Observation[BridgeState, int]:
         """What a seat sees (:class:`BridgeView`), and worlds sampled from it."""
@@ -617,6 +618,14 @@ class Bridge(Game[BridgeState, int]):
     def contract_name(self, state: BridgeState) -> str:
         return f"{state.level}{STRAINS[state.strain].replace('N', 'NT')} by " \
                f"{SEAT_NAMES[state.declarer]}"
+
+    def contract_result(self, state: BridgeState) -> str:
+        """The contract and the declarer's tricks, with the overtricks (``+1``), the
+        undertricks (``-1``) or ``=`` as scorers write them: ``3NT by South, 10 tricks
+        (+1)``."""
+        over = state.declarer_tricks - 6 - state.level
+        return (f"{self.contract_name(state)}, {state.declarer_tricks} tricks "
+                f"({'=' if over == 0 else f'{over:+d}'})")
 
     def render(self, state: BridgeState) -> str:
         """The hand diagram: North on top, West and East beside, South below; the contract,
