@@ -26,7 +26,8 @@ from gamesearch.arena import RunOptions, TournamentConfig, parse_agents, run_tou
 from gamesearch.arena.errors import ArenaError
 from gamesearch.arena.ratings import SPRT
 
-DATA = Path(__file__).resolve().parent / "data" / "bridge"
+TESTS = Path(__file__).resolve().parent
+DATA = TESTS / "data" / "bridge"
 #: a fixed contract: the boards start at once (no double-dummy table to compute)
 GAME = "bridge:contract=3N,declarer=S"
 
@@ -37,6 +38,12 @@ RUNNING = re.compile(r"^  (\w+) vs (\w+) after (\d+) boards?: (\w+) ([+-]\d+) IM
                      r"([+-]\d+\.\d\d)(?: ± (\d+\.\d\d) IMPs/board \(95 %\)| IMPs/board)$")
 FIELD = re.compile(r"(\w+) ([+-]\d+) IMPs in (\d+) boards?")
 WDL = re.compile(r"\+\d+ =\d+ -\d+")
+
+
+@pytest.fixture(autouse=True)
+def _tests_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(TESTS))  # (tests/arena_agents.py, in the workers too)
+    monkeypatch.setenv("PYTHONPATH", str(TESTS))
 
 
 def law_imps(difference: int) -> int:
@@ -232,3 +239,44 @@ def test_sprt_is_refused_for_a_duplicate_tournament() -> None:
                            games_per_pair=2, duplicate=True)
     with pytest.raises(ArenaError, match="duplicate tournament scores boards"):
         run_tournament(cfg, RunOptions(sprt=SPRT(0, 10, 0.05, 0.05)))
+
+
+def test_json_and_plot_speak_imps_and_a_forfeited_table_leaves_its_board_unscored(
+        tmp_path: Path) -> None:
+    """``--json`` gives each board's two tables' outcomes, the ones the live lines print;
+    ``--plot`` draws each pair's IMPs per board with the JSON's mean and margin (no
+    openskill rating, no Elo); a pair that crashes at its first card forfeits its tables:
+    the live line says ``unscored`` and why, and the JSON counts the boards unscored.
+    Mutations caught: ``outcomes=True`` dropped in ``_summary`` (no outcomes in the JSON);
+    ``if config.duplicate else`` dropped in the plot's writer (the openskill picture of
+    the tables again)."""
+    plot = tmp_path / "dup.svg"
+    code, out, err = cli(["tournament", GAME, "--agents", "r1=random:seed=1",
+                          "r2=random:seed=2", "--duplicate", "--boards", "2", "--seed", "4",
+                          "--json", "--plot", str(plot)])
+    assert code == 0, err
+    data = json.loads(out)
+    printed = [[TABLE.match(line).group(0).split(": ", 1)[1].rsplit(", r1 ", 1)[0]  # type: ignore[union-attr]
+                for line in block[1:3]] for block in blocks(err)]
+    assert [b["outcomes"] for b in data["board_results"]] == printed
+    assert all(re.fullmatch(r"3NT by South, \d+ tricks \((=|[+-]\d)\)", text)
+               for pair in printed for text in pair)
+    svg = plot.read_text()
+    assert "IMPs per board" in svg and "openskill" not in svg and "Elo" not in svg
+    for p in data["pairs"]:
+        assert f">{p['mean']:+.2f} ± {p['margin']:.2f} over 2 boards</text>" in svg, p
+    code, out, err = cli(["tournament", GAME, "--agents", "r1=random:seed=1",
+                          "bad=py:arena_agents:Crash", "--duplicate", "--boards", "1",
+                          "--json"])
+    assert code == 0, err
+    assert not any(HEAD.match(line) for line in err.splitlines())  # (no IMPs: unscored)
+    why = "crash (py:arena_agents:Crash raised RuntimeError: deliberate crash)"
+    assert err.splitlines() == [
+        "board 1/1, r1 vs bad: unscored (a table did not end by the rules)",
+        f"  table 1, r1 N-S: {why}", f"  table 2, r1 E-W: {why}",
+        "  r1 vs bad after 0 boards: r1 +0 IMPs, no board scored",
+        "games 2/2, boards 1/1 complete"]
+    data = json.loads(out)
+    assert [p["unscored"] for p in data["pairs"]] == [1, 1]
+    assert data["board_results"][0]["points"] is None
+    assert data["board_results"][0]["outcomes"] == [why, why]

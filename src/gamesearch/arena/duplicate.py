@@ -37,7 +37,7 @@ from ..errors import GameError
 from ..game import Game
 from .play import GameRecord
 from .ratings import Points, points_per_game
-from .report import Progress
+from .report import Progress, interval_chart
 from .schedule import TournamentConfig, load_game
 
 
@@ -134,14 +134,30 @@ def _finite(x: float) -> float | None:  # (JSON has no infinity: one board has n
     return x if math.isfinite(x) else None
 
 
-def duplicate_summary(config: TournamentConfig, records: Sequence[GameRecord]
-                      ) -> dict[str, Any]:
+def duplicate_summary(config: TournamentConfig, records: Sequence[GameRecord],
+                      outcomes: bool = False) -> dict[str, Any]:
     """A duplicate tournament's results as JSON-ready data, the same for the command line
     (``tournament --duplicate --json``) and the web app: the unit, each pair's board points
     (total, mean per board with its 95 % margin, boards won, unscored boards), the head to
-    head of each table of agents, and every board with its two tables."""
+    head of each table of agents, and every board with its two tables. ``outcomes``: each
+    board also says how its tables ended (:func:`table_outcome`, ``None`` for a table not
+    stored; bridge: the contract and the tricks), at the price of replaying every table
+    on its board's game (bridge without a contract: a double-dummy table a board)."""
     names = [a.name for a in config.agents]
     boards = board_results(config, records)
+    extra: dict[tuple[int, int], dict[str, Any]] = {}
+    if outcomes:
+        by_slot = {(r.pair, r.game_no): r for r in records}
+        games: dict[int, Game[Any, Any]] = {}
+        for b in boards:
+            texts: list[str | None] = []
+            for t in (0, 1):
+                record = by_slot.get((b.pair, 2 * b.board + t))
+                if record is not None and b.board not in games:
+                    games[b.board] = load_game(config.board_spec(b.board))
+                texts.append(None if record is None else
+                             table_outcome(config, record, games[b.board]))
+            extra[(b.pair, b.board)] = {"outcomes": texts}
     totals = [sum(b.points for b in boards if b.pair == pair and b.points is not None)
               for pair in range(len(config.pairs()))]
     return {
@@ -159,7 +175,8 @@ def duplicate_summary(config: TournamentConfig, records: Sequence[GameRecord]
         "board_results": [
             {"pair": b.pair, "board": b.board, "first": names[b.first],
              "second": names[b.second], "tables": list(b.tables),
-             "difference": b.difference, "points": b.points}
+             "difference": b.difference, "points": b.points,
+             **extra.get((b.pair, b.board), {})}
             for b in boards],
     }
 
@@ -182,6 +199,37 @@ def render_duplicate(config: TournamentConfig, records: Sequence[GameRecord]) ->
         lines.append(f"  {config.agents[a].name} vs {config.agents[b].name}: {p.games} "
                      f"boards, {mean} {unit}/board, boards won {p.wins}")
     return "\n".join(lines)
+
+
+def render_duplicate_svg(title: str, config: TournamentConfig,
+                         records: Sequence[GameRecord]) -> str:
+    """The picture of ``tournament --duplicate --plot``: each pair's board points per board
+    (bridge: IMPs) with its 95 % interval, from :func:`duplicate_summary`, best first (a
+    pair of one board has no interval: its bar spans the picture)."""
+    summary = duplicate_summary(config, records)
+    unit, rows = summary["unit"], summary["pairs"]
+    spans = [abs(r["mean"]) + r["margin"] for r in rows
+             if r["boards"] and r["margin"] is not None]
+    span = max(1.0, *spans) * 1.1 if spans else 1.0
+    x0, x1 = 230, 900 - 170
+
+    def xs(v: float) -> float:
+        return x0 + (x1 - x0) * (max(-span, min(span, v)) + span) / (2 * span)
+
+    intervals = []
+    for r in rows:
+        margin = span * 2 if r["margin"] is None else r["margin"]
+        text = ("no board" if not r["boards"] else
+                f"{r['mean']:+.2f}" + ("" if r["margin"] is None else f" ± {r['margin']:.2f}")
+                + f" over {_boards(r['boards'])}")
+        intervals.append((r["agent"], r["mean"], r["mean"] - margin, r["mean"] + margin,
+                          text))
+    height = 70 + 26 * len(rows)
+    out = interval_chart(title, f"{unit} per board against the field, 95% interval "
+                         "(a board: its two tables)", 900, height,
+                         height - 10, x0, x1, 26, xs, intervals)
+    out.append("</svg>")
+    return "\n".join(out)
 
 
 # ----- live lines ------------------------------------------------------------------------

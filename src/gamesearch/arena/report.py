@@ -459,7 +459,7 @@ def render_svg(title: str, agents: Sequence[AgentEntry], records: Sequence[GameR
         m = r.margin if math.isfinite(r.margin) else PLOT_CLAMP
         intervals.append((r.name, r.elo, r.elo - m, r.elo + m,
                           esc(format_elo(r.elo, r.margin))))
-    out = _interval_chart(title, f"Elo against the field, 95% margin (clamped at "
+    out = interval_chart(title, f"Elo against the field, 95% margin (clamped at "
                           f"±{PLOT_CLAMP:g})", w, height, h1, x0, x1, row_h, xs, intervals)
     # running Elo
     series = _running(agents, records)
@@ -519,14 +519,14 @@ def _render_rating_svg(title: str, rows: Sequence[Standing]) -> str:
     intervals = [(r.name, r.mu - 25.0, r.mu - 25.0 - r.rating_margin,
                   r.mu - 25.0 + r.rating_margin, f"{r.mu:.1f} ± {r.rating_margin:.1f}")
                  for r in rows]
-    out = _interval_chart(title, "openskill rating (Plackett-Luce), 95% interval; the "
+    out = interval_chart(title, "openskill rating (Plackett-Luce), 95% interval; the "
                           "dashed line is the starting 25", w, height, height - 10, x0, x1,
                           row_h, xs, intervals)
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _interval_chart(title: str, caption: str, width: int, height: float, zero_to: float,
+def interval_chart(title: str, caption: str, width: int, height: float, zero_to: float,
                     x0: float, x1: float, row_h: int, xs: Callable[[float], float],
                     intervals: Sequence[tuple[str, float, float, float, str]]) -> list[str]:
     """The standings picture's top, one for the Elo and the openskill plots: the SVG's
@@ -553,13 +553,18 @@ def _interval_chart(title: str, caption: str, width: int, height: float, zero_to
 def write_plot(path: str, title: str, agents: Sequence[AgentEntry],
                records: Sequence[GameRecord], seats: int = 2) -> None:
     """``.svg``: the picture alone; anything else: a self-contained HTML page holding it."""
-    svg = render_svg(title, agents, records, seats)
+    write_picture(path, title, render_svg(title, agents, records, seats),
+                  render_standings(standings(agents, records, seats)))
+
+
+def write_picture(path: str, title: str, svg: str, table: str) -> None:
+    """``.svg``: ``svg`` alone; anything else: a self-contained HTML page holding ``svg``
+    and the text ``table`` below it."""
     if path.lower().endswith(".svg"):
         text = svg + "\n"
     else:
         text = ("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>"
                 f"{html.escape(title)}</title></head><body>\n{svg}\n"
-                f"<pre>{html.escape(render_standings(standings(agents, records, seats)))}</pre>\n"
-                "</body></html>\n")
+                f"<pre>{html.escape(table)}</pre>\n</body></html>\n")
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(text)

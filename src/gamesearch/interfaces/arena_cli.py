@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from ..arena.duplicate import duplicate_summary, render_duplicate
+from ..arena.duplicate import duplicate_summary, render_duplicate, render_duplicate_svg
 from ..arena.errors import ArenaError
 from ..arena.ratings import SPRT, Points, format_elo, points_per_game
 from ..arena.report import (
@@ -19,6 +19,7 @@ from ..arena.report import (
     render_standings,
     write_jsonl,
     write_pgn,
+    write_picture,
     write_plot,
 )
 from ..arena.schedule import (
@@ -106,8 +107,10 @@ def _run(args: argparse.Namespace, config: TournamentConfig, sprt: SPRT | None
              if len(config.agents) == 2 else f"{config.game} {config.format}, "
              f"{len(config.agents)} agents")
     writers: list[tuple[str | None, Callable[[str], None]]] = [
-        (args.plot, lambda path: write_plot(path, title, list(config.agents), result.records,
-                                            config.seats)),
+        (args.plot, lambda path: write_picture(  # (duplicate: IMPs; no Elo, no rating)
+            path, title, render_duplicate_svg(title, config, result.records),
+            render_duplicate(config, result.records)) if config.duplicate else
+            write_plot(path, title, list(config.agents), result.records, config.seats)),
         (args.export_jsonl, lambda path: write_jsonl(path, result.records, list(config.agents),
                                                      config.game, config.key)),
         (args.export_pgn, lambda path: write_pgn(path, result.records, list(config.agents),
@@ -156,7 +159,7 @@ def _summary(result: TournamentResult) -> dict[str, Any]:
     for r in result.records:
         data["terminations"][r.termination] = data["terminations"].get(r.termination, 0) + 1
     if cfg.duplicate:
-        data.update(duplicate_summary(cfg, result.records))
+        data.update(duplicate_summary(cfg, result.records, outcomes=True))
         return data
     if len(cfg.agents) == 2:
         sc = result.match_score
