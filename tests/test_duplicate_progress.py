@@ -175,7 +175,7 @@ def test_a_killed_duplicate_tournament_resumes_with_the_lines_of_an_uninterrupte
     run_tournament(cfg, RunOptions(db=db, progress=after))
     run_tournament(cfg, RunOptions(progress=whole))
     resumed = _lines(after)
-    assert resumed[0] == "resumed: 4/12 games stored, 1 boards complete"
+    assert resumed[0] == "resumed: 4/12 games stored, 1 board complete"
     assert _lines(before) + resumed[1:] == _lines(whole)
     found = blocks(whole.getvalue())
     heads = [HEAD.match(b[0]) for b in found]

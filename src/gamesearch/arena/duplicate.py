@@ -321,14 +321,11 @@ class DuplicateProgress(Progress):
         super().__init__(stream, config.total, list(config.agents), None, records)
         self.config = config
         self.records = list(records)
-        self.boards_done = len(self._complete())
+        self.slots = {r.slot for r in self.records}
+        self.boards_done = sum((p, g ^ 1) in self.slots for p, g in self.slots) // 2
         if stream is not None and self.records:
             self._write([f"resumed: {len(self.records)}/{self.total} games stored, "
-                         f"{self.boards_done} boards complete"])
-
-    def _complete(self) -> set[tuple[int, int]]:
-        slots = {r.slot for r in self.records}
-        return {(p, g // 2) for p, g in slots if (p, g ^ 1) in slots}
+                         f"{_boards(self.boards_done)} complete"])
 
     def line(self) -> str:
         every = self.config.boards * len(self.config.pairs())
@@ -337,9 +334,9 @@ class DuplicateProgress(Progress):
     def add(self, record: GameRecord) -> None:
         self._count(record)
         self.records.append(record)
-        slots = {r.slot for r in self.records}
+        self.slots.add(record.slot)
         pair, board = record.pair, record.game_no // 2
-        if (pair, record.game_no ^ 1) in slots:
+        if (pair, record.game_no ^ 1) in self.slots:
             self.boards_done += 1
             if self.stream is not None:
                 self._write(self.lines_of(pair, board))
