@@ -12,6 +12,7 @@ Each test names the mutation (a line broken by hand) it was seen to catch.
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import math
 import re
@@ -22,9 +23,17 @@ from typing import Any
 import pytest
 
 from cli_runner import cli
-from gamesearch.arena import RunOptions, TournamentConfig, parse_agents, run_tournament
+from gamesearch.arena import (
+    RunOptions,
+    Store,
+    TournamentConfig,
+    parse_agents,
+    play_job,
+    run_tournament,
+)
 from gamesearch.arena.errors import ArenaError
 from gamesearch.arena.ratings import SPRT
+from gamesearch.arena.store import Owner
 
 TESTS = Path(__file__).resolve().parent
 DATA = TESTS / "data" / "bridge"
@@ -280,3 +289,47 @@ def test_json_and_plot_speak_imps_and_a_forfeited_table_leaves_its_board_unscore
     assert [p["unscored"] for p in data["pairs"]] == [1, 1]
     assert data["board_results"][0]["points"] is None
     assert data["board_results"][0]["outcomes"] == [why, why]
+
+
+@pytest.mark.parametrize("race", ["stored before the claim", "stored while played"])
+def test_a_table_another_process_stored_counts_in_the_lines(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, race: str) -> None:
+    """Two processes on one results file: another one stores board 2's second table just
+    before this run's claim reaches it (the claim finds it stored), or while this run plays
+    it too (this run's copy is not stored): either way this run's lines are an
+    uninterrupted run's, every board once, and its last line counts every game. Mutations
+    caught: ``self.refresh()`` dropped after the claim in ``LeasedSchedule.take`` (board
+    2's lines missing, "games 5/6"); ``queue.refresh()`` dropped in ``run_tournament``'s
+    ``on_record`` (the same)."""
+    cfg = TournamentConfig(GAME, tuple(parse_agents(["a=random:seed=1", "b=random:seed=2"])),
+                           games_per_pair=6, seed=7, duplicate=True)
+    slot, other, raced = (0, 3), Owner(token="another process"), []
+    theirs = play_job(cfg.job(*slot))  # (the same game: the job's seeds are the slot's)
+    real_claim, real_add = Store.claim, Store.add_game
+
+    def claim(self: Store, tid: int, candidates: Any, want: int, owner: Owner,
+              seconds: float = 60.0) -> Any:
+        candidates = iter(candidates)
+        first = next(candidates, None)
+        if race == "stored before the claim" and first == slot and not raced:
+            raced.append(first)
+            assert real_claim(self, tid, iter([slot]), 1, other, seconds)[0] == [slot]
+            assert real_add(self, tid, theirs, other)
+        rest = candidates if first is None else itertools.chain([first], candidates)
+        return real_claim(self, tid, rest, want, owner, seconds)
+
+    def add_game(self: Store, tid: int, record: Any, owner: Any = None) -> bool:
+        if race == "stored while played" and record.slot == slot and not raced:
+            raced.append(slot)
+            assert real_add(self, tid, theirs, other)
+        return real_add(self, tid, record, owner)
+
+    monkeypatch.setattr(Store, "claim", claim)
+    monkeypatch.setattr(Store, "add_game", add_game)
+    mine, whole = io.StringIO(), io.StringIO()
+    result = run_tournament(cfg, RunOptions(db=str(tmp_path / "two.sqlite"), progress=mine))
+    assert raced == [slot] and len(result.records) == 6
+    assert result.played == 5  # (the sixth table is the other process's)
+    run_tournament(cfg, RunOptions(progress=whole))
+    assert _lines(mine) == _lines(whole)
+    assert _lines(mine)[-1] == "games 6/6, boards 3/3 complete"

@@ -108,7 +108,8 @@ class LeasedSchedule:
             if slot not in self.done and slot not in self.mine:
                 yield slot
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
+        """Read the games others stored since the last look (``on_foreign``)."""
         for rowid, record in self.store.games_with_ids(self.tid, self.last_id):
             self.last_id = max(self.last_id, rowid)
             if record.slot not in self.done:
@@ -125,9 +126,11 @@ class LeasedSchedule:
         if self.cursor >= self.total and now - self.looked < POLL_SECONDS:
             return []  # only others' games are left: look again after a while
         self.looked = now
-        self._refresh()
+        self.refresh()
         claimed, stored, held = self.store.claim(self.tid, self._candidates(), room,
                                                  self.owner, self.lease_seconds)
+        if stored:  # (stored by another process since the look above: count them too)
+            self.refresh()
         self.done.update(stored)
         self.held.extend(held)
         self.mine.update(claimed)
@@ -182,6 +185,8 @@ def run_tournament(config: TournamentConfig, options: RunOptions | None = None
             if store.add_game(tid, record, owner):
                 played += 1
                 progress.add(record)
+            else:  # (another process stored this slot first: its game is the one counted)
+                queue.refresh()
             queue.stored(record.slot)
             if opts.on_record is not None:
                 opts.on_record(record)
