@@ -333,3 +333,31 @@ def test_a_table_another_process_stored_counts_in_the_lines(
     run_tournament(cfg, RunOptions(progress=whole))
     assert _lines(mine) == _lines(whole)
     assert _lines(mine)[-1] == "games 6/6, boards 3/3 complete"
+
+
+def test_a_sampling_agents_resumed_tournament_is_its_uninterrupted_run(tmp_path: Path) -> None:
+    """ISMCTS (no seed in its spec) against random, two boards: killed after one table and
+    resumed, the lines and records are those of an uninterrupted run, because the arena
+    seeds a sampling agent's worlds from the game's seed as it does a random agent's.
+    Mutation caught: ``sampler.rng = ...`` dropped in ``make_arena_agent`` (the agent's
+    own unseeded generator: another card play every run)."""
+    cfg = TournamentConfig(GAME, tuple(parse_agents(["i=ismcts:iterations=10",
+                                                     "r=random:seed=1"])),
+                           games_per_pair=4, seed=2, duplicate=True)
+    db = str(tmp_path / "ismcts.sqlite")
+
+    class Stop(Exception):
+        pass
+
+    def stop(record: Any) -> None:
+        raise Stop
+
+    before, after, whole = io.StringIO(), io.StringIO(), io.StringIO()
+    with pytest.raises(Stop):
+        run_tournament(cfg, RunOptions(db=db, on_record=stop, progress=before))
+    resumed = run_tournament(cfg, RunOptions(db=db, progress=after))
+    reference = run_tournament(cfg, RunOptions(progress=whole))
+    assert sorted(r.outcome_key() for r in resumed.records) == sorted(
+        r.outcome_key() for r in reference.records)
+    assert _lines(before) == [] and _lines(after)[0].startswith("resumed: 1/4 games")
+    assert _lines(after)[1:] == _lines(whole) and len(blocks(whole.getvalue())) == 2

@@ -26,11 +26,20 @@ from datetime import UTC, datetime
 from types import ModuleType
 from typing import Any
 
-from ..agents import Agent, RandomAgent, make_agent, play_game, seat_view
+from ..agents import (
+    Agent,
+    IsmctsAgent,
+    PimcAgent,
+    RandomAgent,
+    make_agent,
+    play_game,
+    seat_view,
+)
 from ..errors import GameError, echo
 from ..game import Game
 from ..games import import_outside_module
 from ..search import Limit
+from ..spec import split_spec
 from .errors import ArenaError
 from .schedule import Job, Slotted, derive_seed, load_game
 
@@ -144,7 +153,8 @@ def make_arena_agent(game: Game[Any, Any], spec: str, seed: int) -> Agent:
     """Build the agent ``spec`` for one game; ``seed`` seeds any randomness it has.
 
     Specs: every search spec (``alphabeta:depth=4``, ``id:time=0.1``), ``random`` or
-    ``random:seed=N`` (the game's seed is mixed in, so games differ but repeat exactly),
+    ``random:seed=N`` (the game's seed is mixed in, so games differ but repeat exactly; the
+    same for the sampling agents ``pimc`` and ``ismcts``, whose worlds are drawn from it),
     ``uci:PATH[,elo=N][,threads=N]`` (an external UCI engine; chess only, needs the
     ``chess`` package), ``gtp:PATH[,level=N][,args=ARGS]`` (an external GTP engine, Go
     only: :mod:`.gtp_client`) and ``py:MODULE:FACTORY`` (your own: ``FACTORY(game)`` returns an
@@ -162,6 +172,12 @@ def make_arena_agent(game: Game[Any, Any], spec: str, seed: int) -> Agent:
         agent = RandomAgent(derive_seed(base.seed, seed))
         agent.name = spec
         return agent
+    if kind in ("pimc", "ismcts"):  # (their worlds from the game's seed: a rerun repeats)
+        sampler = make_agent(game, spec, default_time=None)
+        assert isinstance(sampler, PimcAgent | IsmctsAgent)
+        given = split_spec(spec).options.get("seed", "0")
+        sampler.rng = random.Random(derive_seed(int(given), seed))
+        return sampler
     if kind == "py":
         made = _load_factory(rest.strip())(game)
         if not isinstance(made, Agent):
