@@ -22,12 +22,13 @@ import pytest
 from gamesearch.errors import SearchTimeout
 from gamesearch.games.bridge import compiled, partition
 from gamesearch.games.bridge.cards import format_deal as format_pbn
-from gamesearch.games.bridge.cards import parse_deal, parse_seat, parse_strain
-from gamesearch.games.bridge.dd import DoubleDummy
+from gamesearch.games.bridge.cards import parse_card, parse_deal, parse_seat, parse_strain
+from gamesearch.games.bridge.dd import DDState, DoubleDummy
 
 DATA = Path(__file__).parent / "data" / "bridge"
 ENDINGS = [json.loads(line) for line in (DATA / "dds_endings.jsonl").read_text().splitlines()]
 TABLES = [json.loads(line) for line in (DATA / "dds_tables.jsonl").read_text().splitlines()]
+SEED327 = {r["name"]: r for r in map(json.loads, (DATA / "seed327.jsonl").read_text().splitlines())}
 
 pytestmark = pytest.mark.skipif(not compiled.available(), reason="numba is not installed "
                                 "(the fast extra): the compiled solver cannot be tested")
@@ -200,6 +201,54 @@ def test_seed_31_spades_by_east_equals_dds() -> None:
     solver = partition.Solver(0, 1)
     solver.start_clock()
     assert solver.declarer_tricks(DoubleDummy(0, 1).start(hands)) == 11
+
+
+def _seed327_position(name: str, declarer: str) -> tuple[DoubleDummy, DDState]:
+    """A position of ``seed327.jsonl``: its deal with the current trick's cards played."""
+    case = SEED327[name]
+    game = DoubleDummy(parse_strain(case["strain"]), parse_seat(declarer))
+    leader = None if case["leader"] is None else parse_seat(case["leader"])
+    state = game.start(parse_deal(case["pbn"]), leader)
+    for card in case["trick"]:
+        state = game.result(state, parse_card(card))
+    return game, state
+
+
+@pytest.mark.parametrize("name", ["four_tricks", "ending7"])
+def test_seed_327_positions_equal_dds_and_the_exact_solver(name: str) -> None:
+    """Two positions of seed 327's play, diamonds by East, where partition search erred (a
+    4-trick one, West to play to a heart trick: ours 2, DDS 3; a 7-card ending: ours 1,
+    DDS 2): the tricks are DDS's and the exact solver's (the generic solver's twin), on an
+    emptied table, and every best card is the generic solver's. The cause: West's ST
+    stands for ST9 (merged), won a trick, and was recorded as mattering while S9 was not,
+    so the entry (West holding the top spade, two spades) answered the position where
+    West's second spade is the S5, below East's S8. Mutation: the merged run's lowest
+    card not added (``cards |= 1 << _run_bottom(...)`` removed) fails both."""
+    from gamesearch.search.solve import Solver as GenericSolver
+
+    game, state = _seed327_position(name, "E")
+    dds = SEED327[name]["declarers"]["E"]
+    exact = compiled.CompiledSolver(game).solve(state, best_moves=False)["tricks"]
+    assert exact == dds
+    partition.shared_table().clear()
+    mine = partition.Solver(game.strain, game.declarer).solve(state, best_moves=True)
+    assert mine["tricks"] == dds
+    if name == "four_tricks":
+        assert mine["moves"] == list(GenericSolver(game).solve(state).best_actions)
+
+
+@pytest.mark.parametrize("declarer", ["E", "W"])
+def test_seed_327_diamonds_equal_dds(declarer: str) -> None:
+    """The agreement run's disagreement: seed 327, diamonds by East and by West, DDS 4
+    tricks, partition search said 3 (every commit back to 1f661c4). On an emptied table
+    and then on the warm one. Mutation: as above, fails (3)."""
+    game, state = _seed327_position("deal", declarer)
+    assert format_pbn(state[:4]) == SEED327["deal"]["pbn"]
+    partition.shared_table().clear()
+    for _ in range(2):
+        solver = partition.Solver(game.strain, game.declarer)
+        solver.start_clock()
+        assert solver.declarer_tricks(state) == SEED327["deal"]["declarers"][declarer]
 
 
 def _random_ending(rng: Any, per_hand: int) -> tuple[list[int], int, int]:

@@ -22,10 +22,15 @@ algorithm description``) -- written for this library, in numba:
   card matters (always: counting it only when the trick was won by rank, another card of
   its suit played to it, gave a wrong result on the benchmark's seed 31); a node
   that cuts off keeps its cutting child's cards, one that fails keeps the union of all its
-  children's; a cut-off by quick tricks keeps the cards it counted, a cut-off by the table
-  the entry's cards. A table entry of one deal is valid for any deal (the value depends
-  on those cards and the lengths only), so one table serves the strains, declarers, and
-  deals of a process -- PIMC's worlds included;
+  children's -- and, for a move that stands for equivalent lower cards of its hand
+  (merged, below), when the move itself mattered (it won a trick), the lowest of those
+  cards too: each of them, played instead, matters in its own line (without it, an entry
+  made with West's T9 of spades, the T recorded, answered a position with West's 95:
+  the benchmark's seed 327, 3 tricks where DDS says 4); a cut-off by quick tricks keeps
+  the cards it counted, a cut-off by the table the entry's cards. A table entry of one
+  deal is valid for any deal (the value depends on those cards and the lengths only), so
+  one table serves the strains, declarers, and deals of a process -- PIMC's worlds
+  included;
 * **quick tricks** at trick starts: the leader's tricks from the top of its hand (with
   the length tricks of a suit it runs the opponents and partner out of,
   :func:`_length_tricks`), or partner's when the leader can reach partner's master
@@ -198,6 +203,49 @@ def _second_hand_wins(H: Any, T: Any, seat: int, strain: int) -> tuple[bool, int
     if led != strain and third_ruffs:
         return False, 0
     return True, 1 << top
+
+
+@_jit
+def _to_front(moves: Any, n: int, card: int) -> None:
+    """Move ``card`` (when among the first ``n`` moves) to the front, the others' order
+    kept."""
+    for i in range(1, n):
+        if moves[i] == card:
+            for j in range(i, 0, -1):
+                moves[j] = moves[j - 1]
+            moves[0] = card
+            return
+
+
+@_jit
+def _lowest(cards: int, suit: int) -> int:
+    """The lowest card of ``suit`` in ``cards``; one past the suit's ace when none."""
+    m = cards & _suit_mask(suit)
+    if not m:
+        return 13 * suit + 13
+    low = 13 * suit
+    while not (m >> low) & 1:
+        low += 1
+    return low
+
+
+@_jit
+def _run_bottom(hand: int, live: int, card: int) -> int:
+    """The lowest card of ``hand``'s run of equivalent cards headed by ``card``: its
+    cards of the suit below ``card`` with no card of another hand in ``live`` (the cards
+    in play and on the table) between (the cards :func:`.compiled._gen_moves` merges
+    into ``card``)."""
+    bottom = card
+    base = 13 * (card // 13)
+    r = card - 1
+    while r >= base:
+        bit = 1 << r
+        if hand & bit:
+            bottom = r
+        elif live & bit:
+            break
+        r -= 1
+    return bottom
 
 
 @_jit
@@ -605,15 +653,12 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
         _order_dds(H, T, tlen, leader, moves, n, strain)
         # DDS's "best move": the leader's card that last cut off at this depth first
         # (followers keep the weights: their killers, tried too, cost 2-3x the nodes)
-        killer = work[depth, 21] - 1
-        if killer >= 0 and tlen == 0:
-            for i in range(1, n):
-                if moves[i] == killer:
-                    for j in range(i, 0, -1):
-                        moves[j] = moves[j - 1]
-                    moves[0] = killer
-                    break
+        if tlen == 0:
+            _to_front(moves, n, work[depth, 21] - 1)
     t0, t1, t2 = T[0], T[1], T[2]
+    live = alive  # the cards in play, those on the table included (what merging reads)
+    for j in range(tlen):
+        live |= 1 << T[j]
     cards = 0
     reached = not decl_moves  # what the side to move gets if no move does better
     low_win = work[depth, 22:26]  # per suit: its cards below this one are not tried
@@ -643,15 +688,15 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
             cards = child_cards
             break
         cards |= child_cards
+        if (child_cards >> c) & 1:
+            # ``c`` stands for the equivalent cards below it in the hand (merged moves):
+            # when ``c`` itself mattered (it won a trick), each of them matters in its
+            # own line, so the lowest does (without it, seed 327's wrong entry)
+            cards |= 1 << _run_bottom(H[seat], live, c)
         if low_win[suit] < 0:
             # the lowest card of the suit that mattered so far: when ``c`` is below it,
             # every card of the suit below it gives the same result (partition search)
-            m = cards & _suit_mask(suit)
-            low = 13 * suit + 13
-            if m:
-                low = 13 * suit
-                while not (m >> low) & 1:
-                    low += 1
+            low = _lowest(cards, suit)
             if c < low:
                 low_win[suit] = low
     if tlen == 0:
