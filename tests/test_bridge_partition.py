@@ -189,9 +189,11 @@ def test_bridge_without_a_contract_picks_it_from_our_table_of_a_new_deal() -> No
 
 def test_seed_31_spades_by_east_equals_dds() -> None:
     """The one disagreement of the 47-deal agreement run (2 of 940 results: spades by East
-    and by West of seed 31, ours 10, DDS 11), made by counting a trick's winning card as
-    mattering only when another card of its suit was played to the trick. Mutation: that
-    narrower rule back fails (10 tricks)."""
+    and by West of seed 31, ours 10, DDS 11). It was first cured by making every trick's
+    winning card matter; its cause was seed 327's (a merged card's equivalents not
+    recorded), and with that fixed DDS's narrower rule (the winning card matters when it
+    beat a card of its suit) is right here too. Mutation: the merged run's lowest card not
+    recorded fails (10 tricks)."""
     from gamesearch.games.bridge.rules import deal_from_seed
 
     hands = deal_from_seed(31)
