@@ -28,7 +28,9 @@ algorithm description``) -- written for this library, in numba:
   cards too: each of them, played instead, matters in its own line (without it, an entry
   made with West's T9 of spades, the T recorded, answered a position with West's 95:
   the benchmark's seed 327, 3 tricks where DDS says 4); a cut-off by quick tricks keeps
-  the cards it counted, a cut-off by the table the entry's cards. A table entry of one
+  the cards of the tricks it needed (:func:`_fewest_quick_cards`: the top cards of as
+  few suits as give them; the opponents' top trumps it needed), a cut-off by the table
+  the entry's cards. A table entry of one
   deal is valid for any deal (the value depends on those cards and the lengths only), so
   one table serves the strains, declarers, and deals of a process -- PIMC's worlds
   included;
@@ -39,7 +41,10 @@ algorithm description``) -- written for this library, in numba:
   top trumps of the leader's opponents (:func:`.dd.quick_tricks`), as cut-offs against
   the target; at the second hand, when its side needs one trick more, DDS's second-hand
   quick trick (:func:`_second_hand_wins`: a ruff the third hand cannot overruff, or the
-  highest card of the led suit that the third hand can neither beat nor ruff);
+  highest card of the led suit that the third hand can neither beat nor ruff), and the
+  same at the third hand (:func:`_third_hand_wins`: partner's lead that the fourth hand
+  can neither beat nor ruff, or a card of its own that beats the second hand's and that
+  the fourth hand cannot beat);
 * **later tricks** at trick starts (:func:`_later_tricks`, DDS's ``LaterTricksMIN`` /
   ``LaterTricksMAX``): the tricks the side not on lead surely takes -- its top trump, its
   long trumps when the side on lead has none, a guarded second trump sitting over the top
@@ -207,6 +212,30 @@ def _second_hand_wins(H: Any, T: Any, seat: int, strain: int) -> tuple[bool, int
 
 
 @_jit
+def _fewest_quick_cards(q_cards: int, want: int) -> int:
+    """Of :func:`.compiled._quick`'s counted cards (the top cards of each suit it
+    counts, one a trick), the top cards of as few suits as give ``want`` tricks, the
+    longest runs first: the cards a cut-off by ``want`` quick tricks read."""
+    out = 0
+    used = 0
+    while want > 0:
+        best = -1
+        best_n = 0
+        for s in range(4):
+            n = _popcount(q_cards & _suit_mask(s))
+            if not (used >> s) & 1 and n > best_n:
+                best = s
+                best_n = n
+        if best < 0:
+            break
+        used |= 1 << best
+        take = best_n if best_n < want else want
+        out |= _top_cards(q_cards, best, take)
+        want -= take
+    return out
+
+
+@_jit
 def _won_by_rank(T: Any, win: int) -> int:
     """``win`` (the card that won the complete trick ``T``) as a mask when another card
     of its suit was played to the trick (its rank decided the trick), else 0: when it
@@ -258,6 +287,36 @@ def _run_bottom(hand: int, live: int, card: int) -> int:
             break
         r -= 1
     return bottom
+
+
+@_jit
+def _third_hand_wins(H: Any, T: Any, seat: int, strain: int) -> tuple[bool, int]:
+    """The third hand's sure trick: does the side of ``seat``, third to play to the trick
+    ``T[0], T[1]``, surely win it? It does when partner's card (the lead) wins so far and
+    the fourth hand can neither beat it nor ruff it (whatever ``seat`` plays: a card that
+    beats partner's wins too), or when the second hand's card wins so far and ``seat``'s
+    highest card of the led suit (its highest trump when it is void in the suit) beats it
+    and the fourth hand cannot beat that. ``(wins, cards)``: the card that wins when it
+    beats, or beat, a card of its suit (as the search would read it: DDS's "won by
+    rank"), else none (the voids are lengths)."""
+    led = T[0] // 13
+    fourth = (seat + 1) % 4
+    if not _beats(T[1], T[0], strain):  # partner's lead wins so far
+        if _can_beat(H[fourth], T[0], led, strain):
+            return False, 0
+        if T[1] // 13 == led or H[fourth] & _suit_mask(led):
+            return True, 1 << T[0]  # (it beat, or beats, cards of its suit)
+        return True, 0
+    win = T[1]
+    c = _high(H[seat], led)
+    if c < 0 and strain != 4:
+        c = _high(H[seat], strain)
+    if c < 0 or not _beats(c, win, strain) or _can_beat(H[fourth], c, led, strain):
+        return False, 0
+    if c // 13 == led or win // 13 == c // 13 or (
+            not H[fourth] & _suit_mask(led) and H[fourth] & _suit_mask(c // 13)):
+        return True, 1 << c  # (it beats the second hand's card or the fourth's trumps)
+    return True, 0  # (a ruff that no trump can meet: its rank reads nothing)
 
 
 @_jit
@@ -609,25 +668,24 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
     key = 0
     tag = 0
     if tlen == 0:
-        q, q_cards, qo, qo_cards = _quick(H, leader, strain)
-        q += _length_tricks(H, leader, strain)
-        if q > rem:
-            q = rem
-        if q < need if decl_moves else rem - q >= need:
-            q2, q2_cards = _partner_quick(H, leader, strain)
-            if q2 > q:
-                q = q2
-                q_cards = q2_cards
-        if decl_moves:  # the leader is the declaring side
-            if q >= need:
-                return _OK | q_cards
-            if rem - qo < need:
-                return qo_cards
+        q, q_cards, qo, _qo_cards = _quick(H, leader, strain)
+        want = need if decl_moves else rem - need + 1  # of the leader's side
+        if q >= want:  # the top runs suffice: only the cards of ``want`` tricks matter
+            q_cards = _fewest_quick_cards(q_cards, want)
         else:
-            if rem - q < need:
-                return q_cards
-            if qo >= need:
-                return _OK | qo_cards
+            q += _length_tricks(H, leader, strain)
+            if q > rem:
+                q = rem
+            if q < want:
+                q2, q2_cards = _partner_quick(H, leader, strain)
+                if q2 > q:
+                    q = q2
+                    q_cards = q2_cards
+        if q >= want:
+            return (_OK | q_cards) if decl_moves else q_cards
+        if qo >= rem - want + 1:  # the other side's top trumps: the ones it needs matter
+            qo_cards = _top_cards(alive, strain, rem - want + 1)
+            return qo_cards if decl_moves else _OK | qo_cards
         decided, l_cards = _later_tricks(H, leader, strain, decl, need, rem)
         if decided:
             return l_cards if decl_moves else _OK | l_cards
@@ -657,6 +715,10 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
     elif tlen == 1 and (need == 1 if decl_moves else need == rem):
         # the side to move needs one trick more: does it win this one?
         wins, w_cards = _second_hand_wins(H, T, seat, strain)
+        if wins:
+            return (_OK | w_cards) if decl_moves else w_cards
+    elif tlen == 2 and (need == 1 if decl_moves else need == rem):
+        wins, w_cards = _third_hand_wins(H, T, seat, strain)  # (the same, third hand)
         if wins:
             return (_OK | w_cards) if decl_moves else w_cards
     moves = work[depth, 0:13]
