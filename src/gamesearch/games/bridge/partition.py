@@ -36,8 +36,8 @@ algorithm description``) -- written for this library, in numba:
   included;
 * **quick tricks** at trick starts: the leader's tricks from the top of its hand (with
   the length tricks of a suit it runs the opponents and partner out of,
-  :func:`_length_tricks`), or partner's when the leader can reach partner's master
-  (:func:`_partner_quick`), and the
+  :func:`_length_tricks`), or those and then partner's when the leader can reach
+  partner's master (:func:`_partner_quick`), and the
   top trumps of the leader's opponents (:func:`.dd.quick_tricks`), as cut-offs against
   the target; at the second hand, when its side needs one trick more, DDS's second-hand
   quick trick (:func:`_second_hand_wins`: a ruff the third hand cannot overruff, or the
@@ -126,12 +126,16 @@ else:  # pragma: no cover - without numba
 
 
 @_jit
-def _partner_quick(H: Any, leader: int, strain: int) -> tuple[int, int]:
+def _partner_quick(H: Any, leader: int, strain: int, own: int,
+                   own_cards: int) -> tuple[int, int]:
     """Quick tricks through partner's entry: when the leader holds a card of a suit whose
     top cards partner holds (and no opponent ruffs it: partner's quick tricks in the suit
     counted after :func:`_quick`'s ruff limit), the leader's side makes partner's quick
-    tricks -- a low card to partner's master, then partner cashes. ``(q, cards)``, 0 when
-    there is no such entry."""
+    tricks -- a low card to partner's master, then partner cashes -- and, first, the
+    leader's own (``own``, the cards ``own_cards``: :func:`.compiled._quick`'s) when
+    partner follows to each of them (its length in each suit at least the leader's tricks
+    there: it discards nothing), as DDS's quick tricks cash in both hands. ``(q,
+    cards)``, 0 when there is no such entry."""
     pard = (leader + 2) % 4
     q, q_cards, _qo, _qo_cards = _quick(H, pard, strain)
     if q == 0:
@@ -149,7 +153,13 @@ def _partner_quick(H: Any, leader: int, strain: int) -> tuple[int, int]:
                 if h & _suit_mask(strain) and not h & _suit_mask(s):
                     k = 0
         if k > 0:
-            return q, q_cards | _top_cards(alive, s, 1)
+            cards = q_cards | _top_cards(alive, s, 1)
+            for t in range(4):
+                if _popcount(own_cards & _suit_mask(t)) > _popcount(H[pard] & _suit_mask(t)):
+                    return q, cards
+            both = q + own
+            rem = _popcount(alive) // 4
+            return (both if both < rem else rem), cards | own_cards
     return 0, 0
 
 
@@ -673,11 +683,12 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
         if q >= want:  # the top runs suffice: only the cards of ``want`` tricks matter
             q_cards = _fewest_quick_cards(q_cards, want)
         else:
+            own = q
             q += _length_tricks(H, leader, strain)
             if q > rem:
                 q = rem
             if q < want:
-                q2, q2_cards = _partner_quick(H, leader, strain)
+                q2, q2_cards = _partner_quick(H, leader, strain, own, q_cards)
                 if q2 > q:
                     q = q2
                     q_cards = q2_cards
