@@ -19,21 +19,32 @@ algorithm description``) -- written for this library, in numba:
   that agrees with it on the holders of each suit's top cards down to the lowest card that
   mattered (the relative ranks; lengths agree through the bucket). The cards that matter
   are gathered as the search returns (Ginsberg's partition search): a trick's winning
-  card matters (always: counting it only when the trick was won by rank, another card of
-  its suit played to it, gave a wrong result on the benchmark's seed 31); a node
+  card matters when the trick was won by rank (another card of its suit was played to
+  it: DDS's rule; the wrong result it once gave on the benchmark's seed 31 was the merged
+  cards' fault below, and "always", its cure then, took 20-38 % more nodes); a node
   that cuts off keeps its cutting child's cards, one that fails keeps the union of all its
-  children's; a cut-off by quick tricks keeps the cards it counted, a cut-off by the table
-  the entry's cards. A table entry of one deal is valid for any deal (the value depends
-  on those cards and the lengths only), so one table serves the strains, declarers, and
-  deals of a process -- PIMC's worlds included;
+  children's -- and, for a move that stands for equivalent lower cards of its hand
+  (merged, below), when the move itself mattered (it won a trick), the lowest of those
+  cards too: each of them, played instead, matters in its own line (without it, an entry
+  made with West's T9 of spades, the T recorded, answered a position with West's 95:
+  the benchmark's seed 327, 3 tricks where DDS says 4); a cut-off by quick tricks keeps
+  the cards of the tricks it needed (:func:`_fewest_quick_cards`: the top cards of as
+  few suits as give them; the opponents' top trumps it needed), a cut-off by the table
+  the entry's cards. A table entry of one
+  deal is valid for any deal (the value depends on those cards and the lengths only), so
+  one table serves the strains, declarers, and deals of a process -- PIMC's worlds
+  included;
 * **quick tricks** at trick starts: the leader's tricks from the top of its hand (with
   the length tricks of a suit it runs the opponents and partner out of,
-  :func:`_length_tricks`), or partner's when the leader can reach partner's master
-  (:func:`_partner_quick`), and the
+  :func:`_length_tricks`), or those and then partner's when the leader can reach
+  partner's master (:func:`_partner_quick`), and the
   top trumps of the leader's opponents (:func:`.dd.quick_tricks`), as cut-offs against
   the target; at the second hand, when its side needs one trick more, DDS's second-hand
   quick trick (:func:`_second_hand_wins`: a ruff the third hand cannot overruff, or the
-  highest card of the led suit that the third hand can neither beat nor ruff);
+  highest card of the led suit that the third hand can neither beat nor ruff), and the
+  same at the third hand (:func:`_third_hand_wins`: partner's lead that the fourth hand
+  can neither beat nor ruff, or a card of its own that beats the second hand's and that
+  the fourth hand cannot beat);
 * **later tricks** at trick starts (:func:`_later_tricks`, DDS's ``LaterTricksMIN`` /
   ``LaterTricksMAX``): the tricks the side not on lead surely takes -- its top trump, its
   long trumps when the side on lead has none, a guarded second trump sitting over the top
@@ -115,12 +126,16 @@ else:  # pragma: no cover - without numba
 
 
 @_jit
-def _partner_quick(H: Any, leader: int, strain: int) -> tuple[int, int]:
+def _partner_quick(H: Any, leader: int, strain: int, own: int,
+                   own_cards: int) -> tuple[int, int]:
     """Quick tricks through partner's entry: when the leader holds a card of a suit whose
     top cards partner holds (and no opponent ruffs it: partner's quick tricks in the suit
     counted after :func:`_quick`'s ruff limit), the leader's side makes partner's quick
-    tricks -- a low card to partner's master, then partner cashes. ``(q, cards)``, 0 when
-    there is no such entry."""
+    tricks -- a low card to partner's master, then partner cashes -- and, first, the
+    leader's own (``own``, the cards ``own_cards``: :func:`.compiled._quick`'s) when
+    partner follows to each of them (its length in each suit at least the leader's tricks
+    there: it discards nothing), as DDS's quick tricks cash in both hands. ``(q,
+    cards)``, 0 when there is no such entry."""
     pard = (leader + 2) % 4
     q, q_cards, _qo, _qo_cards = _quick(H, pard, strain)
     if q == 0:
@@ -138,7 +153,13 @@ def _partner_quick(H: Any, leader: int, strain: int) -> tuple[int, int]:
                 if h & _suit_mask(strain) and not h & _suit_mask(s):
                     k = 0
         if k > 0:
-            return q, q_cards | _top_cards(alive, s, 1)
+            cards = q_cards | _top_cards(alive, s, 1)
+            for t in range(4):
+                if _popcount(own_cards & _suit_mask(t)) > _popcount(H[pard] & _suit_mask(t)):
+                    return q, cards
+            both = q + own
+            rem = _popcount(alive) // 4
+            return (both if both < rem else rem), cards | own_cards
     return 0, 0
 
 
@@ -198,6 +219,114 @@ def _second_hand_wins(H: Any, T: Any, seat: int, strain: int) -> tuple[bool, int
     if led != strain and third_ruffs:
         return False, 0
     return True, 1 << top
+
+
+@_jit
+def _fewest_quick_cards(q_cards: int, want: int) -> int:
+    """Of :func:`.compiled._quick`'s counted cards (the top cards of each suit it
+    counts, one a trick), the top cards of as few suits as give ``want`` tricks, the
+    longest runs first: the cards a cut-off by ``want`` quick tricks read."""
+    out = 0
+    used = 0
+    while want > 0:
+        best = -1
+        best_n = 0
+        for s in range(4):
+            n = _popcount(q_cards & _suit_mask(s))
+            if not (used >> s) & 1 and n > best_n:
+                best = s
+                best_n = n
+        if best < 0:
+            break
+        used |= 1 << best
+        take = best_n if best_n < want else want
+        out |= _top_cards(q_cards, best, take)
+        want -= take
+    return out
+
+
+@_jit
+def _won_by_rank(T: Any, win: int) -> int:
+    """``win`` (the card that won the complete trick ``T``) as a mask when another card
+    of its suit was played to the trick (its rank decided the trick), else 0: when it
+    beat no card of its suit, the trick goes the same way whatever its rank."""
+    for j in range(4):
+        if T[j] != win and T[j] // 13 == win // 13:
+            return 1 << win
+    return 0
+
+
+@_jit
+def _to_front(moves: Any, n: int, card: int) -> None:
+    """Move ``card`` (when among the first ``n`` moves) to the front, the others' order
+    kept."""
+    for i in range(1, n):
+        if moves[i] == card:
+            for j in range(i, 0, -1):
+                moves[j] = moves[j - 1]
+            moves[0] = card
+            return
+
+
+@_jit
+def _lowest(cards: int, suit: int) -> int:
+    """The lowest card of ``suit`` in ``cards``; one past the suit's ace when none."""
+    m = cards & _suit_mask(suit)
+    if not m:
+        return 13 * suit + 13
+    low = 13 * suit
+    while not (m >> low) & 1:
+        low += 1
+    return low
+
+
+@_jit
+def _run_bottom(hand: int, live: int, card: int) -> int:
+    """The lowest card of ``hand``'s run of equivalent cards headed by ``card``: its
+    cards of the suit below ``card`` with no card of another hand in ``live`` (the cards
+    in play and on the table) between (the cards :func:`.compiled._gen_moves` merges
+    into ``card``)."""
+    bottom = card
+    base = 13 * (card // 13)
+    r = card - 1
+    while r >= base:
+        bit = 1 << r
+        if hand & bit:
+            bottom = r
+        elif live & bit:
+            break
+        r -= 1
+    return bottom
+
+
+@_jit
+def _third_hand_wins(H: Any, T: Any, seat: int, strain: int) -> tuple[bool, int]:
+    """The third hand's sure trick: does the side of ``seat``, third to play to the trick
+    ``T[0], T[1]``, surely win it? It does when partner's card (the lead) wins so far and
+    the fourth hand can neither beat it nor ruff it (whatever ``seat`` plays: a card that
+    beats partner's wins too), or when the second hand's card wins so far and ``seat``'s
+    highest card of the led suit (its highest trump when it is void in the suit) beats it
+    and the fourth hand cannot beat that. ``(wins, cards)``: the card that wins when it
+    beats, or beat, a card of its suit (as the search would read it: DDS's "won by
+    rank"), else none (the voids are lengths)."""
+    led = T[0] // 13
+    fourth = (seat + 1) % 4
+    if not _beats(T[1], T[0], strain):  # partner's lead wins so far
+        if _can_beat(H[fourth], T[0], led, strain):
+            return False, 0
+        if T[1] // 13 == led or H[fourth] & _suit_mask(led):
+            return True, 1 << T[0]  # (it beat, or beats, cards of its suit)
+        return True, 0
+    win = T[1]
+    c = _high(H[seat], led)
+    if c < 0 and strain != 4:
+        c = _high(H[seat], strain)
+    if c < 0 or not _beats(c, win, strain) or _can_beat(H[fourth], c, led, strain):
+        return False, 0
+    if c // 13 == led or win // 13 == c // 13 or (
+            not H[fourth] & _suit_mask(led) and H[fourth] & _suit_mask(c // 13)):
+        return True, 1 << c  # (it beats the second hand's card or the fourth's trumps)
+    return True, 0  # (a ruff that no trump can meet: its rank reads nothing)
 
 
 @_jit
@@ -549,25 +678,25 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
     key = 0
     tag = 0
     if tlen == 0:
-        q, q_cards, qo, qo_cards = _quick(H, leader, strain)
-        q += _length_tricks(H, leader, strain)
-        if q > rem:
-            q = rem
-        if q < need if decl_moves else rem - q >= need:
-            q2, q2_cards = _partner_quick(H, leader, strain)
-            if q2 > q:
-                q = q2
-                q_cards = q2_cards
-        if decl_moves:  # the leader is the declaring side
-            if q >= need:
-                return _OK | q_cards
-            if rem - qo < need:
-                return qo_cards
+        q, q_cards, qo, _qo_cards = _quick(H, leader, strain)
+        want = need if decl_moves else rem - need + 1  # of the leader's side
+        if q >= want:  # the top runs suffice: only the cards of ``want`` tricks matter
+            q_cards = _fewest_quick_cards(q_cards, want)
         else:
-            if rem - q < need:
-                return q_cards
-            if qo >= need:
-                return _OK | qo_cards
+            own = q
+            q += _length_tricks(H, leader, strain)
+            if q > rem:
+                q = rem
+            if q < want:
+                q2, q2_cards = _partner_quick(H, leader, strain, own, q_cards)
+                if q2 > q:
+                    q = q2
+                    q_cards = q2_cards
+        if q >= want:
+            return (_OK | q_cards) if decl_moves else q_cards
+        if qo >= rem - want + 1:  # the other side's top trumps: the ones it needs matter
+            qo_cards = _top_cards(alive, strain, rem - want + 1)
+            return qo_cards if decl_moves else _OK | qo_cards
         decided, l_cards = _later_tricks(H, leader, strain, decl, need, rem)
         if decided:
             return l_cards if decl_moves else _OK | l_cards
@@ -599,21 +728,22 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
         wins, w_cards = _second_hand_wins(H, T, seat, strain)
         if wins:
             return (_OK | w_cards) if decl_moves else w_cards
+    elif tlen == 2 and (need == 1 if decl_moves else need == rem):
+        wins, w_cards = _third_hand_wins(H, T, seat, strain)  # (the same, third hand)
+        if wins:
+            return (_OK | w_cards) if decl_moves else w_cards
     moves = work[depth, 0:13]
     n = _gen_moves(H, T, tlen, leader, moves)
     if n > 1:
         _order_dds(H, T, tlen, leader, moves, n, strain)
         # DDS's "best move": the leader's card that last cut off at this depth first
         # (followers keep the weights: their killers, tried too, cost 2-3x the nodes)
-        killer = work[depth, 21] - 1
-        if killer >= 0 and tlen == 0:
-            for i in range(1, n):
-                if moves[i] == killer:
-                    for j in range(i, 0, -1):
-                        moves[j] = moves[j - 1]
-                    moves[0] = killer
-                    break
+        if tlen == 0:
+            _to_front(moves, n, work[depth, 21] - 1)
     t0, t1, t2 = T[0], T[1], T[2]
+    live = alive  # the cards in play, those on the table included (what merging reads)
+    for j in range(tlen):
+        live |= 1 << T[j]
     cards = 0
     reached = not decl_moves  # what the side to move gets if no move does better
     low_win = work[depth, 22:26]  # per suit: its cards below this one are not tried
@@ -626,10 +756,8 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
             continue  # a small card like one already searched (DDS's "MakeNext")
         w = _play(H, T, st, seat, c, tlen, leader, strain, decl)
         won_by_rank = 0
-        if w >= 0:
-            # the winning card matters, even when no other card of its suit was played
-            # (the narrower rule, DDS's "won by rank" only, disagreed with DDS on a deal)
-            won_by_rank = 1 << T[(w - leader) % 4]
+        if w >= 0:  # the winning card matters when it beat a card of its suit (DDS's rule)
+            won_by_rank = _won_by_rank(T, T[(w - leader) % 4])
         r = _search(H, T, st, goal, strain, decl, bkeys, bgen, ent, meta, deadline, work)
         _unplay(H, T, st, seat, c, tlen, leader, decl, t0, t1, t2)
         if r == _ABORT:
@@ -643,15 +771,15 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
             cards = child_cards
             break
         cards |= child_cards
+        if (child_cards >> c) & 1:
+            # ``c`` stands for the equivalent cards below it in the hand (merged moves):
+            # when ``c`` itself mattered (it won a trick), each of them matters in its
+            # own line, so the lowest does (without it, seed 327's wrong entry)
+            cards |= 1 << _run_bottom(H[seat], live, c)
         if low_win[suit] < 0:
             # the lowest card of the suit that mattered so far: when ``c`` is below it,
             # every card of the suit below it gives the same result (partition search)
-            m = cards & _suit_mask(suit)
-            low = 13 * suit + 13
-            if m:
-                low = 13 * suit
-                while not (m >> low) & 1:
-                    low += 1
+            low = _lowest(cards, suit)
             if c < low:
                 low_win[suit] = low
     if tlen == 0:
