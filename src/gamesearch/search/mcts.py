@@ -60,6 +60,14 @@ Sources, and what each contributes here:
   many leaves visited once never pay for them; the search is the same, seed for seed
   (``tests/test_mcts_rave.py``), 1.3-1.6x the iterations a second on 9x9 Go
   (``benchmarks/go_playouts.py --ab-rounds``; the README's Go section).
+  With numba installed the RAVE tree is *compact* (:mod:`.rave_kernels`): each opened
+  node keeps its children's visits and means, AMAF statistics and an action-code-to-child
+  table in arrays, selection (:func:`compact_index`) and the AMAF back-up
+  (:func:`compact_backup`) are compiled loops over them, and the game may hand its
+  playout's moves over as integer arrays (``Playouts.traced_codes``). It is the same
+  search, seed for seed, as the plain Python tree (:func:`rave_index`,
+  :func:`amaf_update`), which stays as its reference (``MCTS._compact = False``;
+  ``tests/test_mcts_compact.py``).
 * Sturtevant 2008, "An analysis of UCT in multi-player games": with ``n`` players every
   node keeps the mean return of the player who moved into it, so each player maximises its
   own return (the max^n back-up, AIMA Fig 6.4); chance nodes are sampled by probability.
@@ -130,6 +138,7 @@ from typing import Any, ClassVar
 
 from ..errors import GameError, InvalidLimitError, UnsupportedGameError
 from ..game import CHANCE, Game, random_playout
+from . import rave_kernels
 from .base import Searcher, zero_evaluation
 from .common import INF, Callback, Iteration, SearchResult, win_step, win_threshold
 from .control import NEVER, Clock, Limit
@@ -161,6 +170,8 @@ class Node:
         "amaf_w",
         "available",
         "children",
+        "cn",
+        "cq",
         "cum",
         "exact",
         "hi",
@@ -172,6 +183,7 @@ class Node:
         "player",
         "priors",
         "q",
+        "slot",
         "state",
         "u",
         "untried",
@@ -203,6 +215,12 @@ class Node:
         self.amaf_n: list[float] | None = None
         self.amaf_w: list[float] | None = None
         self.index: dict[Any, int] | None = None
+        #: RAVE's compact tree (:mod:`.rave_kernels`): the children's visits and means
+        #: (copied by the back-up), and the child index of each action code; the AMAF
+        #: statistics are then arrays too
+        self.cn: Any = None
+        self.cq: Any = None
+        self.slot: Any = None
         #: RAVE's lazy opening: a decision node made as a leaf whose actions are not
         #: listed yet (``True``), or, after its first iteration, the actions its player
         #: played later in that iteration and the return (their AMAF update, applied when
@@ -324,6 +342,12 @@ class MCTS(Searcher):
         self.prior_visits = float(prior_visits)
         #: open decision nodes lazily (:meth:`_open`); RAVE's descent opens them
         self._lazy = self.rave
+        #: RAVE's compact tree (:mod:`.rave_kernels`: per-node arrays, compiled selection
+        #: and AMAF back-up); ``False``: the plain Python tree, its reference
+        self._compact = self.rave and rave_kernels.available()
+        #: the compact tree's codes of actions, for games whose actions are not the
+        #: integers below ``Playouts.action_codes``
+        self._codes: dict[Any, int] = {}
         #: the game's evaluation (for cut-off playouts), read once
         self._evaluate = evaluation.evaluate if evaluation is not None else zero_evaluation
         #: the game's playout policy and priors; a compiled playout is loaded (and run
@@ -530,7 +554,11 @@ class MCTS(Searcher):
         node.children = [None] * len(actions)
         node.untried = list(range(len(actions)))
         self._rave_stats(node)
-        if first is not True and first is not None:
+        if first is not True and first is not None and self._compact:
+            players, codes, start, x = first
+            rave_kernels.amaf_add(node.amaf_n, node.amaf_w, node.slot, node.player, x,
+                                  players, codes, start)
+        elif first is not True and first is not None:
             seen, x = first
             index, amaf_n, amaf_w = node.index, node.amaf_n, node.amaf_w
             for a in seen:
@@ -547,7 +575,9 @@ class MCTS(Searcher):
         node.index = {a: i for i, a in enumerate(actions)}
         hook = self._policies.priors
         pv = self.prior_visits
-        if not pv or hook is None:
+        if self._compact:
+            self._compact_stats(node, None if not pv or hook is None else hook(node.state))
+        elif not pv or hook is None:
             node.amaf_n = [0.0] * count
             node.amaf_w = [0.0] * count
         else:
@@ -564,6 +594,72 @@ class MCTS(Searcher):
             node.amaf_w = amaf_w
         if self._policies.untraced:
             self._untraced_ends(node)
+
+    def _compact_stats(self, node: Node, priors: Sequence[float] | None) -> None:
+        """:meth:`_rave_stats` for the compact tree: the same numbers in arrays (the
+        children's visits and means, the AMAF statistics with the priors as virtual
+        visits, computed operation for operation as the plain tree does), and the child
+        index of each action code (:mod:`.rave_kernels`)."""
+        np_ = rave_kernels.np
+        actions = node.actions
+        count = len(actions)
+        width = self._policies.action_codes
+        if width:
+            codes = list(actions)
+        else:
+            table = self._codes
+            codes = [table.setdefault(a, len(table)) for a in actions]
+            width = len(table)
+        node.slot = rave_kernels.slot_table(codes, width)
+        node.cn = np_.zeros(count)
+        node.cq = np_.zeros(count)
+        if priors is None:
+            node.amaf_n = np_.zeros(count)
+            node.amaf_w = np_.zeros(count)
+            return
+        if len(priors) != count:
+            raise GameError(f"{self.game.name}: its priors gave {len(priors)} priors for "
+                            f"{count} actions")
+        pv = self.prior_visits
+        node.amaf_n = np_.full(count, pv)
+        ratio = np_.asarray(priors, dtype=np_.float64) * count
+        node.amaf_w = pv * self.game.max_utility * (2 * ratio / (ratio + 1) - 1)
+
+    def _code(self, action: Any) -> int:
+        """The compact tree's code of ``action`` (:mod:`.rave_kernels`)."""
+        if self._policies.action_codes:
+            return action  # type: ignore[no-any-return]
+        table = self._codes
+        code = table.get(action)
+        if code is None:
+            code = table[action] = len(table)
+        return code
+
+    def _traced_codes(self) -> Callable[[Any, random.Random, int | None], tuple[Any, Any]]:
+        """The compact tree's traced playout: ``(state reached, (players, codes))``, the
+        playout's moves as two ``int64`` arrays: the game's ``traced_codes`` when it has
+        one, else its traced playout's moves converted."""
+        policies_ = self._policies
+        np_ = rave_kernels.np
+        if policies_.traced_codes is not None and policies_.action_codes:
+            own = policies_.traced_codes
+
+            def traced(state: Any, rng: random.Random, depth: int | None
+                       ) -> tuple[Any, Any]:
+                end, players, codes = own(state, rng, depth)
+                return end, (players, codes)
+
+            return traced
+        plain, code = policies_.traced, self._code
+
+        def converted(state: Any, rng: random.Random, depth: int | None
+                      ) -> tuple[Any, Any]:
+            end, moves = plain(state, rng, depth)
+            players = np_.array([q for q, _ in moves], dtype=np_.int64)
+            codes = np_.array([code(a) for _, a in moves], dtype=np_.int64)
+            return end, (players, codes)
+
+        return converted
 
     def _untraced_ends(self, node: Node) -> None:
         """An untraced action (Go's pass) that ends the game is worth, until its first
@@ -634,11 +730,18 @@ class MCTS(Searcher):
         simulate = playout_returns(game, self._policies.playout, self._evaluate,
                                    self.playout_depth, two, rng, self._blend)
         rave = self.rave
+        compact = self._compact
+        pick: Callable[[Node, float, float, float], int] = rave_index
         if rave:
-            traced = traced_returns(game, self._policies.traced, self._evaluate,
-                                    self.playout_depth, two, rng, self._blend)
+            traced = traced_returns(
+                game, self._traced_codes() if compact else self._policies.traced,
+                self._evaluate, self.playout_depth, two, rng, self._blend)
             rave_k, fpu = self.rave_k, top
             open_ = self._open
+        if compact:
+            pick, code = compact_index, self._code
+            np_ = rave_kernels.np
+            no_trace = (np_.zeros(0, dtype=np_.int64), np_.zeros(0, dtype=np_.int64))
         untraced = self._policies.untraced if rave else frozenset()
         new_node, result, key = self._new_node, game.result, game.key
         determinize = self.determinization()
@@ -651,7 +754,7 @@ class MCTS(Searcher):
         lo, hi = span_of
         span = hi - lo if hi > lo else 1.0
         seldepth = self._seldepth
-        trace: Sequence[tuple[int, Any]] = ()
+        trace: Any = ()  # the playout's moves: a list, or two arrays (compact tree)
         chosen: list[int] = []
         while done < cap and root.exact is None:
             if timed and (now() >= deadline or (stop is not None and stop.is_set())):
@@ -659,7 +762,7 @@ class MCTS(Searcher):
             if determinize is not None:
                 determinize(root, rng)
             if rave:
-                path, chosen, i = select_rave(root, c * span, rave_k, fpu, open_)
+                path, chosen, i = select_rave(root, c * span, rave_k, fpu, open_, pick)
             else:
                 path, i = select(root, random_, c * span, puct, bounds, solver, top, table)
             leaf = path[-1]
@@ -675,7 +778,7 @@ class MCTS(Searcher):
                     leaf = child
             if leaf.exact is not None:
                 r = leaf.exact
-                trace = ()
+                trace = no_trace if compact else ()
             elif rave:
                 r, trace = traced(leaf.state)
             else:
@@ -683,7 +786,9 @@ class MCTS(Searcher):
             if wdl:
                 r = win if r[0] > 0 else loss if r[0] < 0 else draw
             backpropagate(path, r, vector, players, climb)
-            if rave:
+            if compact:
+                compact_backup(path, chosen, trace, r, code, untraced)
+            elif rave:
                 amaf_update(path, chosen, trace, r, game.num_players, untraced)
             if on_backup is not None:
                 on_backup(path, r)
@@ -887,6 +992,8 @@ class Policies:
                      tuple[Any, Sequence[tuple[int, Any]]]]
     margin: Callable[[Any], float] | None = None
     untraced: frozenset[Any] = frozenset()
+    traced_codes: Callable[[Any, random.Random, int | None], tuple[Any, Any, Any]] | None = None
+    action_codes: int = 0
 
 
 def policies(game: Game[Any, Any], fast: bool) -> Policies:
@@ -902,10 +1009,14 @@ def policies(game: Game[Any, Any], fast: bool) -> Policies:
     if traced is None:
         traced = partial(traced_random_playout, game)
     margin = playouts.margin if playouts is not None else None
+    # the compact RAVE tree's traced playout with its moves as arrays, and the action codes
+    traced_codes = playouts.traced_codes if fast and playouts is not None else None
+    action_codes = playouts.action_codes if playouts is not None else 0
     if compiled is not None:
-        return Policies(compiled, True, priors, traced, margin, untraced)
+        return Policies(compiled, True, priors, traced, margin, untraced, traced_codes,
+                        action_codes)
     return Policies(partial(random_playout, game, fast=False), False, priors, traced, margin,
-                    untraced)
+                    untraced, traced_codes, action_codes)
 
 
 def traced_random_playout(game: Game[Any, Any], state: Any, rng: random.Random,
@@ -1138,13 +1249,20 @@ def rave_index(node: Node, c_span: float, k: float, fpu: float) -> int:
     return pick
 
 
+def compact_index(node: Node, c_span: float, k: float, fpu: float) -> int:
+    """:func:`rave_index` on the compact tree's arrays (:func:`.rave_kernels.rave_pick`)."""
+    return rave_kernels.rave_pick(node.cn, node.cq, node.amaf_n, node.amaf_w,
+                                  float(node.n), c_span, k, fpu)
+
+
 def select_rave(root: Node, c_span: float, k: float, fpu: float,
-                open_: Callable[[Node], None] | None = None
+                open_: Callable[[Node], None] | None = None,
+                pick: Callable[[Node, float, float, float], int] = rave_index
                 ) -> tuple[list[Node], list[int], int]:
-    """SELECT under RAVE: descend by :func:`rave_index` until a child not made yet (or a
-    terminal or proven node), opening (``open_``) the unopened nodes it passes. Returns the
-    path, the index chosen at each of its nodes, and the index to expand below the last one
-    (-1: none)."""
+    """SELECT under RAVE: descend by :func:`rave_index` (or ``pick``: the compact tree's
+    :func:`compact_index`) until a child not made yet (or a terminal or proven node),
+    opening (``open_``) the unopened nodes it passes. Returns the path, the index chosen at
+    each of its nodes, and the index to expand below the last one (-1: none)."""
     node = root
     path = [node]
     chosen: list[int] = []
@@ -1153,7 +1271,7 @@ def select_rave(root: Node, c_span: float, k: float, fpu: float,
             open_(node)
         if not node.children:
             break
-        i = rave_index(node, c_span, k, fpu)
+        i = pick(node, c_span, k, fpu)
         chosen.append(i)
         below = node.children[i]
         if below is None:
@@ -1200,6 +1318,38 @@ def amaf_update(path: list[Node], chosen: list[int], trace: Sequence[tuple[int, 
             if i is not None:
                 amaf_n[i] += 1  # type: ignore[index]
                 amaf_w[i] += x  # type: ignore[index]
+
+
+def compact_backup(path: list[Node], chosen: list[int], trace: tuple[Any, Any],
+                   r: tuple[float, ...], code: Callable[[Any], int],
+                   untraced: frozenset[Any]) -> None:
+    """RAVE's back-up on the compact tree, after :func:`backpropagate`: each node's visits
+    and mean are copied into its parent's arrays (``cn``, ``cq``), and each node counts its
+    player's later moves (:func:`amaf_update`'s rule, :func:`.rave_kernels.amaf_add`);
+    ``trace`` is the playout's moves as two arrays (players, codes), after which come the
+    tree's moves (an untraced action's code is -1); an unopened leaf keeps the moves and
+    its start until :meth:`MCTS._open`."""
+    np_ = rave_kernels.np
+    players = np_.concatenate((np_.array([path[j].player for j in range(len(chosen))],
+                                         dtype=np_.int64), trace[0]))
+    codes = np_.concatenate((np_.array(
+        [-1 if a in untraced else code(a)
+         for a in (path[j].actions[i] for j, i in enumerate(chosen))],
+        dtype=np_.int64), trace[1]))
+    add = rave_kernels.amaf_add
+    parent: Node | None = None
+    for j, node in enumerate(path):
+        if parent is not None:
+            i = chosen[j - 1]
+            parent.cn[i] = node.n
+            parent.cq[i] = node.q
+        parent = node
+        if node.slot is None:
+            if node.pending is True:  # an unopened leaf: its update waits for its opening
+                node.pending = (players, codes, j, r[node.player])
+            continue
+        add(node.amaf_n, node.amaf_w, node.slot, node.player, r[node.player], players,
+            codes, j)
 
 
 def information_set_node(owner: int) -> Node:
