@@ -17,6 +17,7 @@ from gamesearch.games.go.patterns import (
     SYMMETRIES,
     canonical_codes,
     code_of,
+    load_weights,
     mogo_table,
 )
 
@@ -150,3 +151,22 @@ def test_compiled_rules_agree_with_the_python_rules(spec: str) -> None:
             s = after
             plies += 1
     assert plies > 300 and refused > 0 and captures > 0 and superko > 0
+
+
+def test_priors_are_the_learned_weights_of_the_features() -> None:
+    """The compiled priors: each action's learned weight (its feature's from
+    :meth:`GoKernels.features`, the pass's ``PASS_WEIGHT``) over their sum, in order."""
+    g = get_game("go:size=9")
+    kernels = fast.kernels(g)
+    weights = load_weights()[0]
+    rng = random.Random(8)
+    for _ in range(20):
+        s = g.initial_state()
+        for _ in range(rng.randrange(50)):
+            legal = g.actions(s)
+            s = g.result(s, legal[rng.randrange(len(legal))])
+        if g.is_terminal(s):
+            continue
+        raw = [fast.PASS_WEIGHT if f < 0 else float(weights[f])
+               for f in kernels.features(s, g.actions(s))]
+        assert kernels.priors(s).tolist() == [x / sum(raw) for x in raw]

@@ -348,6 +348,7 @@ class MCTS(Searcher):
         #: the compact tree's codes of actions, for games whose actions are not the
         #: integers below ``Playouts.action_codes``
         self._codes: dict[Any, int] = {}
+        self._no_priors = (rave_kernels.np.zeros(0) if self._compact else None)
         #: the game's evaluation (for cut-off playouts), read once
         self._evaluate = evaluation.evaluate if evaluation is not None else zero_evaluation
         #: the game's playout policy and priors; a compiled playout is loaded (and run
@@ -531,7 +532,7 @@ class MCTS(Searcher):
         priors: Sequence[float] | None = None
         if self.puct:
             hook = self._policies.priors
-            priors = (tuple(hook(state)) if hook is not None
+            priors = (prior_list(hook(state)) if hook is not None
                       else (1.0 / len(actions),) * len(actions))
             if len(priors) != len(actions):
                 raise GameError(f"{game.name}: its priors gave {len(priors)} priors for "
@@ -572,16 +573,19 @@ class MCTS(Searcher):
         (``prior_visits``; Gelly & Silver's prior knowledge, see the module docstring)."""
         actions = node.actions
         count = len(actions)
-        node.index = {a: i for i, a in enumerate(actions)}
         hook = self._policies.priors
         pv = self.prior_visits
         if self._compact:
             self._compact_stats(node, None if not pv or hook is None else hook(node.state))
-        elif not pv or hook is None:
+            if self._policies.untraced:
+                self._untraced_ends(node)
+            return
+        node.index = {a: i for i, a in enumerate(actions)}
+        if not pv or hook is None:
             node.amaf_n = [0.0] * count
             node.amaf_w = [0.0] * count
         else:
-            priors = tuple(hook(node.state))
+            priors = prior_list(hook(node.state))
             if len(priors) != count:
                 raise GameError(f"{self.game.name}: its priors gave {len(priors)} priors "
                                 f"for {count} actions")
@@ -605,25 +609,19 @@ class MCTS(Searcher):
         count = len(actions)
         width = self._policies.action_codes
         if width:
-            codes = list(actions)
+            codes = np_.array(actions, dtype=np_.int64)
         else:
             table = self._codes
-            codes = [table.setdefault(a, len(table)) for a in actions]
+            codes = np_.array([table.setdefault(a, len(table)) for a in actions],
+                              dtype=np_.int64)
             width = len(table)
-        node.slot = rave_kernels.slot_table(codes, width)
-        node.cn = np_.zeros(count)
-        node.cq = np_.zeros(count)
-        if priors is None:
-            node.amaf_n = np_.zeros(count)
-            node.amaf_w = np_.zeros(count)
-            return
-        if len(priors) != count:
+        if priors is not None and len(priors) != count:
             raise GameError(f"{self.game.name}: its priors gave {len(priors)} priors for "
                             f"{count} actions")
-        pv = self.prior_visits
-        node.amaf_n = np_.full(count, pv)
-        ratio = np_.asarray(priors, dtype=np_.float64) * count
-        node.amaf_w = pv * self.game.max_utility * (2 * ratio / (ratio + 1) - 1)
+        node.slot, node.cn, node.cq, node.amaf_n, node.amaf_w = rave_kernels.open_arrays(
+            codes, width, self._no_priors if priors is None
+            else np_.asarray(priors, dtype=np_.float64),
+            self.prior_visits, float(self.game.max_utility))
 
     def _code(self, action: Any) -> int:
         """The compact tree's code of ``action`` (:mod:`.rave_kernels`)."""
@@ -669,7 +667,12 @@ class MCTS(Searcher):
         game = self.game
         index = node.index
         for a in self._policies.untraced:
-            i = index.get(a)  # type: ignore[union-attr]
+            if index is not None:
+                i = index.get(a)
+            else:  # the compact tree: the action's slot
+                code = self._code(a)
+                i = int(node.slot[code]) if code < len(node.slot) else -1
+                i = None if i < 0 else i
             if i is None:
                 continue
             end = game.result(node.state, a)
@@ -994,6 +997,13 @@ class Policies:
     untraced: frozenset[Any] = frozenset()
     traced_codes: Callable[[Any, random.Random, int | None], tuple[Any, Any, Any]] | None = None
     action_codes: int = 0
+
+
+def prior_list(priors: Sequence[float]) -> Sequence[float]:
+    """A game's priors as Python floats (a game may give a numpy array, whose scalars
+    would make the plain tree's arithmetic slow; the values are the same)."""
+    tolist = getattr(priors, "tolist", None)
+    return tolist() if tolist is not None else tuple(priors)
 
 
 def policies(game: Game[Any, Any], fast: bool) -> Policies:

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from math import log, sqrt
 from typing import Any, TypeVar, cast
 
-__all__ = ["amaf_add", "available", "np", "rave_pick", "slot_table"]
+__all__ = ["amaf_add", "available", "np", "open_arrays", "rave_pick", "slot_table"]
 
 
 def _load() -> tuple[Any, Any]:
@@ -119,3 +119,26 @@ def slot_table(codes: list[int], width: int) -> Any:
     slot = np.full(width, -1, dtype=np.int32)
     slot[codes] = np.arange(len(codes), dtype=np.int32)
     return slot
+
+
+@_jit
+def open_arrays(codes: Any, width: int, priors: Any, prior_visits: float, top: float
+                ) -> tuple[Any, Any, Any, Any, Any]:
+    """A node's arrays when it is opened: ``(slot, cn, cq, amaf_n, amaf_w)`` for actions
+    of ``codes`` (:func:`slot_table`), no child visited, and the AMAF statistics empty, or
+    (when ``priors`` has one per action) ``prior_visits`` virtual visits each worth
+    ``top · (2 h - 1)``, ``h = ρ / (ρ + 1)``, ``ρ`` the prior over the uniform one
+    (:meth:`.mcts.MCTS._rave_stats`, operation for operation)."""
+    count = codes.shape[0]
+    slot = np.full(width, -1, dtype=np.int32)
+    for i in range(count):
+        slot[codes[i]] = i
+    amaf_n = np.zeros(count)
+    amaf_w = np.zeros(count)
+    if priors.shape[0] == count and count > 0:
+        scale = prior_visits * top
+        for i in range(count):
+            ratio = priors[i] * count
+            amaf_n[i] = prior_visits
+            amaf_w[i] = scale * (2 * ratio / (ratio + 1) - 1)
+    return slot, np.zeros(count), np.zeros(count), amaf_n, amaf_w

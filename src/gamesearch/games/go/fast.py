@@ -528,6 +528,23 @@ def _play_stone(board: Any, p: int, colour: int, ring: Any, zobrist: Any, hash_:
 
 
 @_jit
+def _stones_played(moves: Any, plies: int, first: int, pass_point: int) -> tuple[Any, Any]:
+    """The first ``plies`` of a playout's ``moves`` without its passes, as two ``int64``
+    arrays: who played (``first`` moved first, then they alternate) and where."""
+    players = np.empty(plies, dtype=np.int64)
+    points = np.empty(plies, dtype=np.int64)
+    count = 0
+    player = first
+    for i in range(plies):
+        if moves[i] != pass_point:
+            players[count] = player
+            points[count] = moves[i]
+            count += 1
+        player ^= 1
+    return players[:count], points[:count]
+
+
+@_jit
 def _area(board: Any, ring: Any) -> tuple[int, int]:
     """Black's and White's area (:meth:`.rules.Go.area`: stones plus the empty points
     that reach only their colour)."""
@@ -567,6 +584,25 @@ def _area(board: Any, ring: Any) -> tuple[int, int]:
         elif reach == 2:
             white += size
     return black, white
+
+
+@_jit
+def _prior_weights(board: Any, colour: int, ring: Any, canon: Any, weights: Any,
+                   actions: Any, pass_weight: float) -> Any:
+    """The learned weight of each of ``actions`` (its feature's, :func:`_features`; the
+    pass, ``board.shape[0]``, gets ``pass_weight``)."""
+    n = board.shape[0]
+    legal = np.zeros(n, dtype=np.int8)
+    for a in actions:
+        if a < n:
+            legal[a] = 1
+    out = np.empty(n, dtype=np.int64)
+    _features(board, colour, ring, canon, legal, out)
+    raw = np.empty(actions.shape[0])
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        raw[i] = pass_weight if a >= n else weights[out[a]]
+    return raw
 
 
 class GoKernels:
@@ -669,10 +705,8 @@ class GoKernels:
         points (``Playouts.traced_codes``, for MCTS's compact RAVE tree): the same
         playout, no Python list."""
         end, moves, plies = self.run(state, rng, max_plies)
-        points = moves[:plies].astype(np.int64)
-        players = (np.arange(state.to_move, state.to_move + plies, dtype=np.int64) & 1)
-        stones = points != self.game.points
-        return end, players[stones], points[stones]
+        players, points = _stones_played(moves, plies, state.to_move, self.game.points)
+        return end, players, points
 
     def margin(self, state: GoState) -> float:
         """Black's margin of a finished game (MCTS's ``margin`` option): the area
@@ -694,16 +728,15 @@ class GoKernels:
         _features(board, state.to_move + 1, self.ring, self.canon, legal, out)
         return [int(out[a]) if a < n else -1 for a in actions]
 
-    def priors(self, state: GoState) -> list[float]:
-        """The prior of each of ``game.actions(state)``: the learned weights, normalised."""
-        actions = self.game.actions(state)
+    def priors(self, state: GoState) -> Any:
+        """The prior of each of ``game.actions(state)``: the learned weights, normalised
+        (an array; the sum taken in the actions' order, as a Python loop does)."""
+        actions = np.array(self.game.actions(state), dtype=np.int64)
         if self._weights is None:
             self._weights = load_weights(self.priors_file)
-        w = self._weights[0]
-        raw = [PASS_WEIGHT if f < 0 else float(w[f])
-               for f in self.features(state, actions)]
-        total = sum(raw)
-        return [x / total for x in raw]
+        raw = _prior_weights(np.frombuffer(state.board, dtype=np.int8), state.to_move + 1,
+                             self.ring, self.canon, self._weights[0], actions, PASS_WEIGHT)
+        return raw / sum(raw.tolist())
 
 
 _KERNELS: dict[str, GoKernels] = {}
