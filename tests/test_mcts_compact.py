@@ -61,11 +61,11 @@ def _compact(plain: Node, width: int) -> Node:
     out = node(plain.player, plain.actions)
     out.n = plain.n
     out.children = plain.children
-    out.cn = np.array([0.0 if ch is None else float(ch.n) for ch in plain.children])
-    out.cq = np.array([0.0 if ch is None else ch.q for ch in plain.children])
-    out.amaf_n = np.array(plain.amaf_n)
-    out.amaf_w = np.array(plain.amaf_w)
-    out.slot = rave_kernels.slot_table(list(plain.actions), width)
+    out.stats = np.array([[0.0 if ch is None else float(ch.n) for ch in plain.children],
+                          [0.0 if ch is None else ch.q for ch in plain.children],
+                          plain.amaf_n, plain.amaf_w]).reshape(4, width)
+    out.amaf_n, out.amaf_w = out.stats[2], out.stats[3]
+    out.slot = rave_kernels.slot_table(list(plain.actions), 3 * width)
     return out
 
 
@@ -76,7 +76,7 @@ def test_compiled_selection_picks_as_rave_index(seed: int) -> None:
         width = rng.randrange(1, 90)
         plain = _random_node(rng, width)
         c_span, k, fpu = rng.choice((0.0, 0.1, 0.5)), rng.choice((10.0, 1000.0)), 1.0
-        assert compact_index(_compact(plain, 3 * width), c_span, k, fpu) == rave_index(
+        assert compact_index(_compact(plain, width), c_span, k, fpu) == rave_index(
             plain, c_span, k, fpu)
 
 
@@ -89,7 +89,7 @@ def test_compiled_amaf_backup_counts_as_amaf_update() -> None:
         plain = [_random_node(rng, width) for _ in range(depth)]
         for j, nd in enumerate(plain):
             nd.player = j % 2
-        compact = [_compact(nd, 3 * width) for nd in plain]
+        compact = [_compact(nd, width) for nd in plain]
         chosen = [rng.randrange(width) for _ in range(depth - 1)]
         untraced = frozenset(rng.sample(range(3 * width), 2))  # (never in a trace)
         trace = [(rng.randrange(2), a) for a in rng.choices(range(3 * width + 5), k=40)

@@ -170,8 +170,6 @@ class Node:
         "amaf_w",
         "available",
         "children",
-        "cn",
-        "cq",
         "cum",
         "exact",
         "hi",
@@ -185,6 +183,7 @@ class Node:
         "q",
         "slot",
         "state",
+        "stats",
         "u",
         "untried",
         "w",
@@ -215,11 +214,10 @@ class Node:
         self.amaf_n: list[float] | None = None
         self.amaf_w: list[float] | None = None
         self.index: dict[Any, int] | None = None
-        #: RAVE's compact tree (:mod:`.rave_kernels`): the children's visits and means
-        #: (copied by the back-up), and the child index of each action code; the AMAF
-        #: statistics are then arrays too
-        self.cn: Any = None
-        self.cq: Any = None
+        #: RAVE's compact tree (:mod:`.rave_kernels`): the children's visits, means
+        #: (copied by the back-up) and AMAF statistics in four rows (``amaf_n`` and
+        #: ``amaf_w`` are views of the last two), and the child index of each action code
+        self.stats: Any = None
         self.slot: Any = None
         #: RAVE's lazy opening: a decision node made as a leaf whose actions are not
         #: listed yet (``True``), or, after its first iteration, the actions its player
@@ -348,7 +346,9 @@ class MCTS(Searcher):
         #: the compact tree's codes of actions, for games whose actions are not the
         #: integers below ``Playouts.action_codes``
         self._codes: dict[Any, int] = {}
-        self._no_priors = (rave_kernels.np.zeros(0) if self._compact else None)
+        self._no_priors = rave_kernels.np.zeros(0) if self._compact else None
+        self._no_moves = (rave_kernels.np.zeros(0, dtype=rave_kernels.np.int64)
+                          if self._compact else None)
         #: the game's evaluation (for cut-off playouts), read once
         self._evaluate = evaluation.evaluate if evaluation is not None else zero_evaluation
         #: the game's playout policy and priors; a compiled playout is loaded (and run
@@ -556,9 +556,9 @@ class MCTS(Searcher):
         node.untried = list(range(len(actions)))
         self._rave_stats(node)
         if first is not True and first is not None and self._compact:
-            players, codes, start, x = first
-            rave_kernels.amaf_add(node.amaf_n, node.amaf_w, node.slot, node.player, x,
-                                  players, codes, start)
+            tree_players, tree_codes, start, players, codes, x = first
+            rave_kernels.amaf_add(node.stats, node.slot, node.player, x, tree_players,
+                                  tree_codes, start, players, codes)
         elif first is not True and first is not None:
             seen, x = first
             index, amaf_n, amaf_w = node.index, node.amaf_n, node.amaf_w
@@ -618,10 +618,13 @@ class MCTS(Searcher):
         if priors is not None and len(priors) != count:
             raise GameError(f"{self.game.name}: its priors gave {len(priors)} priors for "
                             f"{count} actions")
-        node.slot, node.cn, node.cq, node.amaf_n, node.amaf_w = rave_kernels.open_arrays(
+        node.slot, stats = rave_kernels.open_arrays(
             codes, width, self._no_priors if priors is None
             else np_.asarray(priors, dtype=np_.float64),
             self.prior_visits, float(self.game.max_utility))
+        node.stats = stats
+        node.amaf_n = stats[2]
+        node.amaf_w = stats[3]
 
     def _code(self, action: Any) -> int:
         """The compact tree's code of ``action`` (:mod:`.rave_kernels`)."""
@@ -743,8 +746,7 @@ class MCTS(Searcher):
             open_ = self._open
         if compact:
             pick, code = compact_index, self._code
-            np_ = rave_kernels.np
-            no_trace = (np_.zeros(0, dtype=np_.int64), np_.zeros(0, dtype=np_.int64))
+            no_trace = (self._no_moves, self._no_moves)
         untraced = self._policies.untraced if rave else frozenset()
         new_node, result, key = self._new_node, game.result, game.key
         determinize = self.determinization()
@@ -1261,8 +1263,7 @@ def rave_index(node: Node, c_span: float, k: float, fpu: float) -> int:
 
 def compact_index(node: Node, c_span: float, k: float, fpu: float) -> int:
     """:func:`rave_index` on the compact tree's arrays (:func:`.rave_kernels.rave_pick`)."""
-    return rave_kernels.rave_pick(node.cn, node.cq, node.amaf_n, node.amaf_w,
-                                  float(node.n), c_span, k, fpu)
+    return rave_kernels.rave_pick(node.stats, float(node.n), c_span, k, fpu)
 
 
 def select_rave(root: Node, c_span: float, k: float, fpu: float,
@@ -1334,32 +1335,33 @@ def compact_backup(path: list[Node], chosen: list[int], trace: tuple[Any, Any],
                    r: tuple[float, ...], code: Callable[[Any], int],
                    untraced: frozenset[Any]) -> None:
     """RAVE's back-up on the compact tree, after :func:`backpropagate`: each node's visits
-    and mean are copied into its parent's arrays (``cn``, ``cq``), and each node counts its
-    player's later moves (:func:`amaf_update`'s rule, :func:`.rave_kernels.amaf_add`);
-    ``trace`` is the playout's moves as two arrays (players, codes), after which come the
-    tree's moves (an untraced action's code is -1); an unopened leaf keeps the moves and
-    its start until :meth:`MCTS._open`."""
+    and mean are copied into its parent's ``stats``, and each node counts its player's
+    later moves (:func:`amaf_update`'s rule, :func:`.rave_kernels.amaf_add`): the tree's
+    moves below it (an untraced action's code is -1), then the playout's (``trace``: two
+    arrays, players and codes); an unopened leaf keeps them until :meth:`MCTS._open`."""
     np_ = rave_kernels.np
-    players = np_.concatenate((np_.array([path[j].player for j in range(len(chosen))],
-                                         dtype=np_.int64), trace[0]))
-    codes = np_.concatenate((np_.array(
-        [-1 if a in untraced else code(a)
-         for a in (path[j].actions[i] for j, i in enumerate(chosen))],
-        dtype=np_.int64), trace[1]))
+    tree_players = []
+    tree_codes = []
+    for j, i in enumerate(chosen):
+        node = path[j]
+        tree_players.append(node.player)
+        a = node.actions[i]
+        tree_codes.append(-1 if a in untraced else code(a))
+    tp = np_.array(tree_players, dtype=np_.int64)
+    tc = np_.array(tree_codes, dtype=np_.int64)
+    players, codes = trace
     add = rave_kernels.amaf_add
-    parent: Node | None = None
     for j, node in enumerate(path):
-        if parent is not None:
+        if j:
+            stats = path[j - 1].stats
             i = chosen[j - 1]
-            parent.cn[i] = node.n
-            parent.cq[i] = node.q
-        parent = node
+            stats[0, i] = node.n
+            stats[1, i] = node.q
         if node.slot is None:
             if node.pending is True:  # an unopened leaf: its update waits for its opening
-                node.pending = (players, codes, j, r[node.player])
+                node.pending = (tp, tc, j, players, codes, r[node.player])
             continue
-        add(node.amaf_n, node.amaf_w, node.slot, node.player, r[node.player], players,
-            codes, j)
+        add(node.stats, node.slot, node.player, r[node.player], tp, tc, j, players, codes)
 
 
 def information_set_node(owner: int) -> Node:

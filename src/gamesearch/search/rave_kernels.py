@@ -2,10 +2,12 @@
 :mod:`.mcts` over per-node arrays.
 
 Under ``rave=1`` with numba installed, each opened node of :class:`.mcts.MCTS` keeps its
-children's statistics side by side in ``float64`` arrays indexed by the child: ``cn`` and
-``cq`` (each child's visits and mean, copied there by the back-up), ``amaf_n`` and
-``amaf_w`` (the AMAF visits and returns), and ``slot``, an ``int32`` array from an action's
-*code* to its child index (-1: not an action of the node). An action's code is the action
+children's statistics side by side in one ``float64`` array ``stats`` of four rows indexed
+by the child: each child's visits and mean (copied there by the back-up), its AMAF visits
+and returns (the node's ``amaf_n`` and ``amaf_w`` are views of those rows), and ``slot``,
+an ``int32`` array from an action's *code* to its child index (-1: not an action of the
+node). (One array rather than four: numba's dispatcher costs about half a microsecond
+an array argument, and these are called several times an iteration.) An action's code is the action
 itself when the game says its actions are the integers below ``Playouts.action_codes``
 (Go's points and pass), else a number the search hands out in the order it meets them.
 
@@ -65,25 +67,25 @@ def available() -> bool:
 
 
 @_jit
-def rave_pick(cn: Any, cq: Any, amaf_n: Any, amaf_w: Any, parent_n: float, c_span: float,
-              k: float, fpu: float) -> int:
+def rave_pick(stats: Any, parent_n: float, c_span: float, k: float, fpu: float) -> int:
     """The child index maximising ``(1 - β) Q + β Q_amaf + c·span·sqrt(ln(N + 1) / (n +
-    1))``, ``β = sqrt(k / (3 n + k))`` (``N = parent_n``); an unvisited child (``cn[i] ==
-    0``) is worth its AMAF value (``fpu`` when never played) plus ``c·span·sqrt(ln(N +
-    1))``; the first best on ties (:func:`.mcts.rave_index`, operation for operation)."""
+    1))``, ``β = sqrt(k / (3 n + k))`` (``N = parent_n``; ``stats``' rows: the children's
+    visits, means, AMAF visits and AMAF returns); an unvisited child is worth its AMAF
+    value (``fpu`` when never played) plus ``c·span·sqrt(ln(N + 1))``; the first best on
+    ties (:func:`.mcts.rave_index`, operation for operation)."""
     log_n = log(parent_n + 1.0)
     first = c_span * sqrt(log_n)
     best = -np.inf
     pick = 0
-    for i in range(cn.shape[0]):
-        n = cn[i]
-        a_n = amaf_n[i]
+    for i in range(stats.shape[1]):
+        n = stats[0, i]
+        a_n = stats[2, i]
         if n == 0.0:
-            score = (amaf_w[i] / a_n if a_n != 0.0 else fpu) + first
+            score = (stats[3, i] / a_n if a_n != 0.0 else fpu) + first
         else:
-            q = cq[i]
+            q = stats[1, i]
             if a_n != 0.0:
-                q += sqrt(k / (3.0 * n + k)) * (amaf_w[i] / a_n - q)
+                q += sqrt(k / (3.0 * n + k)) * (stats[3, i] / a_n - q)
             score = q + c_span * sqrt(log_n / (n + 1.0))
         if score > best:
             best = score
@@ -92,25 +94,27 @@ def rave_pick(cn: Any, cq: Any, amaf_n: Any, amaf_w: Any, parent_n: float, c_spa
 
 
 @_jit
-def amaf_add(amaf_n: Any, amaf_w: Any, slot: Any, player: int, x: float, players: Any,
-             codes: Any, start: int) -> None:
+def amaf_add(stats: Any, slot: Any, player: int, x: float, tree_players: Any,
+             tree_codes: Any, start: int, players: Any, codes: Any) -> None:
     """All moves as first for one node: for each action of the node (``slot[code]`` its
-    index) that ``player`` played at or after move ``start`` of the iteration (``players``
-    and ``codes``, the tree's moves then the playout's; code -1: no action), add one visit
-    and the return ``x``, once per action."""
+    index) that ``player`` played in the tree from move ``start`` on (``tree_players``,
+    ``tree_codes``; code -1: no action) or in the playout (``players``, ``codes``), add
+    one AMAF visit and the return ``x`` (``stats``' rows 2 and 3), once per action."""
     width = slot.shape[0]
-    counted = np.zeros(amaf_n.shape[0], dtype=np.bool_)
-    for m in range(start, codes.shape[0]):
-        if players[m] != player:
-            continue
-        c = codes[m]
-        if c < 0 or c >= width:
-            continue
-        i = slot[c]
-        if i >= 0 and not counted[i]:
-            counted[i] = True
-            amaf_n[i] += 1.0
-            amaf_w[i] += x
+    counted = np.zeros(stats.shape[1], dtype=np.bool_)
+    for part in range(2):
+        who, what = (tree_players, tree_codes) if part == 0 else (players, codes)
+        for m in range(start if part == 0 else 0, what.shape[0]):
+            if who[m] != player:
+                continue
+            c = what[m]
+            if c < 0 or c >= width:
+                continue
+            i = slot[c]
+            if i >= 0 and not counted[i]:
+                counted[i] = True
+                stats[2, i] += 1.0
+                stats[3, i] += x
 
 
 def slot_table(codes: list[int], width: int) -> Any:
@@ -123,9 +127,9 @@ def slot_table(codes: list[int], width: int) -> Any:
 
 @_jit
 def open_arrays(codes: Any, width: int, priors: Any, prior_visits: float, top: float
-                ) -> tuple[Any, Any, Any, Any, Any]:
-    """A node's arrays when it is opened: ``(slot, cn, cq, amaf_n, amaf_w)`` for actions
-    of ``codes`` (:func:`slot_table`), no child visited, and the AMAF statistics empty, or
+                ) -> tuple[Any, Any]:
+    """A node's arrays when it is opened: ``(slot, stats)`` for actions of ``codes``
+    (:func:`slot_table`), no child visited, and the AMAF statistics empty, or
     (when ``priors`` has one per action) ``prior_visits`` virtual visits each worth
     ``top · (2 h - 1)``, ``h = ρ / (ρ + 1)``, ``ρ`` the prior over the uniform one
     (:meth:`.mcts.MCTS._rave_stats`, operation for operation)."""
@@ -133,12 +137,11 @@ def open_arrays(codes: Any, width: int, priors: Any, prior_visits: float, top: f
     slot = np.full(width, -1, dtype=np.int32)
     for i in range(count):
         slot[codes[i]] = i
-    amaf_n = np.zeros(count)
-    amaf_w = np.zeros(count)
+    stats = np.zeros((4, count))
     if priors.shape[0] == count and count > 0:
         scale = prior_visits * top
         for i in range(count):
             ratio = priors[i] * count
-            amaf_n[i] = prior_visits
-            amaf_w[i] = scale * (2 * ratio / (ratio + 1) - 1)
-    return slot, np.zeros(count), np.zeros(count), amaf_n, amaf_w
+            stats[2, i] = prior_visits
+            stats[3, i] = scale * (2 * ratio / (ratio + 1) - 1)
+    return slot, stats
