@@ -9,6 +9,8 @@ Rows (each from the empty 9x9 board, komi 7.5):
   program (RAVE with the learned priors, ``rave=1,prior_visits=20,c=0.1``), iterations per
   second of one search; the program also with every node opened when made (``eager``:
   how the search ran before RAVE opened leaves lazily; the same tree, seed for seed);
+  with numba installed the program runs RAVE's compact tree (``search/rave_kernels.py``;
+  ``--ab-base`` below compares it with an older source tree);
 * OpenSpiel 1.6's MCTS bots on its ``go`` (board_size 9): the C++ ``pyspiel.MCTSBot`` and
   the Python ``open_spiel.python.algorithms.mcts.MCTSBot``, each with a
   ``RandomRolloutEvaluator`` of one rollout (uniformly random moves, passes and eye
