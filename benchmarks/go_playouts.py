@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         rate, length = ours_playouts(policy, args.seconds)
         rows.append((f"ours: compiled playouts, {policy}", rate, length))
     rows.append(("ours: MCTS (UCT), iterations", ours_mcts({}, args.seconds), None))
-    rows.append(("ours: the program, eager opening (before)",
+    rows.append(("ours: the program, eager opening",
                  ours_mcts({"rave": True, "prior_visits": 20.0, "c": 0.1}, args.seconds,
                            eager=True), None))
     rows.append(("ours: MCTS rave=1,prior_visits=20,c=0.1, iterations",
