@@ -222,7 +222,8 @@ class Node:
         #: RAVE's lazy opening: a decision node made as a leaf whose actions are not
         #: listed yet (``True``), or, after its first iteration, the actions its player
         #: played later in that iteration and the return (their AMAF update, applied when
-        #: the node is opened); ``None``: opened
+        #: the node is opened; in the compact tree the iteration's move arrays, the
+        #: node's place among them and the return); ``None``: opened
         self.pending: Any = None
         #: ISMCTS: the iterations in which this node's action was legal in the
         #: determinization (its availability count)
