@@ -9,6 +9,8 @@ Rows (each from the empty 9x9 board, komi 7.5):
   program (RAVE with the learned priors, ``rave=1,prior_visits=20,c=0.1``), iterations per
   second of one search; the program also with every node opened when made (``eager``:
   how the search ran before RAVE opened leaves lazily; the same tree, seed for seed);
+  with numba installed the program runs RAVE's compact tree (``search/rave_kernels.py``;
+  ``--ab-base`` below compares it with an older source tree);
 * OpenSpiel 1.6's MCTS bots on its ``go`` (board_size 9): the C++ ``pyspiel.MCTSBot`` and
   the Python ``open_spiel.python.algorithms.mcts.MCTSBot``, each with a
   ``RandomRolloutEvaluator`` of one rollout (uniformly random moves, passes and eye
@@ -18,9 +20,19 @@ Rows (each from the empty 9x9 board, komi 7.5):
     .venv/bin/python benchmarks/go_playouts.py [--seconds 5]
     .venv/bin/python benchmarks/go_playouts.py --ab-rounds 5    # lazy vs eager opening
     .venv/bin/python benchmarks/go_playouts.py --profile        # where an iteration goes
+    .venv/bin/python benchmarks/go_playouts.py --ab-base /tmp/base/src --ab-rounds 5
 
 ``--profile``: ``cProfile`` of one search of ``--ab-iterations`` iterations from a 9x9
-opening position, the functions that take the most time of their own.
+position (``--position``: ``empty``, ``opening`` (E5 C3 G7 C7) or ``gnugo:GAME:PLIES``, the
+first moves of a game of ``tests/data/go/gnugo5_games.json``), the functions that take the
+most time of their own, then those that take the most with their callees.
+
+``--ab-base SRC``: the program's search (``rave=1,prior_visits=20,c=0.1,seed=1``) of
+``--ab-iterations`` iterations from the empty board and from ``gnugo:4:30``, run by the
+source tree ``SRC`` (an older ``src/``, e.g. ``git archive 8a291e4 src | tar -x -C
+/tmp/base``) and by this one, each in a fresh process that warms up (numba, the priors)
+before the timed search, alternated ``--ab-rounds`` times: median iterations per second
+of each and the ratio, and whether both gave the same root visits.
 
 A playout of ours is shorter than OpenSpiel's (it never fills its own eyes and ends at two
 passes, about 110 moves; OpenSpiel's random rollouts run to its 162-move cap), so the
@@ -31,11 +43,15 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
+import os
 import pstats
 import random
 import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 from gamesearch.games import get_game
 from gamesearch.search import Limit, make_searcher
@@ -96,11 +112,24 @@ def lazy_against_eager(rounds: int, iterations: int) -> None:
     print(f"  speed-up {ratio:.2f}x; the same visits at the root: {visits[False] == visits[True]}")
 
 
-def profile(iterations: int) -> None:
-    """``cProfile`` of one search of the program from a 9x9 opening (four stones)."""
+GAMES = Path(__file__).resolve().parents[1] / "tests" / "data" / "go" / "gnugo5_games.json"
+
+
+def position_moves(where: str) -> list[str]:
+    """The moves of a named 9x9 position (see the module docstring)."""
+    if where == "empty":
+        return []
+    if where == "opening":
+        return ["E5", "C3", "G7", "C7"]
+    _, number, plies = where.split(":")
+    return list(json.loads(GAMES.read_text())["games"][number]["moves"][:int(plies)])
+
+
+def profile(iterations: int, where: str) -> None:
+    """``cProfile`` of one search of the program from a 9x9 position."""
     g = get_game("go:size=9")
     s = g.initial_state()
-    for move in ("E5", "C3", "G7", "C7"):
+    for move in position_moves(where):
         s = g.result(s, g.parse_action(s, move))
     options = {"rave": True, "prior_visits": 20.0, "c": 0.1, "seed": 1}
     make_searcher(g, "mcts", **options).search(s, Limit(nodes=50))
@@ -109,9 +138,58 @@ def profile(iterations: int) -> None:
     prof.enable()
     r = searcher.search(s, Limit(nodes=iterations))
     prof.disable()
-    print(f"the program, {iterations:,} iterations from E5 C3 G7 C7 (9x9): "
+    print(f"the program, {iterations:,} iterations from {where} (9x9): "
           f"{r.seconds:.2f} s under the profiler")
-    pstats.Stats(prof).sort_stats("tottime").print_stats(14)
+    stats = pstats.Stats(prof)
+    stats.sort_stats("tottime").print_stats(14)
+    stats.sort_stats("cumulative").print_stats(24)
+
+
+#: one timed search in a fresh process (argv: the moves, the iterations)
+_ONE_SEARCH = """
+import json, sys, time
+from gamesearch.games import get_game
+from gamesearch.search import Limit, make_searcher
+g = get_game("go:size=9")
+s = g.initial_state()
+for m in json.loads(sys.argv[1]):
+    s = g.result(s, g.parse_action(s, m))
+options = {"rave": True, "prior_visits": 20.0, "c": 0.1, "seed": 1}
+make_searcher(g, "mcts", **options).search(s, Limit(nodes=200))
+searcher = make_searcher(g, "mcts", **options)
+t0, c0 = time.perf_counter(), time.process_time()
+r = searcher.search(s, Limit(nodes=int(sys.argv[2])))
+seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+print(json.dumps([seconds, cpu, [c["visits"] for c in r.extra["root_children"]]]))
+"""
+
+
+def against_base(base: str, rounds: int, iterations: int) -> None:
+    """This source tree's search against the one in ``base`` (see the module docstring)."""
+    here = str(Path(__file__).resolve().parents[1] / "src")
+    print(f"the program, {iterations:,} iterations a search, {rounds} rounds alternated "
+          f"(median; load average before: {os.getloadavg()[0]:.2f})")
+    print(f"{'position':14} {'clock':>6} {'before it/s':>12} {'now it/s':>10} "
+          f"{'speed-up':>9} {'same root visits':>17}")
+    for where in ("empty", "gnugo:4:30"):
+        moves = json.dumps(position_moves(where))
+        times: dict[tuple[str, int], list[float]] = {}
+        visits: dict[str, list[int]] = {}
+        for _ in range(rounds):
+            for src in (base, here):
+                env = {**os.environ, "PYTHONPATH": src}
+                out = subprocess.run([sys.executable, "-c", _ONE_SEARCH, moves,
+                                      str(iterations)], env=env, check=True,
+                                     capture_output=True, text=True).stdout
+                seconds, cpu, visits[src] = json.loads(out.strip().splitlines()[-1])
+                times.setdefault((src, 0), []).append(seconds)
+                times.setdefault((src, 1), []).append(cpu)
+        for clock in (0, 1):  # the wall clock, the process's CPU time
+            before, now = (statistics.median(times[src, clock]) for src in (base, here))
+            print(f"{where:14} {('wall', 'CPU')[clock]:>6} {iterations / before:12.0f} "
+                  f"{iterations / now:10.0f} {before / now:8.2f}x "
+                  f"{visits[base] == visits[here]!s:>17}")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
 def openspiel_rows(seconds: float) -> list[tuple[str, float, float | None]]:
@@ -155,9 +233,17 @@ def main(argv: list[str] | None = None) -> int:
                              "alternated this many rounds")
     parser.add_argument("--ab-iterations", type=int, default=3000)
     parser.add_argument("--profile", action="store_true", help="only profile a search")
+    parser.add_argument("--position", default="opening",
+                        help="--profile's position: empty, opening or gnugo:GAME:PLIES")
+    parser.add_argument("--ab-base", default="",
+                        help="only compare this source tree's search with the one of "
+                             "this src/ directory (alternated --ab-rounds times)")
     args = parser.parse_args(argv)
     if args.profile:
-        profile(args.ab_iterations)
+        profile(args.ab_iterations, args.position)
+        return 0
+    if args.ab_base:
+        against_base(args.ab_base, max(args.ab_rounds, 1), args.ab_iterations)
         return 0
     if args.ab_rounds:
         lazy_against_eager(args.ab_rounds, args.ab_iterations)
@@ -167,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         rate, length = ours_playouts(policy, args.seconds)
         rows.append((f"ours: compiled playouts, {policy}", rate, length))
     rows.append(("ours: MCTS (UCT), iterations", ours_mcts({}, args.seconds), None))
-    rows.append(("ours: the program, eager opening (before)",
+    rows.append(("ours: the program, eager opening",
                  ours_mcts({"rave": True, "prior_visits": 20.0, "c": 0.1}, args.seconds,
                            eager=True), None))
     rows.append(("ours: MCTS rave=1,prior_visits=20,c=0.1, iterations",

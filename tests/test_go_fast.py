@@ -17,6 +17,7 @@ from gamesearch.games.go.patterns import (
     SYMMETRIES,
     canonical_codes,
     code_of,
+    load_weights,
     mogo_table,
 )
 
@@ -120,3 +121,52 @@ def test_features_agree_with_the_python_rules() -> None:
                 if s.board[q] and libs[group_of[q]] == 1:
                     want |= SAVE_BIT if s.board[q] == me else CAPTURE_BIT
             assert f == want
+
+
+@pytest.mark.parametrize("spec", ["go:size=5", "go:size=7", "go:size=9"])
+def test_compiled_rules_agree_with_the_python_rules(spec: str) -> None:
+    """The compiled legal moves, stone play and area count (what ``Go.actions``,
+    ``Go.result`` and the playouts' scores use) against the plain Python rules, at every
+    ply of random games (5x5 fills up: captures, ko, superko refusals)."""
+    g = get_game(spec)
+    kernels = fast.kernels(g)
+    rng = random.Random(11)
+    plies = refused = captures = superko = 0
+    for _ in range(12):
+        s = g.initial_state()
+        while not g.is_terminal(s) and s.moves < 3 * g.points:
+            plain = g._legal_points(s)
+            assert kernels.legal_points(s) == plain
+            for p in range(g.points):
+                if not s.board[p]:
+                    played = kernels.play(s, p)
+                    assert played == g._play(s, p)
+                    refused += played is None
+                    superko += played is not None and played[1] in s.history
+            assert kernels.area(s.board) == g.area(s.board)
+            stones = [a for a in plain if a != g.pass_action]
+            a = rng.choice(stones) if stones and rng.random() < 0.97 else g.pass_action
+            after = g.result(s, a)
+            captures += a != g.pass_action and after.board.count(0) > s.board.count(0) - 1
+            s = after
+            plies += 1
+    assert plies > 300 and refused > 0 and captures > 0 and superko > 0
+
+
+def test_priors_are_the_learned_weights_of_the_features() -> None:
+    """The compiled priors: each action's learned weight (its feature's from
+    :meth:`GoKernels.features`, the pass's ``PASS_WEIGHT``) over their sum, in order."""
+    g = get_game("go:size=9")
+    kernels = fast.kernels(g)
+    weights = load_weights()[0]
+    rng = random.Random(8)
+    for _ in range(20):
+        s = g.initial_state()
+        for _ in range(rng.randrange(50)):
+            legal = g.actions(s)
+            s = g.result(s, legal[rng.randrange(len(legal))])
+        if g.is_terminal(s):
+            continue
+        raw = [fast.PASS_WEIGHT if f < 0 else float(weights[f])
+               for f in kernels.features(s, g.actions(s))]
+        assert kernels.priors(s).tolist() == [x / sum(raw) for x in raw]

@@ -74,7 +74,7 @@ def test_priors_start_the_amaf_statistics() -> None:
     root = searcher._new_node(s, 0)
     if root.pending is not None:  # (made unopened under RAVE)
         searcher._open(root)
-    assert root.amaf_n == [10.0] * len(root.actions)
+    assert list(root.amaf_n) == [10.0] * len(root.actions)  # (arrays in the compact tree)
     playouts = g.playouts()
     assert playouts is not None and playouts.priors is not None
     priors = playouts.priors(s)

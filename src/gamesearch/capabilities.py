@@ -308,6 +308,13 @@ class Playouts(Generic[S]):
     * ``untraced`` -- the actions ``traced`` never reports (Go's pass, which every playout
       plays at its end): RAVE keeps no all-moves-as-first statistics for them; their
       prior stands until their first visit, then their own visits alone judge them.
+    * ``action_codes`` -- when above 0, every action is an integer below it (Go: the
+      points and the pass), so that MCTS's compact RAVE tree
+      (:mod:`gamesearch.search.rave_kernels`) indexes arrays by the action itself; 0: the
+      search numbers the actions it meets;
+    * ``traced_codes(state, rng, max_plies)`` -- ``traced`` with the moves as two integer
+      arrays, ``(state reached, players, actions)`` (actions as ``action_codes`` says),
+      so that no Python list is made per playout; ``None``: MCTS converts ``traced``'s.
 
     Room for the next issues: a playout *policy* (patterns, "win at once, else block")
     becomes a member ``policy(state, rng) -> action`` that ``random_playout`` plays, and
@@ -320,6 +327,8 @@ class Playouts(Generic[S]):
                      tuple[S, Sequence[tuple[int, Any]]]] | None = None
     margin: Callable[[S], float] | None = None
     untraced: frozenset[Any] = frozenset()
+    action_codes: int = 0
+    traced_codes: Callable[[S, random.Random, int | None], tuple[S, Any, Any]] | None = None
 
 
 # ----- exact solving and books ---------------------------------------------------------------

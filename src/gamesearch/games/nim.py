@@ -234,7 +234,10 @@ class Nim(Game[NimState, NimAction]):
     # follows MoGo's patterns) and traced (the same playout with the moves it played, for
     # RAVE; Go's), margin (how much a finished playout is won by, for MCTS's margin=ε;
     # Go's area score) and untraced (actions the trace never reports, which RAVE then
-    # leaves without AMAF statistics: Go's pass). Nim's playouts are the plain Python ones.
+    # leaves without AMAF statistics: Go's pass), action_codes (actions are the integers
+    # below it) and traced_codes (the trace as two integer arrays, players and actions),
+    # which RAVE's compact tree indexes its arrays by (Go's). Nim's playouts are the plain
+    # Python ones.
 
     # fast_solver() -> FastSolver: a compiled exact solver whose solve(state, ...) answers
     # what the Python solver answers, much faster (Connect Four's and Othello's, numba).

@@ -60,6 +60,14 @@ Sources, and what each contributes here:
   many leaves visited once never pay for them; the search is the same, seed for seed
   (``tests/test_mcts_rave.py``), 1.3-1.6x the iterations a second on 9x9 Go
   (``benchmarks/go_playouts.py --ab-rounds``; the README's Go section).
+  With numba installed the RAVE tree is *compact* (:mod:`.rave_kernels`): each opened
+  node keeps its children's visits and means, AMAF statistics and an action-code-to-child
+  table in arrays, selection (:func:`compact_index`) and the AMAF back-up
+  (:func:`compact_backup`) are compiled loops over them, and the game may hand its
+  playout's moves over as integer arrays (``Playouts.traced_codes``). It is the same
+  search, seed for seed, as the plain Python tree (:func:`rave_index`,
+  :func:`amaf_update`), which stays as its reference (``MCTS._compact = False``;
+  ``tests/test_mcts_compact.py``).
 * Sturtevant 2008, "An analysis of UCT in multi-player games": with ``n`` players every
   node keeps the mean return of the player who moved into it, so each player maximises its
   own return (the max^n back-up, AIMA Fig 6.4); chance nodes are sampled by probability.
@@ -130,6 +138,7 @@ from typing import Any, ClassVar
 
 from ..errors import GameError, InvalidLimitError, UnsupportedGameError
 from ..game import CHANCE, Game, random_playout
+from . import rave_kernels
 from .base import Searcher, zero_evaluation
 from .common import INF, Callback, Iteration, SearchResult, win_step, win_threshold
 from .control import NEVER, Clock, Limit
@@ -172,7 +181,9 @@ class Node:
         "player",
         "priors",
         "q",
+        "slot",
         "state",
+        "stats",
         "u",
         "untried",
         "w",
@@ -203,10 +214,16 @@ class Node:
         self.amaf_n: list[float] | None = None
         self.amaf_w: list[float] | None = None
         self.index: dict[Any, int] | None = None
+        #: RAVE's compact tree (:mod:`.rave_kernels`): the children's visits, means
+        #: (copied by the back-up) and AMAF statistics in four rows (``amaf_n`` and
+        #: ``amaf_w`` are views of the last two), and the child index of each action code
+        self.stats: Any = None
+        self.slot: Any = None
         #: RAVE's lazy opening: a decision node made as a leaf whose actions are not
         #: listed yet (``True``), or, after its first iteration, the actions its player
         #: played later in that iteration and the return (their AMAF update, applied when
-        #: the node is opened); ``None``: opened
+        #: the node is opened; in the compact tree the iteration's move arrays, the
+        #: node's place among them and the return); ``None``: opened
         self.pending: Any = None
         #: ISMCTS: the iterations in which this node's action was legal in the
         #: determinization (its availability count)
@@ -324,6 +341,15 @@ class MCTS(Searcher):
         self.prior_visits = float(prior_visits)
         #: open decision nodes lazily (:meth:`_open`); RAVE's descent opens them
         self._lazy = self.rave
+        #: RAVE's compact tree (:mod:`.rave_kernels`: per-node arrays, compiled selection
+        #: and AMAF back-up); ``False``: the plain Python tree, its reference
+        self._compact = self.rave and rave_kernels.available()
+        #: the compact tree's codes of actions, for games whose actions are not the
+        #: integers below ``Playouts.action_codes``
+        self._codes: dict[Any, int] = {}
+        self._no_priors = rave_kernels.np.zeros(0) if self._compact else None
+        self._no_moves = (rave_kernels.np.zeros(0, dtype=rave_kernels.np.int64)
+                          if self._compact else None)
         #: the game's evaluation (for cut-off playouts), read once
         self._evaluate = evaluation.evaluate if evaluation is not None else zero_evaluation
         #: the game's playout policy and priors; a compiled playout is loaded (and run
@@ -507,7 +533,7 @@ class MCTS(Searcher):
         priors: Sequence[float] | None = None
         if self.puct:
             hook = self._policies.priors
-            priors = (tuple(hook(state)) if hook is not None
+            priors = (prior_list(hook(state)) if hook is not None
                       else (1.0 / len(actions),) * len(actions))
             if len(priors) != len(actions):
                 raise GameError(f"{game.name}: its priors gave {len(priors)} priors for "
@@ -530,7 +556,11 @@ class MCTS(Searcher):
         node.children = [None] * len(actions)
         node.untried = list(range(len(actions)))
         self._rave_stats(node)
-        if first is not True and first is not None:
+        if first is not True and first is not None and self._compact:
+            tree_players, tree_codes, start, players, codes, x = first
+            rave_kernels.amaf_add(node.stats, node.slot, node.player, x, tree_players,
+                                  tree_codes, start, players, codes)
+        elif first is not True and first is not None:
             seen, x = first
             index, amaf_n, amaf_w = node.index, node.amaf_n, node.amaf_w
             for a in seen:
@@ -544,14 +574,19 @@ class MCTS(Searcher):
         (``prior_visits``; Gelly & Silver's prior knowledge, see the module docstring)."""
         actions = node.actions
         count = len(actions)
-        node.index = {a: i for i, a in enumerate(actions)}
         hook = self._policies.priors
         pv = self.prior_visits
+        if self._compact:
+            self._compact_stats(node, None if not pv or hook is None else hook(node.state))
+            if self._policies.untraced:
+                self._untraced_ends(node)
+            return
+        node.index = {a: i for i, a in enumerate(actions)}
         if not pv or hook is None:
             node.amaf_n = [0.0] * count
             node.amaf_w = [0.0] * count
         else:
-            priors = tuple(hook(node.state))
+            priors = prior_list(hook(node.state))
             if len(priors) != count:
                 raise GameError(f"{self.game.name}: its priors gave {len(priors)} priors "
                                 f"for {count} actions")
@@ -565,6 +600,69 @@ class MCTS(Searcher):
         if self._policies.untraced:
             self._untraced_ends(node)
 
+    def _compact_stats(self, node: Node, priors: Sequence[float] | None) -> None:
+        """:meth:`_rave_stats` for the compact tree: the same numbers in arrays (the
+        children's visits and means, the AMAF statistics with the priors as virtual
+        visits, computed operation for operation as the plain tree does), and the child
+        index of each action code (:mod:`.rave_kernels`)."""
+        np_ = rave_kernels.np
+        actions = node.actions
+        count = len(actions)
+        width = self._policies.action_codes
+        if width:
+            codes = np_.array(actions, dtype=np_.int64)
+        else:
+            table = self._codes
+            codes = np_.array([table.setdefault(a, len(table)) for a in actions],
+                              dtype=np_.int64)
+            width = len(table)
+        if priors is not None and len(priors) != count:
+            raise GameError(f"{self.game.name}: its priors gave {len(priors)} priors for "
+                            f"{count} actions")
+        node.slot, stats = rave_kernels.open_arrays(
+            codes, width, self._no_priors if priors is None
+            else np_.asarray(priors, dtype=np_.float64),
+            self.prior_visits, float(self.game.max_utility))
+        node.stats = stats
+        node.amaf_n = stats[2]
+        node.amaf_w = stats[3]
+
+    def _code(self, action: Any) -> int:
+        """The compact tree's code of ``action`` (:mod:`.rave_kernels`)."""
+        if self._policies.action_codes:
+            return action  # type: ignore[no-any-return]
+        table = self._codes
+        code = table.get(action)
+        if code is None:
+            code = table[action] = len(table)
+        return code
+
+    def _traced_codes(self) -> Callable[[Any, random.Random, int | None], tuple[Any, Any]]:
+        """The compact tree's traced playout: ``(state reached, (players, codes))``, the
+        playout's moves as two ``int64`` arrays: the game's ``traced_codes`` when it has
+        one, else its traced playout's moves converted."""
+        policies_ = self._policies
+        np_ = rave_kernels.np
+        if policies_.traced_codes is not None and policies_.action_codes:
+            own = policies_.traced_codes
+
+            def traced(state: Any, rng: random.Random, depth: int | None
+                       ) -> tuple[Any, Any]:
+                end, players, codes = own(state, rng, depth)
+                return end, (players, codes)
+
+            return traced
+        plain, code = policies_.traced, self._code
+
+        def converted(state: Any, rng: random.Random, depth: int | None
+                      ) -> tuple[Any, Any]:
+            end, moves = plain(state, rng, depth)
+            players = np_.array([q for q, _ in moves], dtype=np_.int64)
+            codes = np_.array([code(a) for _, a in moves], dtype=np_.int64)
+            return end, (players, codes)
+
+        return converted
+
     def _untraced_ends(self, node: Node) -> None:
         """An untraced action (Go's pass) that ends the game is worth, until its first
         visit, its exact value rather than its prior: the pass that wins after the
@@ -573,7 +671,12 @@ class MCTS(Searcher):
         game = self.game
         index = node.index
         for a in self._policies.untraced:
-            i = index.get(a)  # type: ignore[union-attr]
+            if index is not None:
+                i = index.get(a)
+            else:  # the compact tree: the action's slot
+                code = self._code(a)
+                i = int(node.slot[code]) if code < len(node.slot) else -1
+                i = None if i < 0 else i
             if i is None:
                 continue
             end = game.result(node.state, a)
@@ -634,11 +737,17 @@ class MCTS(Searcher):
         simulate = playout_returns(game, self._policies.playout, self._evaluate,
                                    self.playout_depth, two, rng, self._blend)
         rave = self.rave
+        compact = self._compact
+        pick: Callable[[Node, float, float, float], int] = rave_index
         if rave:
-            traced = traced_returns(game, self._policies.traced, self._evaluate,
-                                    self.playout_depth, two, rng, self._blend)
+            traced = traced_returns(
+                game, self._traced_codes() if compact else self._policies.traced,
+                self._evaluate, self.playout_depth, two, rng, self._blend)
             rave_k, fpu = self.rave_k, top
             open_ = self._open
+        if compact:
+            pick, code = compact_index, self._code
+            no_trace = (self._no_moves, self._no_moves)
         untraced = self._policies.untraced if rave else frozenset()
         new_node, result, key = self._new_node, game.result, game.key
         determinize = self.determinization()
@@ -651,7 +760,7 @@ class MCTS(Searcher):
         lo, hi = span_of
         span = hi - lo if hi > lo else 1.0
         seldepth = self._seldepth
-        trace: Sequence[tuple[int, Any]] = ()
+        trace: Any = ()  # the playout's moves: a list, or two arrays (compact tree)
         chosen: list[int] = []
         while done < cap and root.exact is None:
             if timed and (now() >= deadline or (stop is not None and stop.is_set())):
@@ -659,7 +768,7 @@ class MCTS(Searcher):
             if determinize is not None:
                 determinize(root, rng)
             if rave:
-                path, chosen, i = select_rave(root, c * span, rave_k, fpu, open_)
+                path, chosen, i = select_rave(root, c * span, rave_k, fpu, open_, pick)
             else:
                 path, i = select(root, random_, c * span, puct, bounds, solver, top, table)
             leaf = path[-1]
@@ -675,7 +784,7 @@ class MCTS(Searcher):
                     leaf = child
             if leaf.exact is not None:
                 r = leaf.exact
-                trace = ()
+                trace = no_trace if compact else ()
             elif rave:
                 r, trace = traced(leaf.state)
             else:
@@ -683,7 +792,9 @@ class MCTS(Searcher):
             if wdl:
                 r = win if r[0] > 0 else loss if r[0] < 0 else draw
             backpropagate(path, r, vector, players, climb)
-            if rave:
+            if compact:
+                compact_backup(path, chosen, trace, r, code, untraced)
+            elif rave:
                 amaf_update(path, chosen, trace, r, game.num_players, untraced)
             if on_backup is not None:
                 on_backup(path, r)
@@ -887,6 +998,15 @@ class Policies:
                      tuple[Any, Sequence[tuple[int, Any]]]]
     margin: Callable[[Any], float] | None = None
     untraced: frozenset[Any] = frozenset()
+    traced_codes: Callable[[Any, random.Random, int | None], tuple[Any, Any, Any]] | None = None
+    action_codes: int = 0
+
+
+def prior_list(priors: Sequence[float]) -> Sequence[float]:
+    """A game's priors as Python floats (a game may give a numpy array, whose scalars
+    would make the plain tree's arithmetic slow; the values are the same)."""
+    tolist = getattr(priors, "tolist", None)
+    return tolist() if tolist is not None else tuple(priors)
 
 
 def policies(game: Game[Any, Any], fast: bool) -> Policies:
@@ -902,10 +1022,14 @@ def policies(game: Game[Any, Any], fast: bool) -> Policies:
     if traced is None:
         traced = partial(traced_random_playout, game)
     margin = playouts.margin if playouts is not None else None
+    # the compact RAVE tree's traced playout with its moves as arrays, and the action codes
+    traced_codes = playouts.traced_codes if fast and playouts is not None else None
+    action_codes = playouts.action_codes if playouts is not None else 0
     if compiled is not None:
-        return Policies(compiled, True, priors, traced, margin, untraced)
+        return Policies(compiled, True, priors, traced, margin, untraced, traced_codes,
+                        action_codes)
     return Policies(partial(random_playout, game, fast=False), False, priors, traced, margin,
-                    untraced)
+                    untraced, traced_codes, action_codes)
 
 
 def traced_random_playout(game: Game[Any, Any], state: Any, rng: random.Random,
@@ -1138,13 +1262,19 @@ def rave_index(node: Node, c_span: float, k: float, fpu: float) -> int:
     return pick
 
 
+def compact_index(node: Node, c_span: float, k: float, fpu: float) -> int:
+    """:func:`rave_index` on the compact tree's arrays (:func:`.rave_kernels.rave_pick`)."""
+    return rave_kernels.rave_pick(node.stats, float(node.n), c_span, k, fpu)
+
+
 def select_rave(root: Node, c_span: float, k: float, fpu: float,
-                open_: Callable[[Node], None] | None = None
+                open_: Callable[[Node], None] | None = None,
+                pick: Callable[[Node, float, float, float], int] = rave_index
                 ) -> tuple[list[Node], list[int], int]:
-    """SELECT under RAVE: descend by :func:`rave_index` until a child not made yet (or a
-    terminal or proven node), opening (``open_``) the unopened nodes it passes. Returns the
-    path, the index chosen at each of its nodes, and the index to expand below the last one
-    (-1: none)."""
+    """SELECT under RAVE: descend by :func:`rave_index` (or ``pick``: the compact tree's
+    :func:`compact_index`) until a child not made yet (or a terminal or proven node),
+    opening (``open_``) the unopened nodes it passes. Returns the path, the index chosen at
+    each of its nodes, and the index to expand below the last one (-1: none)."""
     node = root
     path = [node]
     chosen: list[int] = []
@@ -1153,7 +1283,7 @@ def select_rave(root: Node, c_span: float, k: float, fpu: float,
             open_(node)
         if not node.children:
             break
-        i = rave_index(node, c_span, k, fpu)
+        i = pick(node, c_span, k, fpu)
         chosen.append(i)
         below = node.children[i]
         if below is None:
@@ -1200,6 +1330,39 @@ def amaf_update(path: list[Node], chosen: list[int], trace: Sequence[tuple[int, 
             if i is not None:
                 amaf_n[i] += 1  # type: ignore[index]
                 amaf_w[i] += x  # type: ignore[index]
+
+
+def compact_backup(path: list[Node], chosen: list[int], trace: tuple[Any, Any],
+                   r: tuple[float, ...], code: Callable[[Any], int],
+                   untraced: frozenset[Any]) -> None:
+    """RAVE's back-up on the compact tree, after :func:`backpropagate`: each node's visits
+    and mean are copied into its parent's ``stats``, and each node counts its player's
+    later moves (:func:`amaf_update`'s rule, :func:`.rave_kernels.amaf_add`): the tree's
+    moves below it (an untraced action's code is -1), then the playout's (``trace``: two
+    arrays, players and codes); an unopened leaf keeps them until :meth:`MCTS._open`."""
+    np_ = rave_kernels.np
+    tree_players = []
+    tree_codes = []
+    for j, i in enumerate(chosen):
+        node = path[j]
+        tree_players.append(node.player)
+        a = node.actions[i]
+        tree_codes.append(-1 if a in untraced else code(a))
+    tp = np_.array(tree_players, dtype=np_.int64)
+    tc = np_.array(tree_codes, dtype=np_.int64)
+    players, codes = trace
+    add = rave_kernels.amaf_add
+    for j, node in enumerate(path):
+        if j:
+            stats = path[j - 1].stats
+            i = chosen[j - 1]
+            stats[0, i] = node.n
+            stats[1, i] = node.q
+        if node.slot is None:
+            if node.pending is True:  # an unopened leaf: its update waits for its opening
+                node.pending = (tp, tc, j, players, codes, r[node.player])
+            continue
+        add(node.stats, node.slot, node.player, r[node.player], tp, tc, j, players, codes)
 
 
 def information_set_node(owner: int) -> Node:

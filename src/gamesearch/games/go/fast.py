@@ -419,6 +419,192 @@ def _features(board: Any, colour: int, ring: Any, canon: Any, legal: Any, out: A
         out[p] = f
 
 
+@_jit
+def _legal_hashes(board: Any, colour: int, ring: Any, zobrist: Any, hash_: Any,
+                  points: Any, hashes: Any) -> int:
+    """The stones ``colour`` may place on ``board`` under the rules without superko
+    (suicide illegal), each with the Zobrist hash of the board after it (captures
+    removed), into ``points`` and ``hashes``; returns how many. The rules' positional
+    superko is the caller's (:meth:`GoKernels.legal_points`): a hash in the history."""
+    n = board.shape[0]
+    gid = np.empty(n, dtype=np.int32)
+    nxt = np.empty(n, dtype=np.int32)
+    size_ = np.empty(n, dtype=np.int32)
+    plib = np.empty(n, dtype=np.int64)
+    lsum = np.empty(n, dtype=np.int64)
+    lsq = np.empty(n, dtype=np.int64)
+    stack = np.empty(n, dtype=np.int32)
+    taken = np.empty(4, dtype=np.int32)
+    _setup(board, ring, gid, nxt, size_, plib, lsum, lsq, stack)
+    other = 3 - colour
+    count = 0
+    for p in range(n):
+        if board[p] != 0:
+            continue
+        alive = False
+        found = 0
+        for k in range(0, 8, 2):
+            q = ring[p, k]
+            if q < 0:
+                continue
+            x = board[q]
+            if x == 0:
+                alive = True
+            elif x == colour:
+                if not _atari(gid[q], plib, lsum, lsq):
+                    alive = True
+            elif _atari(gid[q], plib, lsum, lsq):  # its one liberty is p: captured
+                g = gid[q]
+                new = True
+                for j in range(found):
+                    if taken[j] == g:
+                        new = False
+                if new:
+                    taken[found] = g
+                    found += 1
+        if not alive and found == 0:
+            continue  # suicide
+        h = hash_ ^ zobrist[p, colour]
+        for j in range(found):
+            s = taken[j]
+            while True:
+                h ^= zobrist[s, other]
+                s = nxt[s]
+                if s == taken[j]:
+                    break
+        points[count] = p
+        hashes[count] = h
+        count += 1
+    return count
+
+
+@_jit
+def _play_stone(board: Any, p: int, colour: int, ring: Any, zobrist: Any, hash_: Any
+                ) -> tuple[Any, Any, bool]:
+    """:meth:`.rules.Go._play` with suicide illegal: the board after ``colour``'s stone on
+    the empty point ``p`` (a new array, captures removed), its Zobrist hash, and False
+    when the move is suicide (the board is then meaningless)."""
+    n = board.shape[0]
+    new = board.copy()
+    gid = np.empty(n, dtype=np.int32)
+    nxt = np.empty(n, dtype=np.int32)
+    size_ = np.empty(n, dtype=np.int32)
+    plib = np.empty(n, dtype=np.int64)
+    lsum = np.empty(n, dtype=np.int64)
+    lsq = np.empty(n, dtype=np.int64)
+    stack = np.empty(n, dtype=np.int32)
+    _setup(new, ring, gid, nxt, size_, plib, lsum, lsq, stack)
+    alive = False
+    captured = False
+    for k in range(0, 8, 2):
+        q = ring[p, k]
+        if q < 0:
+            continue
+        x = board[q]
+        if x == 0:
+            alive = True
+        elif x == colour:
+            if not _atari(gid[q], plib, lsum, lsq):
+                alive = True
+        elif _atari(gid[q], plib, lsum, lsq):
+            captured = True
+    if not alive and not captured:
+        return new, hash_, False
+    h = hash_ ^ zobrist[p, colour]
+    other = 3 - colour
+    new[p] = colour
+    for k in range(0, 8, 2):
+        q = ring[p, k]
+        if q >= 0 and new[q] == other and _atari(gid[q], plib, lsum, lsq):
+            g = gid[q]
+            s = g
+            while True:  # (a group next to p twice is emptied the first time)
+                new[s] = 0
+                h ^= zobrist[s, other]
+                s = nxt[s]
+                if s == g:
+                    break
+    return new, h, True
+
+
+@_jit
+def _stones_played(moves: Any, plies: int, first: int, pass_point: int) -> tuple[Any, Any]:
+    """The first ``plies`` of a playout's ``moves`` without its passes, as two ``int64``
+    arrays: who played (``first`` moved first, then they alternate) and where."""
+    players = np.empty(plies, dtype=np.int64)
+    points = np.empty(plies, dtype=np.int64)
+    count = 0
+    player = first
+    for i in range(plies):
+        if moves[i] != pass_point:
+            players[count] = player
+            points[count] = moves[i]
+            count += 1
+        player ^= 1
+    return players[:count], points[:count]
+
+
+@_jit
+def _area(board: Any, ring: Any) -> tuple[int, int]:
+    """Black's and White's area (:meth:`.rules.Go.area`: stones plus the empty points
+    that reach only their colour)."""
+    n = board.shape[0]
+    black = 0
+    white = 0
+    seen = np.zeros(n, dtype=np.bool_)
+    region = np.empty(n, dtype=np.int32)
+    for p in range(n):
+        if board[p] == 1:
+            black += 1
+        elif board[p] == 2:
+            white += 1
+    for p in range(n):
+        if board[p] != 0 or seen[p]:
+            continue
+        seen[p] = True
+        region[0] = p
+        size = 1
+        reach = 0
+        i = 0
+        while i < size:
+            for k in range(0, 8, 2):
+                q = ring[region[i], k]
+                if q < 0:
+                    continue
+                c = board[q]
+                if c != 0:
+                    reach |= c
+                elif not seen[q]:
+                    seen[q] = True
+                    region[size] = q
+                    size += 1
+            i += 1
+        if reach == 1:
+            black += size
+        elif reach == 2:
+            white += size
+    return black, white
+
+
+@_jit
+def _prior_weights(board: Any, colour: int, ring: Any, canon: Any, weights: Any,
+                   actions: Any, pass_weight: float) -> Any:
+    """The learned weight of each of ``actions`` (its feature's, :func:`_features`; the
+    pass, ``board.shape[0]``, gets ``pass_weight``)."""
+    n = board.shape[0]
+    legal = np.zeros(n, dtype=np.int8)
+    for a in actions:
+        if a < n:
+            legal[a] = 1
+    out = np.empty(n, dtype=np.int64)
+    _features(board, colour, ring, canon, legal, out)
+    raw = np.empty(actions.shape[0])
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        raw[i] = pass_weight if a >= n else weights[out[a]]
+    return raw
+
+
 class GoKernels:
     """The compiled playout and priors of one board size (tables built once)."""
 
@@ -434,6 +620,36 @@ class GoKernels:
         self.priors_file = priors_file
         self._weights: tuple[Any, float, dict[str, Any]] | None = None
         self.max_plies = 3 * game.points
+        self.zobrist = np.array(game.zobrist, dtype=np.uint64)
+
+    # -- the rules' legal moves -----------------------------------------------------------
+    def legal_points(self, state: GoState) -> list[int]:
+        """:meth:`.rules.Go._legal_points` compiled (suicide illegal): the stones legal
+        without superko from :func:`_legal_hashes`, less those whose board is in the
+        history, then the pass."""
+        board = np.frombuffer(state.board, dtype=np.int8)
+        n = board.shape[0]
+        points = np.empty(n, dtype=np.int64)
+        hashes = np.empty(n, dtype=np.uint64)
+        count = _legal_hashes(board, state.to_move + 1, self.ring, self.zobrist,
+                              np.uint64(state.hash), points, hashes)
+        history = state.history
+        out = [p for p, h in zip(points[:count].tolist(), hashes[:count].tolist(),
+                                 strict=True) if h not in history]
+        out.append(n)
+        return out
+
+    def play(self, state: GoState, p: int) -> tuple[bytes, int, bool] | None:
+        """:meth:`.rules.Go._play` compiled (suicide illegal): ``(board, hash, False)``
+        after the mover's stone on the empty point ``p``, or ``None`` for a suicide."""
+        new, h, ok = _play_stone(np.frombuffer(state.board, dtype=np.int8), p,
+                                 state.to_move + 1, self.ring, self.zobrist,
+                                 np.uint64(state.hash))
+        return (new.tobytes(), int(h), False) if ok else None
+
+    def area(self, board: bytes) -> tuple[int, int]:
+        """:meth:`.rules.Go.area` compiled."""
+        return _area(np.frombuffer(board, dtype=np.int8), self.ring)
 
     # -- playouts ---------------------------------------------------------------------
     def run(self, state: GoState, rng: random.Random, max_plies: int | None
@@ -457,6 +673,7 @@ class GoKernels:
                 or plies < max_plies:
             # over, or stopped by the playout's own cap (3 x points): scored as over
             end = GoState(board.tobytes(), colour - 1, max(passes, 2), moved, 0, frozenset())
+            end._area = _area(board, self.ring)
         else:  # cut by the caller's max_plies: a real position, to evaluate
             stones = [(p, int(c)) for p, c in enumerate(board.tolist()) if c]
             end = game.position(stones, colour - 1)
@@ -482,6 +699,15 @@ class GoKernels:
             p ^= 1
         return end, out
 
+    def traced_codes(self, state: GoState, rng: random.Random, max_plies: int | None = None
+                     ) -> tuple[GoState, Any, Any]:
+        """:meth:`traced` with the stones as two ``int64`` arrays, the players and the
+        points (``Playouts.traced_codes``, for MCTS's compact RAVE tree): the same
+        playout, no Python list."""
+        end, moves, plies = self.run(state, rng, max_plies)
+        players, points = _stones_played(moves, plies, state.to_move, self.game.points)
+        return end, players, points
+
     def margin(self, state: GoState) -> float:
         """Black's margin of a finished game (MCTS's ``margin`` option): the area
         score (:meth:`.rules.Go.score`, komi included) over the number of points, within
@@ -502,16 +728,15 @@ class GoKernels:
         _features(board, state.to_move + 1, self.ring, self.canon, legal, out)
         return [int(out[a]) if a < n else -1 for a in actions]
 
-    def priors(self, state: GoState) -> list[float]:
-        """The prior of each of ``game.actions(state)``: the learned weights, normalised."""
-        actions = self.game.actions(state)
+    def priors(self, state: GoState) -> Any:
+        """The prior of each of ``game.actions(state)``: the learned weights, normalised
+        (an array; the sum taken in the actions' order, as a Python loop does)."""
+        actions = np.array(self.game.actions(state), dtype=np.int64)
         if self._weights is None:
             self._weights = load_weights(self.priors_file)
-        w = self._weights[0]
-        raw = [PASS_WEIGHT if f < 0 else float(w[f])
-               for f in self.features(state, actions)]
-        total = sum(raw)
-        return [x / total for x in raw]
+        raw = _prior_weights(np.frombuffer(state.board, dtype=np.int8), state.to_move + 1,
+                             self.ring, self.canon, self._weights[0], actions, PASS_WEIGHT)
+        return raw / sum(raw.tolist())
 
 
 _KERNELS: dict[str, GoKernels] = {}
@@ -534,5 +759,7 @@ def go_playouts(game: Go) -> Playouts[GoState]:
                     compiled=partial(GoKernels.playout, k),
                     traced=partial(GoKernels.traced, k),
                     margin=partial(GoKernels.margin, k),
-                    untraced=frozenset((game.pass_action,)))
+                    untraced=frozenset((game.pass_action,)),
+                    action_codes=game.points + 1,
+                    traced_codes=partial(GoKernels.traced_codes, k))
 

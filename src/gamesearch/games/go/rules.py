@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 
 from ...capabilities import Drawing, Evaluation, GameRecord, MatchHooks, Playouts
@@ -66,7 +66,7 @@ class GoState:
     histories make equal states; the group analysis and the legal moves are computed once,
     when first asked."""
 
-    __slots__ = ("_groups", "_legal", "board", "hash", "history", "moves", "passes",
+    __slots__ = ("_area", "_groups", "_legal", "board", "hash", "history", "moves", "passes",
                  "to_move")
 
     def __init__(self, board: bytes, to_move: int, passes: int, moves: int, hash_: int,
@@ -79,6 +79,8 @@ class GoState:
         self.history = history
         self._groups: tuple[list[int], list[list[int]], list[int]] | None = None
         self._legal: tuple[int, ...] | None = None
+        #: Black's and White's area when a compiled playout counted it at its end
+        self._area: tuple[int, int] | None = None
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, GoState) and self.hash == other.hash
@@ -183,6 +185,9 @@ class Go(Game[GoState, int]):
         self.handicap_stones = handicap_points(size, handicap)
         self.neighbours = neighbour_table(size)
         self.zobrist = zobrist_keys(self.points)
+        #: the legal moves' and a stone's functions (:meth:`_compiled`)
+        self._compiled_rules: tuple[Callable[[GoState], list[int]], Callable[
+            [GoState, int], tuple[bytes, int, bool] | None]] | None = None
         self.game_type = GameType(num_players=2, zero_sum=True, constant_sum=0.0,
                                   value_bounds=(-1.0, 1.0))
         self.description = (f"Go {size}x{size}, area scoring, komi {self.komi:g}, positional "
@@ -321,8 +326,32 @@ class Go(Game[GoState, int]):
     def actions(self, state: GoState) -> list[int]:
         legal = state._legal
         if legal is None:
-            legal = state._legal = tuple(self._legal_points(state))
+            legal = state._legal = tuple(self._legal_moves(state))
         return list(legal)
+
+    def _compiled(self) -> tuple[Callable[[GoState], list[int]],
+                                 Callable[[GoState, int], tuple[bytes, int, bool] | None]]:
+        """The legal moves and a stone's play: compiled (:class:`.fast.GoKernels`'s
+        ``legal_points`` and ``play``, tested against :meth:`_legal_points` and
+        :meth:`_play`) when numba is installed and suicide is illegal, else the plain
+        ones; chosen at the first call."""
+        compiled = self._compiled_rules
+        if compiled is None:
+            from . import fast
+
+            if fast.available() and not self.suicide:
+                kernels = fast.kernels(self)
+                compiled = (kernels.legal_points, kernels.play)
+            else:
+                compiled = (self._legal_points, self._play)
+            self._compiled_rules = compiled
+        return compiled
+
+    def _legal_moves(self, state: GoState) -> list[int]:
+        """The legal moves (:meth:`_compiled`'s)."""
+        if self.is_terminal(state):
+            return []
+        return self._compiled()[0](state)
 
     def _legal_points(self, state: GoState) -> list[int]:
         """The legal moves (:meth:`actions`, computed once per state)."""
@@ -363,7 +392,7 @@ class Go(Game[GoState, int]):
         if action == self.pass_action:
             return GoState(state.board, 1 - state.to_move, state.passes + 1, moves,
                            state.hash, state.history)
-        played = self._play(state, action)
+        played = self._compiled()[1](state, action)
         if played is None:
             raise IllegalMoveError(self.vertex(action), reason="suicide")
         board, h, _ = played
@@ -403,7 +432,8 @@ class Go(Game[GoState, int]):
 
     def score(self, state: GoState) -> float:
         """Black's area less White's, less the komi (positive: Black leads)."""
-        black, white = self.area(state.board)
+        area = state._area
+        black, white = area if area is not None else self.area(state.board)
         return black - white - self.komi
 
     def returns(self, state: GoState) -> tuple[float, float]:
