@@ -141,3 +141,21 @@ class _SeatViewOnly(Agent):
 
 def SeatViewOnly(game: Game[Any, Any]) -> Agent:
     return _SeatViewOnly()
+
+
+class Killed(Exception):
+    """What :class:`KillAfter` raises: a tournament stopped as if killed."""
+
+
+class KillAfter:
+    """An ``on_record`` callback that stops a tournament (raises :class:`Killed`) once
+    ``games`` games are stored: the kill of the resume tests."""
+
+    def __init__(self, games: int) -> None:
+        self.games = games
+        self.seen = 0
+
+    def __call__(self, record: Any) -> None:
+        self.seen += 1
+        if self.seen == self.games:
+            raise Killed

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from arena_agents import KillAfter, Killed
 from cli_runner import cli
 from gamesearch.arena import RunOptions, Store, TournamentConfig, parse_agents, run_tournament
 from gamesearch.arena.duplicate import board_results, pair_standings
@@ -136,17 +137,9 @@ def test_a_killed_duplicate_tournament_resumes_to_the_same_results(tmp_path: Pat
     cfg = config(["p=random:seed=1", "q=random:seed=2", "r=random:seed=3"], boards=2)
     db = str(tmp_path / "dup.sqlite")
 
-    class Stop(Exception):
-        pass
+    stop = KillAfter(3)
 
-    seen: list[int] = []
-
-    def stop(record: Any) -> None:
-        seen.append(1)
-        if len(seen) == 3:
-            raise Stop
-
-    with pytest.raises(Stop):
+    with pytest.raises(Killed):
         run_tournament(cfg, RunOptions(db=db, on_record=stop))
     resumed = run_tournament(cfg, RunOptions(db=db))
     assert resumed.played == cfg.total - 3 and len(resumed.records) == cfg.total == 12

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from arena_agents import KillAfter, Killed
 from cli_runner import cli
 from gamesearch.arena import (
     RunOptions,
@@ -168,18 +169,10 @@ def test_a_killed_duplicate_tournament_resumes_with_the_lines_of_an_uninterrupte
                            games_per_pair=4, seed=5, duplicate=True)
     db = str(tmp_path / "dup.sqlite")
 
-    class Stop(Exception):
-        pass
-
-    seen: list[int] = []
-
-    def stop(record: Any) -> None:
-        seen.append(1)
-        if len(seen) == 4:
-            raise Stop
+    stop = KillAfter(4)
 
     before, after, whole = io.StringIO(), io.StringIO(), io.StringIO()
-    with pytest.raises(Stop):
+    with pytest.raises(Killed):
         run_tournament(cfg, RunOptions(db=db, on_record=stop, progress=before))
     run_tournament(cfg, RunOptions(db=db, progress=after))
     run_tournament(cfg, RunOptions(progress=whole))
@@ -346,14 +339,10 @@ def test_a_sampling_agents_resumed_tournament_is_its_uninterrupted_run(tmp_path:
                            games_per_pair=4, seed=2, duplicate=True)
     db = str(tmp_path / "ismcts.sqlite")
 
-    class Stop(Exception):
-        pass
-
-    def stop(record: Any) -> None:
-        raise Stop
+    stop = KillAfter(1)
 
     before, after, whole = io.StringIO(), io.StringIO(), io.StringIO()
-    with pytest.raises(Stop):
+    with pytest.raises(Killed):
         run_tournament(cfg, RunOptions(db=db, on_record=stop, progress=before))
     resumed = run_tournament(cfg, RunOptions(db=db, progress=after))
     reference = run_tournament(cfg, RunOptions(progress=whole))

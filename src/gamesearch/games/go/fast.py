@@ -323,15 +323,8 @@ def _playout(board: Any, colour: int, ko: int, last: int, ring: Any, pattern: An
     ``max_plies``. ``moves`` receives the points played (``n``: a pass). Returns (plies,
     colour to move, passes in a row at the end)."""
     n = board.shape[0]
-    gid = np.empty(n, dtype=np.int32)
-    nxt = np.empty(n, dtype=np.int32)
-    size_ = np.empty(n, dtype=np.int32)
-    plib = np.empty(n, dtype=np.int64)
-    lsum = np.empty(n, dtype=np.int64)
-    lsq = np.empty(n, dtype=np.int64)
-    stack = np.empty(n, dtype=np.int32)
+    gid, nxt, size_, plib, lsum, lsq, _ = _groups(board, ring)
     cand = np.empty(8, dtype=np.int32)
-    _setup(board, ring, gid, nxt, size_, plib, lsum, lsq, stack)
     x = np.uint64(seed) | np.uint64(1)
     plies = 0
     while plies < max_plies and passes < 2:
@@ -395,9 +388,9 @@ def _playout(board: Any, colour: int, ko: int, last: int, ring: Any, pattern: An
 
 
 @_jit
-def _features(board: Any, colour: int, ring: Any, canon: Any, legal: Any, out: Any) -> None:
-    """The prior feature (:mod:`.patterns`) of each legal point (``legal[p]`` != 0) into
-    ``out[p]`` (-1 elsewhere)."""
+def _groups(board: Any, ring: Any) -> tuple[Any, Any, Any, Any, Any, Any, Any]:
+    """:func:`_setup`'s structures of ``board``, made: (roots, circular lists, sizes,
+    pseudo-liberties, their sums and sums of squares, a work stack)."""
     n = board.shape[0]
     gid = np.empty(n, dtype=np.int32)
     nxt = np.empty(n, dtype=np.int32)
@@ -407,6 +400,46 @@ def _features(board: Any, colour: int, ring: Any, canon: Any, legal: Any, out: A
     lsq = np.empty(n, dtype=np.int64)
     stack = np.empty(n, dtype=np.int32)
     _setup(board, ring, gid, nxt, size_, plib, lsum, lsq, stack)
+    return gid, nxt, size_, plib, lsum, lsq, stack
+
+
+@_jit
+def _stone_effects(p: int, colour: int, board: Any, ring: Any, gid: Any, plib: Any,
+                   lsum: Any, lsq: Any, taken: Any) -> tuple[bool, int]:
+    """What ``colour``'s stone on the empty point ``p`` would do: whether it keeps a
+    liberty (an empty neighbour, or a friendly group not in atari), and the opposing
+    groups it captures (those in atari: their one liberty is ``p``), their roots into
+    ``taken``; returns (keeps a liberty, groups captured)."""
+    alive = False
+    found = 0
+    for k in range(0, 8, 2):
+        q = ring[p, k]
+        if q < 0:
+            continue
+        x = board[q]
+        if x == 0:
+            alive = True
+        elif x == colour:
+            if not _atari(gid[q], plib, lsum, lsq):
+                alive = True
+        elif _atari(gid[q], plib, lsum, lsq):
+            g = gid[q]
+            new = True
+            for j in range(found):
+                if taken[j] == g:
+                    new = False
+            if new:
+                taken[found] = g
+                found += 1
+    return alive, found
+
+
+@_jit
+def _features(board: Any, colour: int, ring: Any, canon: Any, legal: Any, out: Any) -> None:
+    """The prior feature (:mod:`.patterns`) of each legal point (``legal[p]`` != 0) into
+    ``out[p]`` (-1 elsewhere)."""
+    n = board.shape[0]
+    gid, _, _, plib, lsum, lsq, _ = _groups(board, ring)
     for p in range(n):
         if not legal[p]:
             out[p] = -1
@@ -427,41 +460,14 @@ def _legal_hashes(board: Any, colour: int, ring: Any, zobrist: Any, hash_: Any,
     removed), into ``points`` and ``hashes``; returns how many. The rules' positional
     superko is the caller's (:meth:`GoKernels.legal_points`): a hash in the history."""
     n = board.shape[0]
-    gid = np.empty(n, dtype=np.int32)
-    nxt = np.empty(n, dtype=np.int32)
-    size_ = np.empty(n, dtype=np.int32)
-    plib = np.empty(n, dtype=np.int64)
-    lsum = np.empty(n, dtype=np.int64)
-    lsq = np.empty(n, dtype=np.int64)
-    stack = np.empty(n, dtype=np.int32)
+    gid, nxt, _, plib, lsum, lsq, _ = _groups(board, ring)
     taken = np.empty(4, dtype=np.int32)
-    _setup(board, ring, gid, nxt, size_, plib, lsum, lsq, stack)
     other = 3 - colour
     count = 0
     for p in range(n):
         if board[p] != 0:
             continue
-        alive = False
-        found = 0
-        for k in range(0, 8, 2):
-            q = ring[p, k]
-            if q < 0:
-                continue
-            x = board[q]
-            if x == 0:
-                alive = True
-            elif x == colour:
-                if not _atari(gid[q], plib, lsum, lsq):
-                    alive = True
-            elif _atari(gid[q], plib, lsum, lsq):  # its one liberty is p: captured
-                g = gid[q]
-                new = True
-                for j in range(found):
-                    if taken[j] == g:
-                        new = False
-                if new:
-                    taken[found] = g
-                    found += 1
+        alive, found = _stone_effects(p, colour, board, ring, gid, plib, lsum, lsq, taken)
         if not alive and found == 0:
             continue  # suicide
         h = hash_ ^ zobrist[p, colour]
@@ -484,31 +490,11 @@ def _play_stone(board: Any, p: int, colour: int, ring: Any, zobrist: Any, hash_:
     """:meth:`.rules.Go._play` with suicide illegal: the board after ``colour``'s stone on
     the empty point ``p`` (a new array, captures removed), its Zobrist hash, and False
     when the move is suicide (the board is then meaningless)."""
-    n = board.shape[0]
     new = board.copy()
-    gid = np.empty(n, dtype=np.int32)
-    nxt = np.empty(n, dtype=np.int32)
-    size_ = np.empty(n, dtype=np.int32)
-    plib = np.empty(n, dtype=np.int64)
-    lsum = np.empty(n, dtype=np.int64)
-    lsq = np.empty(n, dtype=np.int64)
-    stack = np.empty(n, dtype=np.int32)
-    _setup(new, ring, gid, nxt, size_, plib, lsum, lsq, stack)
-    alive = False
-    captured = False
-    for k in range(0, 8, 2):
-        q = ring[p, k]
-        if q < 0:
-            continue
-        x = board[q]
-        if x == 0:
-            alive = True
-        elif x == colour:
-            if not _atari(gid[q], plib, lsum, lsq):
-                alive = True
-        elif _atari(gid[q], plib, lsum, lsq):
-            captured = True
-    if not alive and not captured:
+    gid, nxt, _, plib, lsum, lsq, _ = _groups(new, ring)
+    alive, found = _stone_effects(p, colour, board, ring, gid, plib, lsum, lsq,
+                                  np.empty(4, dtype=np.int32))
+    if not alive and found == 0:
         return new, hash_, False
     h = hash_ ^ zobrist[p, colour]
     other = 3 - colour
