@@ -340,12 +340,12 @@ def test_quick_and_length_tricks_are_sure_tricks_by_the_exact_solver() -> None:
     for _ in range(4000):
         hands, strain, leader = _random_ending(rng, 5)
         H = np.array(hands, np.int64)
-        extra = int(partition._length_tricks(H, leader, strain))
+        extra, l_cards = (int(x) for x in partition._length_tricks(H, leader, strain))
         if extra == 0:
             continue
         q, q_cards, _qo, _qo_cards = compiled._quick(H, leader, strain)
         sure = min(int(q) + extra, 5)
-        for h in (hands, _relabel_below(hands, int(q_cards), rng)):
+        for h in (hands, _relabel_below(hands, int(q_cards) | l_cards, rng)):
             r = solvers[strain].solve(DoubleDummy(strain, 0).start(h, leader),
                                       best_moves=False)
             leaders_side = int(r["tricks"]) if leader % 2 == 0 else 5 - int(r["tricks"])
@@ -354,6 +354,72 @@ def test_quick_and_length_tricks_are_sure_tricks_by_the_exact_solver() -> None:
         if checked == 200:
             break
     assert checked >= 100
+
+
+LENGTH = [json.loads(line) for line in (DATA / "length_tricks.jsonl").read_text().splitlines()]
+
+
+def test_length_tricks_read_the_top_cards_quick_tricks_did_not_count() -> None:
+    """Where ``compiled._quick`` caps a side suit's run (partner, void in it, holds a
+    trump: here North's HQ counts for nothing), the length tricks still read the run's top
+    cards, and say so: North leads HQ654 in diamonds, West holds HT, East is void and
+    neither opponent has a trump: four tricks, and the HQ is a card that matters (were
+    West's HT the HA, there would be none). Mutation: ``_length_tricks`` not returning its
+    cards fails here and in the tests below."""
+    np = pytest.importorskip("numpy")
+    H = np.array(parse_deal("N:.Q654.. Q63...4 J75..T. KT.T..Q"), np.int64)
+    q, q_cards, _qo, _qo_cards = compiled._quick(H, 0, 2)
+    extra, l_cards = partition._length_tricks(H, 0, 2)
+    assert (int(q), int(q_cards)) == (0, 0)
+    assert (int(extra), int(l_cards)) == (3, 1 << parse_card("HQ"))
+
+
+def test_a_length_trick_cut_off_records_the_cards_it_read() -> None:
+    """The same 4-card position in the search: North on lead needs 3 of the 4 tricks
+    (3 taken, a goal of 6), the length tricks give them at once, and the cards the cut-off
+    returns as mattering hold the HQ (before the fix: none, and the table entry answered
+    positions where West held the HA). Mutation: ``q_cards |= l_cards`` removed fails."""
+    game = DoubleDummy(2, 0)
+    state = game.start(parse_deal("N:.Q654.. Q63...4 J75..T. KT.T..Q"), 0)
+    state = (*state[:6], 3, 2)
+    table = partition.shared_table()
+    table.clear()
+    solver = partition.Solver(2, 0)
+    H, T, st = solver._arrays(state)
+    table.meta[partition._NODES] = 0
+    table.meta[partition._BUDGET] = 1 << 62
+    table.meta[partition._DEADLINE_CHECK] = 1 << 62
+    r = int(partition._search(H, T, st, 6, 2, 0, table.bkeys, table.bgen, table.ent,
+                              table.meta, float("inf"), table.work))
+    assert r >= partition._OK  # North's side reaches 6
+    assert int(table.meta[partition._NODES]) == 1  # by the cut-off, no move searched
+    assert r & (1 << parse_card("HQ"))
+
+
+@pytest.mark.parametrize("name", [r["name"] for r in LENGTH])
+def test_the_length_tricks_regressions_equal_dds(name: str) -> None:
+    """The results the 1,000-deal agreement run found wrong (seeds 88, 580, 625, 646: a
+    trick off either way, 6 of 9,580) and two endings of seed 88's play (diamonds by
+    North) found by random descents from it: each equals DDS's on an emptied table, and
+    the endings the exact solver's too. The cause: a length-trick cut-off did not record
+    the top cards it read when ``_quick`` had counted fewer of the suit, so a table
+    entry answered positions where an opponent held a higher card. Mutation: the
+    length tricks' cards not recorded fails seeds 88, 580, 625 and the 7-card ending
+    (seed 646's result, wrong on the run's warm table, is right on an emptied one)."""
+    case = next(r for r in LENGTH if r["name"] == name)
+    hands = parse_deal(case["pbn"])
+    strain = parse_strain(case["strain"])
+    for declarer, dds in case["declarers"].items():
+        game = DoubleDummy(strain, parse_seat(declarer))
+        leader = None if case["leader"] is None else parse_seat(case["leader"])
+        state = game.start(hands, leader)
+        partition.shared_table().clear()
+        solver = partition.Solver(game.strain, game.declarer)
+        solver.start_clock()
+        assert solver.declarer_tricks(state) == dds, declarer
+        if case["leader"] is not None:
+            exact = compiled.CompiledSolver(game).solve(state, best_moves=False)
+            assert exact["tricks"] == dds
 
 
 def test_second_hand_wins_the_trick_by_the_exact_solver() -> None:

@@ -164,15 +164,21 @@ def _partner_quick(H: Any, leader: int, strain: int, own: int,
 
 
 @_jit
-def _length_tricks(H: Any, leader: int, strain: int) -> int:
+def _length_tricks(H: Any, leader: int, strain: int) -> tuple[int, int]:
     """The leader's tricks from length on top of :func:`.compiled._quick`'s top runs: in a
     suit where the leader holds the top ``k`` cards, ``k`` at least each opponent's length
     and partner's length, and no opponent can ruff (no trumps, the trump suit, or no
     opponent holding a trump), the opponents and partner are out after ``k`` rounds, so
-    that the leader's other cards of the suit win too, the lead staying in its hand. The
-    cards this reads (the top ``k``) are those :func:`._quick` counted."""
+    that the leader's other cards of the suit win too, the lead staying in its hand.
+    ``(extra, cards)``: the tricks and the cards read, the top ``k`` of each such suit.
+    Those cards must be recorded even where :func:`._quick` counted fewer of the suit (it
+    caps a side suit's run at the length of any other hand holding a trump, partner's
+    too): the length tricks hold only while the leader's top cards stay on top (seed 88,
+    diamonds by North, was a trick off without them)."""
+    alive = H[0] | H[1] | H[2] | H[3]
     opp = H[(leader + 1) % 4] | H[(leader + 3) % 4]
     extra = 0
+    cards = 0
     for s in range(4):
         suit = _suit_mask(s)
         if strain != 4 and s != strain and opp & _suit_mask(strain):
@@ -185,7 +191,8 @@ def _length_tricks(H: Any, leader: int, strain: int) -> int:
         b = _popcount(H[(leader + 3) % 4] & suit)
         if k >= a and k >= b:
             extra += n - k
-    return extra
+            cards |= _top_cards(alive, s, k)
+    return extra, cards
 
 
 @_jit
@@ -684,7 +691,10 @@ def _search(H: Any, T: Any, st: Any, goal: int, strain: int, decl: int, bkeys: A
             q_cards = _fewest_quick_cards(q_cards, want)
         else:
             own = q
-            q += _length_tricks(H, leader, strain)
+            extra, l_cards = _length_tricks(H, leader, strain)
+            if extra:
+                q += extra
+                q_cards |= l_cards
             if q > rem:
                 q = rem
             if q < want:
