@@ -274,3 +274,32 @@ def test_the_tournaments_page_shows_duplicate_standings(server: str, page: Any,
     assert info == (f"board 1, table 2: {r['teams'][0]} N-S vs {r['teams'][1]} E-W, ply 52 "
                     f"of 52 — {r['outcome']['text']}; board 1: {r['teams'][0]} (N-S) "
                     f"{ns:+.0f}, {r['teams'][1]} (E-W) {ew:+.0f} IMPs"), info
+
+
+def test_concurrent_reads_of_a_tournament_whose_contracts_come_from_dds(
+        tmp_path: Path) -> None:
+    """The page reads a tournament twice at once (its first request and the live updates'
+    first), and without a contract in the spec each board's contract comes from DDS's
+    table: DDS (endplay) is not safe to call from two threads at once and crashed the
+    server. Four reads at once of three boards, in the real server: every read answers
+    with the same outcomes, and the server lives. Mutation caught: the ``_DDS_LOCK`` of
+    ``bridge/rules.py: _dds_table`` dropped (the server died: connection refused)."""
+    pytest.importorskip("endplay.dds", reason="ENDPLAY NOT INSTALLED: no DDS to call")
+    from concurrent.futures import ThreadPoolExecutor
+    from urllib.request import urlopen
+
+    from web_server import web_server
+
+    config = TournamentConfig("bridge", tuple(parse_agents(AGENTS[:2])), games_per_pair=6,
+                              seed=SEED, duplicate=True)
+    run_tournament(config, RunOptions(db=str(tmp_path / "dds.sqlite")))
+    with web_server(tmp_path) as (base, proc):
+        def read(_: int) -> list[Any]:
+            with urlopen(f"{base}/api/tournaments/dds.sqlite/1", timeout=120) as answer:
+                return [r["outcome"] for r in json.loads(answer.read())["records"]]
+
+        with ThreadPoolExecutor(4) as pool:
+            seen = list(pool.map(read, range(4)))
+        assert proc.poll() is None
+    assert len(seen[0]) == 6 and all(s == seen[0] for s in seen)
+    assert all(o["contract"] and o["declarer"] in "NESW" for o in seen[0])

@@ -41,6 +41,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import threading
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -670,6 +671,10 @@ class Bridge(Game[BridgeState, int]):
         return "\n".join(rows)
 
 
+#: one DDS call at a time in this process (the web app reads tournaments in threads)
+_DDS_LOCK = threading.Lock()
+
+
 def _dds_table(hands: tuple[int, ...]) -> list[list[int]] | None:
     """DDS's double-dummy table ``[strain][declarer]`` of a full deal (``endplay``), or
     ``None`` when endplay is not installed or the hands are not 13 cards each."""
@@ -680,7 +685,8 @@ def _dds_table(hands: tuple[int, ...]) -> list[list[int]] | None:
         from endplay.types import Deal, Denom, Player
     except ImportError:
         return None
-    table = calc_dd_table(Deal(format_deal(hands)))
+    with _DDS_LOCK:  # (DDS is not safe to call from two threads at once: it crashes)
+        table = calc_dd_table(Deal(format_deal(hands)))
     denoms = (Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs, Denom.nt)
     players = (Player.north, Player.east, Player.south, Player.west)
     return [[int(table[denom, player]) for player in players] for denom in denoms]
