@@ -87,7 +87,9 @@ def test_the_live_lines_give_each_board_and_its_imps_from_the_stored_scores(
     each table's score is the first agent's stored return (``--export-jsonl``) and
     endplay's score of the printed tricks; the board's IMPs are the Law's table applied to
     the stored returns; the running total, mean and 95 % margin are recomputed from those
-    IMPs; no Elo and no +W =D -L anywhere. Mutations caught: ``names[t]`` as ``names[0]``
+    IMPs; each table's score is given to the side that earned it; no Elo and no +W =D -L
+    anywhere. Mutations caught: ``score < 0`` as ``score > 0`` in
+    ``Bridge.contract_result`` (the score given to the wrong side); ``names[t]`` as ``names[0]``
     in ``board_lines`` (table 2 said N-S); ``t0 + t1`` as ``t0 - t1`` in
     ``board_results``; ``if config.duplicate`` dropped in ``run_tournament`` (the W/D/L
     and Elo line again)."""
@@ -251,7 +253,10 @@ def test_json_and_plot_speak_imps_and_a_forfeited_table_leaves_its_board_unscore
     ``--plot`` draws each pair's IMPs per board with the JSON's mean and margin (no
     openskill rating, no Elo); a pair that crashes at its first card forfeits its tables:
     the live line says ``unscored`` and why, and the JSON counts the boards unscored.
-    Mutations caught: ``outcomes=True`` dropped in ``_summary`` (no outcomes in the JSON);
+    Each outcome carries its facts (contract, declarer, tricks, the declaring side's
+    score: N-S's stored return here). Mutations caught: ``outcomes=True`` dropped in
+    ``_summary`` (no outcomes in the JSON); ``**outcome.facts`` dropped in
+    ``outcome_json`` (no contract);
     ``if config.duplicate else`` dropped in the plot's writer (the openskill picture of
     the tables again)."""
     plot = tmp_path / "dup.svg"
