@@ -43,7 +43,7 @@ GAME = "bridge:contract=3N,declarer=S"
 
 HEAD = re.compile(r"^board (\d+)/(\d+), (\w+) vs (\w+): (\w+) ([+-]\d+) = ([+-]\d+) IMPs$")
 TABLE = re.compile(r"^  table ([12]), (\w+) (N-S|E-W): 3NT by South, (\d+) tricks "
-                   r"\((=|[+-]\d+)\), (\w+) ([+-]\d+)$")
+                   r"\((=|[+-]\d+)\), (N-S|E-W) \+(\d+), (\w+) ([+-]\d+)$")
 RUNNING = re.compile(r"^  (\w+) vs (\w+) after (\d+) boards?: (\w+) ([+-]\d+) IMPs, "
                      r"([+-]\d+\.\d\d)(?: ± (\d+\.\d\d) IMPs/board \(95 %\)| IMPs/board)$")
 FIELD = re.compile(r"(\w+) ([+-]\d+) IMPs in (\d+) boards?")
@@ -87,7 +87,9 @@ def test_the_live_lines_give_each_board_and_its_imps_from_the_stored_scores(
     each table's score is the first agent's stored return (``--export-jsonl``) and
     endplay's score of the printed tricks; the board's IMPs are the Law's table applied to
     the stored returns; the running total, mean and 95 % margin are recomputed from those
-    IMPs; no Elo and no +W =D -L anywhere. Mutations caught: ``names[t]`` as ``names[0]``
+    IMPs; each table's score is given to the side that earned it; no Elo and no +W =D -L
+    anywhere. Mutations caught: ``score < 0`` as ``score > 0`` in
+    ``Bridge.contract_result`` (the score given to the wrong side); ``names[t]`` as ``names[0]``
     in ``board_lines`` (table 2 said N-S); ``t0 + t1`` as ``t0 - t1`` in
     ``board_results``; ``if config.duplicate`` dropped in ``run_tournament`` (the W/D/L
     and Elo line again)."""
@@ -116,16 +118,18 @@ def test_the_live_lines_give_each_board_and_its_imps_from_the_stored_scores(
             assert m is not None, block[1 + t]
             record = by_slot[(0, 2 * number + t)]
             r1_return = record["returns"][record["agents"].index("r1")]
-            assert m.group(1) == str(t + 1) and m.group(2) == m.group(6) == "r1"
+            assert m.group(1) == str(t + 1) and m.group(2) == m.group(8) == "r1"
             assert m.group(3) == ("N-S" if t == 0 else "E-W")
             assert record["agents"][0] == ("r1" if t == 0 else "r2")  # (North's agent)
-            assert int(m.group(7)) == r1_return
+            assert int(m.group(9)) == r1_return
             tricks = int(m.group(4))
             assert m.group(5) == ("=" if tricks == 9 else f"{tricks - 9:+d}")
             north_south = int(endplay.Contract(
                 level=3, denom=endplay.Denom.nt, declarer=endplay.Player.south,
                 penalty=endplay.Penalty.passed, result=tricks - 9).score(endplay.Vul.none))
             assert r1_return == (north_south if t == 0 else -north_south)
+            # (the table's score, to the side that earned it)
+            assert m.group(6, 7) == ("N-S" if north_south > 0 else "E-W", str(abs(north_south)))
             difference += int(r1_return)
         assert int(head.group(6)) == difference
         assert int(head.group(7)) == law_imps(difference)
@@ -249,7 +253,10 @@ def test_json_and_plot_speak_imps_and_a_forfeited_table_leaves_its_board_unscore
     ``--plot`` draws each pair's IMPs per board with the JSON's mean and margin (no
     openskill rating, no Elo); a pair that crashes at its first card forfeits its tables:
     the live line says ``unscored`` and why, and the JSON counts the boards unscored.
-    Mutations caught: ``outcomes=True`` dropped in ``_summary`` (no outcomes in the JSON);
+    Each outcome carries its facts (contract, declarer, tricks, the declaring side's
+    score: N-S's stored return here). Mutations caught: ``outcomes=True`` dropped in
+    ``_summary`` (no outcomes in the JSON); ``**outcome.facts`` dropped in
+    ``outcome_json`` (no contract);
     ``if config.duplicate else`` dropped in the plot's writer (the openskill picture of
     the tables again)."""
     plot = tmp_path / "dup.svg"
@@ -260,9 +267,13 @@ def test_json_and_plot_speak_imps_and_a_forfeited_table_leaves_its_board_unscore
     data = json.loads(out)
     printed = [[TABLE.match(line).group(0).split(": ", 1)[1].rsplit(", r1 ", 1)[0]  # type: ignore[union-attr]
                 for line in block[1:3]] for block in blocks(err)]
-    assert [b["outcomes"] for b in data["board_results"]] == printed
-    assert all(re.fullmatch(r"3NT by South, \d+ tricks \((=|[+-]\d)\)", text)
+    assert [[o["text"] for o in b["outcomes"]] for b in data["board_results"]] == printed
+    assert all(re.fullmatch(r"3NT by South, \d+ tricks \((=|[+-]\d)\), (N-S|E-W) \+\d+", text)
                for pair in printed for text in pair)
+    for b in data["board_results"]:  # (the facts behind the words; the score: N-S's)
+        for o, ns in zip(b["outcomes"], (b["tables"][0], -b["tables"][1]), strict=True):
+            assert (o["contract"], o["declarer"], o["score"]) == ("3NT", "S", ns), o
+            assert o["text"].startswith(f"3NT by South, {o['tricks']} tricks")
     svg = plot.read_text()
     assert "IMPs per board" in svg and "openskill" not in svg and "Elo" not in svg
     for p in data["pairs"]:
@@ -281,7 +292,7 @@ def test_json_and_plot_speak_imps_and_a_forfeited_table_leaves_its_board_unscore
     data = json.loads(out)
     assert [p["unscored"] for p in data["pairs"]] == [1, 1]
     assert data["board_results"][0]["points"] is None
-    assert data["board_results"][0]["outcomes"] == [why, why]
+    assert data["board_results"][0]["outcomes"] == [{"text": why}, {"text": why}]
 
 
 @pytest.mark.parametrize("race", ["stored before the claim", "stored while played"])

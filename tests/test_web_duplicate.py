@@ -126,10 +126,9 @@ def test_the_api_shows_a_duplicate_tournament_in_imps(client: TestClient) -> Non
     assert code == 0, err
     shown = json.loads(out)
     assert shown["pairs"] == dup["pairs"] and shown["head_to_head"] == dup["head_to_head"]
-    # (the command line's JSON also says how each table ended: outcomes, not on the page)
-    assert [{k: v for k, v in b.items() if k != "outcomes"}
-            for b in shown["board_results"]] == boards
-    assert all(len(b["outcomes"]) == 2 for b in shown["board_results"])
+    # (each board's two tables' outcomes too: contract, declarer, tricks, score)
+    assert shown["board_results"] == boards
+    assert all(len(b["outcomes"]) == 2 for b in boards)
 
 
 def test_a_duplicate_table_replays_on_its_boards_deal(client: TestClient) -> None:
@@ -157,6 +156,58 @@ def test_a_duplicate_table_replays_on_its_boards_deal(client: TestClient) -> Non
     assert len(boards) == 1  # (every pair of agents plays the same board 1)
 
 
+def referee_tricks(cards: list[str], declarer: int) -> int:
+    """The declaring side's tricks in no trump (cards as ``D6``: suit, rank): the highest
+    card of the suit led wins; the declarer's left-hand opponent leads first."""
+    leader, won = (declarer + 1) % 4, 0
+    for first in range(0, len(cards), 4):
+        trick = cards[first:first + 4]
+        best = max(range(4), key=lambda k: (trick[k][0] == trick[0][0],
+                                            "23456789TJQKA".index(trick[k][1])))
+        leader = (leader + best) % 4
+        won += leader % 2 == declarer % 2
+    return won
+
+
+def test_each_table_ends_on_its_contract_score_and_the_boards_imps(client: TestClient
+                                                                  ) -> None:
+    """Every table in the list and in its replay says how it ended as a bridge reader
+    expects -- 3NT by South, the tricks (counted again here from the cards), the score to
+    the side that earned it (endplay's, the referee's) -- and each team's IMPs on the
+    board (the Laws' table on the two tables' scores); the replay gives no ranks and no
+    rank-style result. Mutations caught: ``result=view["outcome"]["text"]`` dropped in
+    ``Library.game`` (the replay's result is the ranks ``1-3-1-3``); ``0.0 - points`` as
+    ``points`` in ``table_views``."""
+    endplay = pytest.importorskip("endplay.types", reason="ENDPLAY NOT INSTALLED: the "
+                                  "referee of the contract scores (pip install endplay)")
+    data = client.get("/api/tournaments/dup.sqlite/1").json()
+    assert data["duplicate"]["team_names"] == ["N-S", "E-W"]
+    records = data["records"]
+    tables = {(r["pair"], r["game_no"]): r for r in records}
+    for r in records:
+        g = client.get(f"/api/tournaments/dup.sqlite/1/games/{r['index']}").json()
+        view = g["duplicate"]
+        assert view is not None and "ranks" not in g and "ranks" not in r
+        tricks = referee_tricks(g["moves"], 2)
+        score = int(endplay.Contract(
+            level=3, denom=endplay.Denom.nt, declarer=endplay.Player.south,
+            penalty=endplay.Penalty.passed, result=tricks - 9).score(endplay.Vul.none))
+        over = "=" if tricks == 9 else f"{tricks - 9:+d}"
+        text = (f"3NT by South, {tricks} tricks ({over}), "
+                f"{'N-S' if score > 0 else 'E-W'} +{abs(score)}")
+        assert view["outcome"] == r["outcome"] == {
+            "text": text, "contract": "3NT", "declarer": "S", "tricks": tricks,
+            "score": score}
+        assert g["result"] == r["result"] == text
+        other = tables[(r["pair"], r["game_no"] ^ 1)]
+        imps = law_imps(r["returns"][0] + other["returns"][1])  # (this N-S agent's)
+        assert [(t["name"], t["agent"], t["score"], t["points"]) for t in view["teams"]] == [
+            ("N-S", r["teams"][0], score, imps), ("E-W", r["teams"][1], -score, -imps)]
+        assert r["team_points"] == [imps, -imps]
+        assert (view["board"], view["table"]) == (r["board"], r["table"])
+        assert view["board_game"] == g["game"]
+
+
 # -- the page, in a browser ------------------------------------------------------------
 
 
@@ -174,9 +225,11 @@ def test_the_tournaments_page_shows_duplicate_standings(server: str, page: Any,
                                                        client: TestClient) -> None:
     """The page's tables are the API's IMPs: each pair's total and ``mean ± margin`` per
     board, the head to head, every board; no Elo plot; the games list names board and
-    table, and a table's replay draws its deal to the end. Mutation caught: ``perBoard``
-    without its margin (no ``±``); the ``dup ?`` branch of ``show`` dropped (the win
-    table's W/D/L columns)."""
+    table with its outcome (contract, tricks, score) and the board's IMPs, the boards list
+    each table's outcome, and a table's replay draws its deal to the end and ends on its
+    outcome and each team's IMPs (no ranks). Mutations caught: ``perBoard`` without its
+    margin (no ``±``); the ``dup ?`` branch of ``show`` dropped (the win table's W/D/L
+    columns); ``v ? ... tableResult(v)`` as the ranks' ``r.g.result`` in ``step``."""
     dup = client.get("/api/tournaments/dup.sqlite/1").json()["duplicate"]
     page.goto(f"{server}/tournaments?file=dup.sqlite&id=1")
     page.wait_for_selector("#standings tr.standing")
@@ -200,12 +253,16 @@ def test_the_tournaments_page_shows_duplicate_standings(server: str, page: Any,
     assert page.is_hidden("#plot")
     assert "2 boards, each at two tables" in (page.text_content("#head") or "")
     games_head = page.text_content("#games tr") or ""
-    assert "board" in games_head and "first team's score" in games_head
+    assert "board" in games_head and "outcome" in games_head and "IMPs" in games_head
+    assert page.text_content("#games-title") == "Tables"
     records = client.get("/api/tournaments/dup.sqlite/1").json()["records"]
     second = page.locator("#games tr").nth(2).locator("td").all_text_contents()
     r = records[1]  # board 1 at table 2: the pairs turned
     assert second[1:5] == ["1", "2", r["teams"][0], r["teams"][1]], second
-    assert int(second[5]) == r["team_returns"][0], second
+    assert second[5] == r["outcome"]["text"], second  # (3NT by South, ...; no ranks)
+    assert int(second[6]) == r["team_points"][0], second
+    board = page.locator("#boards tr.board").first.locator("td").all_text_contents()
+    assert board[3] == records[0]["outcome"]["text"] and board[5] == r["outcome"]["text"]
     page.click("#games .replay >> nth=1")
     page.wait_for_selector("#r-board svg")
     page.click("#r-last")
@@ -213,4 +270,36 @@ def test_the_tournaments_page_shows_duplicate_standings(server: str, page: Any,
         "() => /ply 52 of 52/.test(document.querySelector('#r-info').textContent)",
         timeout=30_000)
     info = page.text_content("#r-info") or ""
-    assert info.startswith(f"board 1, table 2: {r['teams'][0]} vs {r['teams'][1]}"), info
+    ns, ew = r["team_points"]
+    assert info == (f"board 1, table 2: {r['teams'][0]} N-S vs {r['teams'][1]} E-W, ply 52 "
+                    f"of 52 — {r['outcome']['text']}; board 1: {r['teams'][0]} (N-S) "
+                    f"{ns:+.0f}, {r['teams'][1]} (E-W) {ew:+.0f} IMPs"), info
+
+
+def test_concurrent_reads_of_a_tournament_whose_contracts_come_from_dds(
+        tmp_path: Path) -> None:
+    """The page reads a tournament twice at once (its first request and the live updates'
+    first), and without a contract in the spec each board's contract comes from DDS's
+    table: DDS (endplay) is not safe to call from two threads at once and crashed the
+    server. Four reads at once of three boards, in the real server: every read answers
+    with the same outcomes, and the server lives. Mutation caught: the ``_DDS_LOCK`` of
+    ``bridge/rules.py: _dds_table`` dropped (the server died: connection refused)."""
+    pytest.importorskip("endplay.dds", reason="ENDPLAY NOT INSTALLED: no DDS to call")
+    from concurrent.futures import ThreadPoolExecutor
+    from urllib.request import urlopen
+
+    from web_server import web_server
+
+    config = TournamentConfig("bridge", tuple(parse_agents(AGENTS[:2])), games_per_pair=6,
+                              seed=SEED, duplicate=True)
+    run_tournament(config, RunOptions(db=str(tmp_path / "dds.sqlite")))
+    with web_server(tmp_path) as (base, proc):
+        def read(_: int) -> list[Any]:
+            with urlopen(f"{base}/api/tournaments/dds.sqlite/1", timeout=120) as answer:
+                return [r["outcome"] for r in json.loads(answer.read())["records"]]
+
+        with ThreadPoolExecutor(4) as pool:
+            seen = list(pool.map(read, range(4)))
+        assert proc.poll() is None
+    assert len(seen[0]) == 6 and all(s == seen[0] for s in seen)
+    assert all(o["contract"] and o["declarer"] in "NESW" for o in seen[0])

@@ -40,7 +40,8 @@ The objects:
 * :class:`Drawing` -- the position as SVG for the web app;
 * :class:`Perft` -- the leaf count of the move tree, with its conventions;
 * :class:`MatchHooks` -- what a match of the game starts from when the caller names
-  nothing: the default opponent, the arena's openings, PGN notation;
+  nothing: the default opponent, the arena's openings, PGN notation; duplicate's teams,
+  boards and :class:`TableOutcome` (how a table ended: bridge's contract and score);
 * :class:`Observation` -- what a seat may see in a game with hidden information (no game
   has it yet; its shape is fixed here so that the hidden-information games only add it).
 
@@ -55,7 +56,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Generic, Protocol, TypeVar
 
 from .errors import InvalidLimitError, SearchTimeout
@@ -526,9 +527,10 @@ class MatchHooks:
       returns at the two tables (bridge: the IMP scale); ``None``: the difference itself;
     * ``team_names`` -- what the two teams are called, in the order of ``teams`` (bridge:
       ``("N-S", "E-W")``; ``None``: team 1, team 2), for duplicate's board lines;
-    * ``table_outcome(state)`` -- a finished table of a duplicate board in a few words
-      (bridge: the contract, its declarer and the tricks, ``3NT by South, 10 tricks
-      (+1)``); ``None``: the game's ``termination``.
+    * ``table_outcome(state)`` -- a finished table of a duplicate board
+      (:class:`TableOutcome`: a few words and the facts behind them; bridge: the contract,
+      its declarer, the tricks and the score, ``3NT by South, 10 tricks (+1), N-S +430``);
+      ``None``: the game's ``termination``.
     """
 
     default_opponent: str | None = None
@@ -539,7 +541,21 @@ class MatchHooks:
     board_options: Callable[[int], Mapping[str, object]] | None = None
     board_points: Callable[[float], float] | None = None
     team_names: tuple[str, str] | None = None
-    table_outcome: Callable[[Any], str] | None = None
+    table_outcome: Callable[[Any], TableOutcome] | None = None
+
+
+@dataclass(frozen=True)
+class TableOutcome:
+    """How a finished table of a duplicate board ended, in the game's words
+    (``MatchHooks.table_outcome``): ``text`` for people (bridge: ``4S by South, 10 tricks
+    (=), N-S +420``) and ``facts``, the same as JSON-ready values under names the game
+    documents (bridge: ``contract`` ``"4S"``, ``declarer`` ``"S"``, ``tricks`` 10,
+    ``score`` 420, the declaring side's score, negative when the contract fails: the
+    game's own ``returns``). The arena's views and exports of a duplicate tournament show
+    these, never a rank."""
+
+    text: str
+    facts: Mapping[str, object] = field(default_factory=dict)
 
 
 class Observation(Protocol[S, A_co]):

@@ -23,16 +23,22 @@ While a duplicate tournament runs, :class:`DuplicateProgress` writes lines after
 board whose two tables are stored: the board, each table's outcome in the game's words
 (``MatchHooks.table_outcome``, bridge: the contract, the declarer and the tricks) and score,
 the board's points, and the running totals and means of :func:`duplicate_summary`, the
-one place the board points are added up.
+one place the board points are added up. :func:`table_views` gives each stored table with
+its outcome (:class:`~gamesearch.capabilities.TableOutcome`: text and facts) and its
+board's points per team, for the web app's games list and replay and for
+``tournament --export-jsonl``: no view of a duplicate tournament shows a rank, a win or
+an Elo.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from ..capabilities import TableOutcome
 from ..errors import GameError
 from ..game import Game
 from .play import GameRecord
@@ -130,6 +136,15 @@ def board_unit(config: TournamentConfig) -> str:
     return "IMPs" if hooks is not None and hooks.board_points is not None else "points"
 
 
+def team_names(config: TournamentConfig) -> tuple[str, str]:
+    """What the two teams are called (``MatchHooks.team_names``; bridge: ``N-S``, ``E-W``),
+    else ``team 1``, ``team 2``."""
+    hooks = load_game(config.game).match_hooks()
+    if hooks is not None and hooks.team_names is not None:
+        return hooks.team_names
+    return ("team 1", "team 2")
+
+
 def _finite(x: float) -> float | None:  # (JSON has no infinity: one board has no interval)
     return x if math.isfinite(x) else None
 
@@ -140,24 +155,23 @@ def duplicate_summary(config: TournamentConfig, records: Sequence[GameRecord],
     (``tournament --duplicate --json``) and the web app: the unit, each pair's board points
     (total, mean per board with its 95 % margin, boards won, unscored boards), the head to
     head of each table of agents, and every board with its two tables. ``outcomes``: each
-    board also says how its tables ended (:func:`table_outcome`, ``None`` for a table not
-    stored; bridge: the contract and the tricks), at the price of replaying every table
-    on its board's game (bridge without a contract: a double-dummy table a board)."""
+    board also says how its tables ended (:func:`outcome_json` of :func:`table_outcome`,
+    ``None`` for a table not stored; bridge: the contract, declarer, tricks and score), at
+    the price of replaying every table on its board's game (bridge without a contract: a
+    double-dummy table a board)."""
     names = [a.name for a in config.agents]
     boards = board_results(config, records)
     extra: dict[tuple[int, int], dict[str, Any]] = {}
     if outcomes:
         by_slot = {(r.pair, r.game_no): r for r in records}
-        games: dict[int, Game[Any, Any]] = {}
+        games = _BoardGames(config)
         for b in boards:
-            texts: list[str | None] = []
+            found: list[dict[str, Any] | None] = []
             for t in (0, 1):
                 record = by_slot.get((b.pair, 2 * b.board + t))
-                if record is not None and b.board not in games:
-                    games[b.board] = load_game(config.board_spec(b.board))
-                texts.append(None if record is None else
-                             table_outcome(config, record, games[b.board]))
-            extra[(b.pair, b.board)] = {"outcomes": texts}
+                found.append(None if record is None else outcome_json(
+                    table_outcome(config, record, games[b.board])))
+            extra[(b.pair, b.board)] = {"outcomes": found}
     totals = [sum(b.points for b in boards if b.pair == pair and b.points is not None)
               for pair in range(len(config.pairs()))]
     return {
@@ -238,27 +252,97 @@ DETAIL_CHARS = 80
 
 
 def table_outcome(config: TournamentConfig, record: GameRecord,
-                  game: Game[Any, Any] | None = None) -> str:
-    """One stored table in a few words: for a game that ended by its rules, the finished
-    table replayed on its board's game and described by the game
-    (``MatchHooks.table_outcome``, else ``termination``); else how it ended (a forfeit,
-    the move limit) and why. ``game``: the board's game, if the caller has it."""
+                  game: Game[Any, Any] | None = None) -> TableOutcome:
+    """One stored table in a few words and its facts: for a game that ended by its rules,
+    the finished table replayed on its board's game and described by the game
+    (``MatchHooks.table_outcome``; bridge: the contract, declarer, tricks and score; else
+    ``termination``, no facts); else how it ended (a forfeit, the move limit) and why, no
+    facts. ``game``: the board's game, if the caller has it."""
     if record.termination != "normal":
         detail = record.detail if len(record.detail) <= DETAIL_CHARS else (
             record.detail[:DETAIL_CHARS - 3] + "...")
-        return record.termination + (f" ({detail})" if detail else "")
+        return TableOutcome(record.termination + (f" ({detail})" if detail else ""))
     try:
         if game is None:
-            game = load_game(config.board_spec(record.game_no // 2))
+            game = board_game(config.board_spec(record.game_no // 2))
         state = (game.parse_state(record.start_position) if record.start_position
                  else game.initial_state())
         for text in record.moves:
             state = game.result(state, game.parse_action(state, text))
     except (GameError, ValueError) as exc:  # (a damaged store: say so, go on)
-        return f"not replayed: {exc}"
+        return TableOutcome(f"not replayed: {exc}")
     hooks = game.match_hooks()
     describe = None if hooks is None else hooks.table_outcome
-    return (describe(state) if describe is not None else game.termination(state)) or "ended"
+    if describe is not None:
+        return describe(state)
+    return TableOutcome(game.termination(state) or "ended")
+
+
+def outcome_json(outcome: TableOutcome) -> dict[str, Any]:
+    """A table's outcome as JSON: ``text`` and the game's facts beside it (bridge:
+    ``contract``, ``declarer``, ``tricks``, ``score``; none for a forfeit)."""
+    return {"text": outcome.text, **outcome.facts}
+
+
+@functools.lru_cache(maxsize=1024)
+def board_game(spec: str) -> Game[Any, Any]:
+    """The game of a board's spec (``TournamentConfig.board_spec``), remembered: bridge
+    without a contract chooses it from the deal's double-dummy table (DDS: a few tenths
+    of a second a board), and the web app reads a running tournament's tables again at
+    every update. Only to replay stored tables: the arena's agents get games of their own."""
+    return load_game(spec)
+
+
+class _BoardGames(dict[int, "Game[Any, Any]"]):
+    """The game of each board, when first asked (:func:`board_game`)."""
+
+    def __init__(self, config: TournamentConfig) -> None:
+        super().__init__()
+        self.config = config
+
+    def __missing__(self, board: int) -> Game[Any, Any]:
+        game = self[board] = board_game(self.config.board_spec(board))
+        return game
+
+
+def table_views(config: TournamentConfig, records: Sequence[GameRecord],
+                summary: dict[str, Any] | None = None,
+                only: Sequence[int] | None = None) -> list[dict[str, Any]]:
+    """Each stored table (``records[k]`` for ``k`` in ``only``, default all) as the web
+    app's games list and replay and ``tournament --export-jsonl`` show it: ``board`` and
+    ``table`` (0-based, as in ``board_results``), ``board_game`` (the spec of the board's
+    game, on which the table replays), ``unit``, ``outcome`` (:func:`outcome_json`) and
+    ``teams``, one object per team in the order of ``MatchHooks.teams`` with its
+    ``name`` (bridge: ``N-S``, ``E-W``), ``agent``, ``score`` (its return at this table;
+    ``None`` for a forfeit) and ``points``, the board's points for that agent (bridge:
+    IMPs; ``None`` while the board is unscored). The board points are
+    :func:`duplicate_summary`'s (``summary``, if the caller has it; with ``outcomes``
+    its table outcomes are used too, else each table is replayed here)."""
+    if summary is None:
+        summary = duplicate_summary(config, records)
+    rows = {(b["pair"], b["board"]): b for b in summary["board_results"]}
+    names = team_names(config)
+    teams, pairs = config.teams, config.pairs()
+    games = _BoardGames(config)
+    out = []
+    for k in range(len(records)) if only is None else only:
+        record = records[k]
+        board, table = divmod(record.game_no, 2)
+        row = rows[(record.pair, board)]
+        outcome = (row["outcomes"][table] if row.get("outcomes") is not None else
+                   outcome_json(table_outcome(config, record, games[board])))
+        views = []
+        for name, seats in zip(names, teams, strict=True):
+            index = record.seats[seats[0]]
+            points = row["points"]
+            score = (None if record.termination != "normal" or record.returns is None
+                     else record.returns[seats[0]])
+            views.append({"name": name, "agent": config.agents[index].name, "score": score,
+                          "points": None if points is None else
+                          points if index == pairs[record.pair][0] else 0.0 - points})
+        out.append({"board": board, "table": table, "board_game": config.board_spec(board),
+                    "unit": summary["unit"], "outcome": outcome, "teams": views})
+    return out
 
 
 def _signed(x: float) -> str:
@@ -285,9 +369,7 @@ def board_lines(config: TournamentConfig, summary: dict[str, Any], pair: int, bo
     (the first agent's team there, the outcome, the first agent's score); the running
     total and points per board of the two agents head to head; with more than two
     agents, every agent's against the field."""
-    hooks = load_game(config.game).match_hooks()
-    names = (hooks.team_names if hooks is not None and hooks.team_names is not None
-             else ("team 1", "team 2"))
+    names = team_names(config)
     unit = summary["unit"]
     row = next(b for b in summary["board_results"] if b["pair"] == pair and b["board"] == board)
     first, second = row["first"], row["second"]
@@ -347,8 +429,8 @@ class DuplicateProgress(Progress):
         """The lines of a complete board, as :meth:`add` prints them."""
         summary = duplicate_summary(self.config, self.records)
         by_slot = {r.slot: r for r in self.records}
-        game = load_game(self.config.board_spec(board))
-        outcomes = [table_outcome(self.config, by_slot[(pair, 2 * board + t)], game)
+        game = board_game(self.config.board_spec(board))
+        outcomes = [table_outcome(self.config, by_slot[(pair, 2 * board + t)], game).text
                     for t in (0, 1)]
         return board_lines(self.config, summary, pair, board, outcomes)
 

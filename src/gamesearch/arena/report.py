@@ -17,7 +17,7 @@ import importlib
 import json
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -348,10 +348,17 @@ def game_json(record: GameRecord, agents: Sequence[AgentEntry], game: str,
 
 
 def write_jsonl(path: str, records: Sequence[GameRecord], agents: Sequence[AgentEntry],
-                game: str, tournament: str) -> None:
+                game: str, tournament: str,
+                extras: Sequence[Mapping[str, Any]] | None = None) -> None:
+    """Every game as one JSON object a line (:func:`game_json`); ``extras[k]``, if given,
+    is put over the object of ``records[k]`` (a duplicate tournament's table: its
+    outcome and board points, ``arena.duplicate.table_views``)."""
     with open(path, "w", encoding="utf-8") as handle:
-        for r in records:
-            handle.write(json.dumps(game_json(r, agents, game, tournament)) + "\n")
+        for k, r in enumerate(records):
+            row = game_json(r, agents, game, tournament)
+            if extras is not None:
+                row.update(extras[k])
+            handle.write(json.dumps(row) + "\n")
 
 
 #: PGN's Termination tag for the arena's reasons.

@@ -280,8 +280,9 @@ class Nim(Game[NimState, NimAction]):
     # board_options and board_points make duplicate possible (two teams of seats, the
     # options of a board from its seed, the board's points from the difference of a team's
     # returns at its two tables: bridge's partnerships, deals and IMPs), and team_names and
-    # table_outcome name the teams and describe a finished table in duplicate's live lines
-    # (bridge: N-S, E-W; the contract and the tricks). Nim needs none: the default search
+    # table_outcome name the teams and describe a finished table (a TableOutcome: words and
+    # facts) in duplicate's live lines, web page and export (bridge: N-S, E-W; the
+    # contract, the tricks and the score). Nim needs none: the default search
     # plays it perfectly.
 
     # turn_passing() -> TurnPassing: give_turn(state, player), the position with another

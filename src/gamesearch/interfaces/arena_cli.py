@@ -10,7 +10,12 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from ..arena.duplicate import duplicate_summary, render_duplicate, render_duplicate_svg
+from ..arena.duplicate import (
+    duplicate_summary,
+    render_duplicate,
+    render_duplicate_svg,
+    table_views,
+)
 from ..arena.errors import ArenaError
 from ..arena.ratings import SPRT, Points, format_elo, points_per_game
 from ..arena.report import (
@@ -112,7 +117,8 @@ def _run(args: argparse.Namespace, config: TournamentConfig, sprt: SPRT | None
             render_duplicate(config, result.records)) if config.duplicate else
             write_plot(path, title, list(config.agents), result.records, config.seats)),
         (args.export_jsonl, lambda path: write_jsonl(path, result.records, list(config.agents),
-                                                     config.game, config.key)),
+                                                     config.game, config.key,
+                                                     _duplicate_extras(config, result))),
         (args.export_pgn, lambda path: write_pgn(path, result.records, list(config.agents),
                                                  load_game(config.game), config.key)),
     ]
@@ -124,6 +130,19 @@ def _run(args: argparse.Namespace, config: TournamentConfig, sprt: SPRT | None
         except OSError as exc:
             raise ArenaError(f"cannot write {echo(path)}: {exc.strerror or exc}") from None
     return result
+
+
+def _duplicate_extras(config: TournamentConfig, result: TournamentResult
+                      ) -> list[dict[str, Any]] | None:
+    """What ``--export-jsonl`` adds to each table of a duplicate tournament
+    (``docs/arena.md``): ``duplicate``, the table's :func:`table_views` object (board,
+    table, the board's game, the outcome -- bridge: contract, declarer, tricks, score --
+    and each team's agent, score and board points), and ``result`` as the outcome's text
+    in place of the per-seat ranks; ``None`` (nothing added) for other tournaments."""
+    if not config.duplicate:
+        return None
+    return [{"result": view["outcome"]["text"], "duplicate": view}
+            for view in table_views(config, result.records)]
 
 
 def _summary(result: TournamentResult) -> dict[str, Any]:

@@ -41,12 +41,13 @@ from __future__ import annotations
 import json
 import random
 import re
+import threading
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ...capabilities import Drawing, MatchHooks, Observation, PerfectView
+from ...capabilities import Drawing, MatchHooks, Observation, PerfectView, TableOutcome
 from ...errors import (
     IllegalMoveError,
     InvalidLimitError,
@@ -125,6 +126,10 @@ def imps(difference: float) -> int:
     number of steps of :data:`IMP_STEPS` the absolute difference reaches."""
     size = sum(abs(difference) >= step for step in IMP_STEPS)
     return size if difference >= 0 else -size
+
+
+#: the two partnerships, in the order of ``MatchHooks.teams``
+PARTNERSHIPS = ("N-S", "E-W")
 
 
 def _board_options(seed: int) -> dict[str, object]:
@@ -474,7 +479,7 @@ class Bridge(Game[BridgeState, int]):
         partnerships, a duplicate board is a deal's seed and scores by IMPs."""
         return MatchHooks(default_opponent="pimc:worlds=10,time=2", points=True,
                           teams=((0, 2), (1, 3)), board_options=_board_options,
-                          board_points=imps, team_names=("N-S", "E-W"),
+                          board_points=imps, team_names=PARTNERSHIPS,
                           table_outcome=self.contract_result)
 
     def observation(self) -> Observation[BridgeState, int]:
@@ -619,13 +624,23 @@ class Bridge(Game[BridgeState, int]):
         return f"{state.level}{STRAINS[state.strain].replace('N', 'NT')} by " \
                f"{SEAT_NAMES[state.declarer]}"
 
-    def contract_result(self, state: BridgeState) -> str:
-        """The contract and the declarer's tricks, with the overtricks (``+1``), the
-        undertricks (``-1``) or ``=`` as scorers write them: ``3NT by South, 10 tricks
-        (+1)``."""
+    def contract_result(self, state: BridgeState) -> TableOutcome:
+        """A finished table as scorers write it (duplicate's ``MatchHooks.table_outcome``):
+        the contract, the declarer's tricks with the overtricks (``+1``), the undertricks
+        (``-1``) or ``=``, and the score to the side that earned it, ``3NT by South, 10
+        tricks (+1), N-S +430`` or ``4S by West, 9 tricks (-1), N-S +50``; its facts are
+        ``contract`` (``3NT``), ``declarer`` (``S``), ``tricks`` (the declarer's) and
+        ``score``, the declaring side's duplicate score (negative when the contract
+        fails), read from :meth:`returns`."""
         over = state.declarer_tricks - 6 - state.level
-        return (f"{self.contract_name(state)}, {state.declarer_tricks} tricks "
-                f"({'=' if over == 0 else f'{over:+d}'})")
+        score = int(self.returns(state)[state.declarer])
+        earned = PARTNERSHIPS[(state.declarer + (score < 0)) % 2]
+        return TableOutcome(
+            f"{self.contract_name(state)}, {state.declarer_tricks} tricks "
+            f"({'=' if over == 0 else f'{over:+d}'}), {earned} +{abs(score)}",
+            {"contract": f"{state.level}{STRAINS[state.strain].replace('N', 'NT')}",
+             "declarer": SEATS[state.declarer], "tricks": state.declarer_tricks,
+             "score": score})
 
     def render(self, state: BridgeState) -> str:
         """The hand diagram: North on top, West and East beside, South below; the contract,
@@ -656,6 +671,10 @@ class Bridge(Game[BridgeState, int]):
         return "\n".join(rows)
 
 
+#: one DDS call at a time in this process (the web app reads tournaments in threads)
+_DDS_LOCK = threading.Lock()
+
+
 def _dds_table(hands: tuple[int, ...]) -> list[list[int]] | None:
     """DDS's double-dummy table ``[strain][declarer]`` of a full deal (``endplay``), or
     ``None`` when endplay is not installed or the hands are not 13 cards each."""
@@ -666,7 +685,8 @@ def _dds_table(hands: tuple[int, ...]) -> list[list[int]] | None:
         from endplay.types import Deal, Denom, Player
     except ImportError:
         return None
-    table = calc_dd_table(Deal(format_deal(hands)))
+    with _DDS_LOCK:  # (DDS is not safe to call from two threads at once: it crashes)
+        table = calc_dd_table(Deal(format_deal(hands)))
     denoms = (Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs, Denom.nt)
     players = (Player.north, Player.east, Player.south, Player.west)
     return [[int(table[denom, player]) for player in players] for denom in denoms]

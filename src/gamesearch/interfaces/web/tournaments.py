@@ -7,8 +7,11 @@ pairwise table is head to head (a better rank in a game both played is a win). A
 duplicate tournament (bridge: each board at two tables with the pairs turned) shows what
 the command line shows instead (:func:`gamesearch.arena.duplicate.duplicate_summary`): each
 pair's IMPs, total and per board with the 95 % interval, the head to head of each table of
-agents and every board's two tables; a win table or an Elo plot of its single games would
-mean nothing, so it has none. Its games replay on their board's deal.
+agents and every board's two tables, each with its outcome in the game's words (bridge:
+contract, declarer, tricks and score, ``arena.duplicate.table_outcome``); a win table or an
+Elo plot of its single games would mean nothing, so it has none, and no rank is shown. Its
+tables replay on their board's deal and end on their outcome and the board's points of
+each team (:func:`gamesearch.arena.duplicate.table_views`).
 
 The server is given one results file or one folder (``gamesearch web --db``). Requests name
 a file only by its name as listed here (:class:`Library`); nothing a request sends is ever
@@ -24,7 +27,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ...arena.duplicate import duplicate_summary
+from ...arena.duplicate import duplicate_summary, table_views, team_names
 from ...arena.errors import ArenaError
 from ...arena.ratings import Score, format_elo
 from ...arena.report import Standing, pair_score, render_svg, result_text, standings
@@ -138,15 +141,24 @@ class Library:
         r = records[index]
         duplicate = _duplicate_config(name, found[0],
                                       [AgentEntry(n, s) for n, s in agents])
-        # (a duplicate table was played on its board's deal, not the tournament's game)
-        game = found[0]["game"] if duplicate is None else duplicate.board_spec(
-            r.game_no // 2)
-        return {"game": game, "index": index, "start_position": r.start_position,
-                "opening_plies": r.opening_plies, "moves": r.moves,
-                "agents": [agents[i][0] for i in r.seats], "ranks": r.ranks,
-                "returns": r.returns, "result": result_text(r.scores, r.ranks),
-                "termination": r.termination, "detail": r.detail,
-                "seconds": r.times, "nodes": r.nodes}
+        out = {"game": found[0]["game"], "index": index, "start_position": r.start_position,
+               "opening_plies": r.opening_plies, "moves": r.moves,
+               "agents": [agents[i][0] for i in r.seats], "ranks": r.ranks,
+               "returns": r.returns, "result": result_text(r.scores, r.ranks),
+               "termination": r.termination, "detail": r.detail,
+               "seconds": r.times, "nodes": r.nodes, "duplicate": None}
+        if duplicate is not None:
+            # a table of a board: played on its board's deal, not the tournament's game;
+            # its result is the game's outcome (bridge: contract, tricks, score) and the
+            # board's points per team, not ranks
+            try:
+                view = table_views(duplicate, records, only=[index])[0]
+            except ArenaError as exc:
+                raise WebInputError(f"{name}: {exc}") from None
+            del out["ranks"]
+            out.update(game=view["board_game"], result=view["outcome"]["text"],
+                       duplicate=view)
+        return out
 
     def count(self, name: str, tid: int) -> int:
         with self.open(name) as store:
@@ -177,26 +189,30 @@ def _duplicate_view(info: dict[str, Any], name: str, config: TournamentConfig,
                     records: list[Any]) -> dict[str, Any]:
     """The page's object for a duplicate tournament (the module's docstring)."""
     try:
-        summary = duplicate_summary(config, records)
-        teams = config.teams
+        summary = duplicate_summary(config, records, outcomes=True)
+        views = table_views(config, records, summary)
+        names = team_names(config)
     except ArenaError as exc:
         raise WebInputError(f"{name}: {exc}") from None
     info.update({
         "file": name,
         "agents": [{"name": a.name, "spec": a.spec} for a in config.agents],
-        "duplicate": summary,
+        "duplicate": {**summary, "team_names": list(names)},
         "standings": [], "pairs": [], "table": [], "plot": "",
         "records": [{"index": k, "pair": r.pair, "game_no": r.game_no, "round": r.round,
-                     "board": r.game_no // 2, "table": r.game_no % 2,
-                     "agents": [config.agents[i].name for i in r.seats], "ranks": r.ranks,
+                     "board": view["board"], "table": view["table"],
+                     "agents": [config.agents[i].name for i in r.seats],
                      "returns": r.returns,
-                     # (each team's agent and return: a team's seats hold one agent)
-                     "teams": [config.agents[r.seats[team[0]]].name for team in teams],
+                     # (each team's agent, return and board points: a team's seats hold
+                     # one agent)
+                     "teams": [t["agent"] for t in view["teams"]],
                      "team_returns": None if r.returns is None else
-                     [r.returns[team[0]] for team in teams],
-                     "result": result_text(r.scores, r.ranks), "termination": r.termination,
-                     "plies": len(r.moves), "finished_at": r.finished_at}
-                    for k, r in enumerate(records)],
+                     [t["score"] for t in view["teams"]],
+                     "team_points": [t["points"] for t in view["teams"]],
+                     "outcome": view["outcome"], "result": view["outcome"]["text"],
+                     "termination": r.termination, "plies": len(r.moves),
+                     "finished_at": r.finished_at}
+                    for (k, r), view in zip(enumerate(records), views, strict=True)],
     })
     return info
 
@@ -227,5 +243,6 @@ def _summary(store: Store, t: dict[str, Any]) -> dict[str, Any]:
     scheduled = table_count(n, tables, fmt) * int(cfg.get("games_per_pair", 0))
     return {"id": t["id"], "key": t["key"], "game": t["game"], "format": fmt, "seats": seats,
             "created": t["created"], "games": t["games"], "scheduled": scheduled,
+            "duplicate": bool(cfg.get("duplicate")),
             "time_control": cfg.get("time_control"),
             "agent_names": [a.get("name") for a in cfg.get("agents", [])]}

@@ -12,7 +12,7 @@ async function init() {
     (f.error ? `<div class="muted">${esc(f.error)}</div>` : "") +
     `<ul>${f.tournaments.map((t) => `<li><a href="#" class="pick" data-file="${esc(f.file)}" data-id="${t.id}">` +
       `${esc(t.game)} ${esc(t.format)}: ${esc(t.agent_names.join(", "))}</a> ` +
-      `<span class="muted">${t.games}/${t.scheduled} games</span></li>`).join("")}</ul></div>`).join("");
+      `<span class="muted">${t.games}/${t.scheduled} ${t.duplicate ? "tables" : "games"}</span></li>`).join("")}</ul></div>`).join("");
   $$(".pick").forEach((a) => a.addEventListener("click", (e) => {
     e.preventDefault(); open(a.dataset.file, Number(a.dataset.id));
   }));
@@ -41,7 +41,8 @@ function show(d) {
   const dup = d.duplicate;
   $("#head").innerHTML = `<h2 style="margin:0 0 6px">${esc(d.game)} ${dup ? "duplicate " : ""}${esc(d.format)}</h2>` +
     `<div class="muted">${esc(d.file)}, tournament ${d.id}: <span id="count">${d.games}</span> of ` +
-    `${d.scheduled} games` + (dup ? ` (${dup.boards} boards, each at two tables with the pairs turned)` : "") +
+    `${d.scheduled} ${dup ? "tables" : "games"}` +
+    (dup ? ` (${dup.boards} boards, each at two tables with the pairs turned)` : "") +
     `, time control ${esc(d.time_control || "?")}</div>`;
   $("#live").textContent = running ? "running: this page updates as games come in" : "";
   $("#standingsbox").style.display = "block";
@@ -55,17 +56,23 @@ function show(d) {
   $("#plot").style.display = dup ? "none" : "block";  // (an Elo plot of single tables means nothing)
   $("#plot").innerHTML = dup ? "" : d.plot;
   $("#gamesbox").style.display = "block";
-  const cols = dup ? "<th>board</th><th>table</th><th class='l'>first team</th><th class='l'>second team</th>" +
-      "<th>first team's score</th>"
+  $("#games-title").textContent = dup ? "Tables" : "Games";
+  // (duplicate: each table's teams, how it ended in the game's words -- bridge: contract,
+  // declarer, tricks, score -- and the board's points of the first team's agent)
+  const teams = dup ? dup.team_names.map(esc) : [];
+  const cols = dup ? `<th>board</th><th>table</th><th class='l'>${teams[0]}</th><th class='l'>${teams[1]}</th>` +
+      `<th class='l'>outcome</th><th>board's ${esc(dup.unit)} (${teams[0]})</th>`
     : d.seats > 2 ? "<th class='l'>seats, in order</th><th>ranks</th>"
     : "<th class='l'>first</th><th class='l'>second</th><th>result</th>";
   $("#games").innerHTML = "<tr><th>#</th>" + cols +
     "<th class='l'>termination</th><th>plies</th><th></th></tr>" + d.records.map((g) =>
       `<tr><td>${g.index + 1}</td>` + (dup ? `<td>${g.board + 1}</td><td>${g.table + 1}</td>` +
-        `<td class="l">${esc(g.teams[0])}</td><td class="l">${esc(g.teams[1])}</td>`
-        : d.seats > 2 ? `<td class="l">${esc(g.agents.join(", "))}</td>`
-        : `<td class="l">${esc(g.agents[0])}</td><td class="l">${esc(g.agents[1])}</td>`) +
-      `<td>${dup ? (g.team_returns ? signed(g.team_returns[0], 0) : "—") : esc(g.result)}</td>` +
+        `<td class="l">${esc(g.teams[0])}</td><td class="l">${esc(g.teams[1])}</td>` +
+        `<td class="l">${esc(g.outcome.text)}</td>` +
+        `<td>${g.team_points[0] === null ? "—" : signed(g.team_points[0], 0)}</td>`
+        : (d.seats > 2 ? `<td class="l">${esc(g.agents.join(", "))}</td>`
+          : `<td class="l">${esc(g.agents[0])}</td><td class="l">${esc(g.agents[1])}</td>`) +
+          `<td>${esc(g.result)}</td>`) +
       `<td class="l">${esc(g.termination)}</td><td>${g.plies}</td>` +
       `<td><button class="secondary replay" data-index="${g.index}">replay</button></td></tr>`).join("");
   $$(".replay").forEach((b) => b.addEventListener("click", () => replay(Number(b.dataset.index))));
@@ -108,12 +115,27 @@ function showDuplicate(d) {
       `<tr class="h2h"><td class="l">${esc(h.first)}</td><td class="l">${esc(h.second)}</td><td>${h.boards}</td>` +
       `<td>${signed(h.total, 0)}</td><td>${perBoard(h)}</td><td>${h.boards_won}</td></tr>`).join("");
   const score = (x) => x === null ? "—" : signed(x, 0);
+  const outcome = (b, t) => b.outcomes && b.outcomes[t] ? esc(b.outcomes[t].text) : "not played yet";
+  const [ns, ew] = dup.team_names.map(esc);
   $("#boards").innerHTML = `<tr><th>board</th><th class='l'>first pair</th><th class='l'>second pair</th>` +
-    `<th>first pair's score, table 1 (N-S)</th><th>table 2 (E-W)</th><th>difference</th><th>${unit}</th></tr>` +
+    `<th class='l'>table 1, first pair ${ns}</th><th>first pair's score</th>` +
+    `<th class='l'>table 2, first pair ${ew}</th><th>first pair's score</th>` +
+    `<th>difference</th><th>first pair's ${unit}</th></tr>` +
     dup.board_results.map((b) =>
       `<tr class="board"><td>${b.board + 1}</td><td class="l">${esc(b.first)}</td><td class="l">${esc(b.second)}</td>` +
-      `<td>${score(b.tables[0])}</td><td>${score(b.tables[1])}</td><td>${score(b.difference)}</td>` +
+      `<td class="l">${outcome(b, 0)}</td><td>${score(b.tables[0])}</td>` +
+      `<td class="l">${outcome(b, 1)}</td><td>${score(b.tables[1])}</td><td>${score(b.difference)}</td>` +
       `<td>${score(b.points)}</td></tr>`).join("");
+}
+
+// A duplicate table's last line: how it ended (bridge: "4S by South, 10 tricks (=), N-S
+// +420") and the board's points of each team's agent, or why the board has none yet.
+function tableResult(v) {
+  const points = v.teams.map((t) => t.points === null ? null
+    : `${t.agent} (${t.name}) ${signed(t.points, 0)}`);
+  return v.outcome.text + "; board " + (v.board + 1) + ": " + (points[0] === null
+    ? "unscored (its other table not played yet, or not ended by the rules)"
+    : points.join(", ") + " " + v.unit);
 }
 
 // Three to six seats: first places, mean rank, mean score (95 %), the score in each seat and
@@ -154,11 +176,12 @@ async function step(k) {
     const pos = await api("/api/position", { game: r.g.game, position: r.g.start_position || "",
       moves: r.g.moves.slice(0, r.k).join(" ") });
     $("#r-board").innerHTML = pos.svg || `<pre>${esc(pos.text)}</pre>`;  // (no moves to click)
-    const rec = T.data && T.data.duplicate ? T.data.records[r.g.index] : null;
-    const who = rec ? `board ${rec.board + 1}, table ${rec.table + 1}: ${rec.teams[0]} vs ${rec.teams[1]}`
+    const v = r.g.duplicate;  // (a duplicate table: the game's outcome and IMPs, no ranks)
+    const who = v ? `board ${v.board + 1}, table ${v.table + 1}: ` +
+        v.teams.map((t) => `${t.agent} ${t.name}`).join(" vs ")
       : `game ${r.g.index + 1}: ${r.g.agents.join(" vs ")}`;
-    $("#r-info").textContent = `${who}, ply ${r.k} of ` +
-      `${r.g.moves.length}` + (r.k === r.g.moves.length ? ` — ${r.g.result} (${r.g.termination})` : "");
+    $("#r-info").textContent = `${who}, ply ${r.k} of ` + `${r.g.moves.length}` +
+      (r.k < r.g.moves.length ? "" : v ? ` — ${tableResult(v)}` : ` — ${r.g.result} (${r.g.termination})`);
   } catch (e) { showError(e.message); }
 }
 
