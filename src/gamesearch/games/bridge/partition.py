@@ -774,6 +774,83 @@ def _weight(H: Any, T: Any, tlen: int, leader: int, card: int, strain: int) -> A
 
 
 @_jit
+def _second_weight(H: Any, T: Any, seat: int, card: int, strain: int) -> Any:
+    """The second hand's ordering when it follows suit, after DDS's
+    (``WeightAllocTrumpNotvoid1`` / ``WeightAllocNTNotvoid1``, rewritten; higher first).
+    The trick is the side's (``wins``) when this card beats the lead and the third hand's
+    cards (and the third hand cannot ruff, or partner overruffs it), when partner, the
+    fourth hand, beats both, or when partner ruffs. A winning card is played as cheaply as
+    it wins (a card under partner's top card first); else the card is played low, one
+    that cannot matter (below every card of the third or fourth hand) lowest."""
+    led = card // 13
+    lead = T[0]
+    third = (seat + 1) % 4
+    pard = (seat + 2) % 4
+    rank = card % 13 + 2  # (DDS's ranks: 2 to 14)
+    alive = H[0] | H[1] | H[2] | H[3]
+    suit = _suit_mask(led)
+    rel = 1 + _popcount(alive & suit & ~((2 << card) - 1))
+    max3 = _high(H[third], led)
+    maxpd = _high(H[pard], led)
+    low3 = _lowest(H[third], led)
+    lowpd = _lowest(H[pard], led)
+    has3 = max3 >= 0
+    haspd = maxpd >= 0
+    if not has3:
+        low3 = -1
+    if not haspd:
+        lowpd = -1
+    if strain == 4 or not alive & _suit_mask(strain):
+        if maxpd > lead and maxpd > max3:
+            return -rank  # partner wins the trick: play low
+        if card > lead and card > max3:
+            return 81 - rank
+        if card < low3 or card < lowpd:
+            return -3 + rel
+        if card < lead:
+            return -11 + rel
+        if _run_bottom(H[seat], alive, card) != card:
+            return 10 + rel
+        return 13 - rank
+    t3 = _high(H[third], strain)
+    tpd = _high(H[pard], strain)
+    wins = False
+    if led == strain:
+        wins = (maxpd > lead and maxpd > max3) or (card > lead and card > max3)
+    elif card > lead and card > max3:
+        wins = has3 or t3 < 0 or (not haspd and tpd > t3)
+    elif maxpd > lead and maxpd > max3:
+        wins = has3 or t3 < 0
+    elif lead > maxpd and lead > max3:
+        wins = not haspd and tpd >= 0 and (has3 or t3 < 0 or tpd > t3)
+    elif not haspd and tpd >= 0:
+        wins = True
+    if wins:
+        if low3 > card:
+            return 40 + rel
+        if maxpd > lead and _high(H[(seat + 3) % 4], led) > maxpd:
+            return 41 + rel
+        if card > lead:
+            if card < maxpd:
+                return 78 - rank
+            if card > max3:
+                return 73 - rank
+            if _run_bottom(H[seat], alive, card) != card:
+                return 62 - rank
+            return 49 - rank
+        if haspd:
+            return 47 - rank
+        return 40 - rank
+    if card < low3 or card < lowpd:
+        return -9 + rel
+    if card < lead:
+        return -16 + rel
+    if _run_bottom(H[seat], alive, card) != card:
+        return 22 - rank
+    return 10 - rank
+
+
+@_jit
 def _order_dds(H: Any, T: Any, tlen: int, leader: int, moves: Any, n: int,
                strain: int) -> None:
     keys = np.empty(13, np.int64)
@@ -785,6 +862,9 @@ def _order_dds(H: Any, T: Any, tlen: int, leader: int, moves: Any, n: int,
                 suit = moves[i] // 13
                 _top_three(H, suit, tops)
             keys[i] = -_lead_weight(H, leader, moves[i], strain, tops)
+    elif tlen == 1 and moves[0] // 13 == T[0] // 13:
+        for i in range(n):
+            keys[i] = -_second_weight(H, T, (leader + 1) % 4, moves[i], strain)
     else:
         for i in range(n):
             keys[i] = -_weight(H, T, tlen, leader, moves[i], strain)  # highest weight first
