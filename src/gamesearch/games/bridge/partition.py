@@ -53,9 +53,12 @@ algorithm description``) -- written for this library, in numba:
 * **move ordering** after DDS's weights: the leader's are DDS's (``WeightAllocTrump0`` /
   ``WeightAllocNT0`` of its ``Moves.cpp``, rewritten as :func:`_lead_weight`: suits with
   few opponents' cards, the side's sure tricks, setting up a suit, leading through an
-  honour; the lower of equal cases first, as DDS's relative ranks do); a follower's
-  simplified (:func:`_weight`): it wins cheaply when its card holds against the hands
-  still to play, else plays low, discarding neither trumps nor masters;
+  honour; the lower of equal cases first, as DDS's relative ranks do); the second hand's
+  when it follows suit too (``WeightAllocTrumpNotvoid1`` / ``WeightAllocNTNotvoid1``:
+  :func:`_second_weight`); the other followers' simplified (:func:`_weight`): a follower
+  wins cheaply when its card holds against the hands still to play, else plays low,
+  discarding neither trumps nor masters (DDS's preference for discards from long suits
+  took more nodes here);
   equivalent-card merging
   (:meth:`.dd.DoubleDummy.actions`) as the generic solver has it; the leader's card that
   last cut off at the same depth first (DDS's ``bestMove``; a follower's, tried too, cost
@@ -66,8 +69,9 @@ algorithm description``) -- written for this library, in numba:
   partition argument they give the same result.
 
 Departures from DDS: simpler quick tricks (partner's entry in
-one suit only) and far simpler weights for the followers; the leader's card that last cut
-off goes first (DDS adds a bonus to its weight instead); a bucket is a list of entries (not
+one suit only) and simpler weights for the third and fourth hands and for discards; the
+leader's card that last cut off goes first (DDS adds a bonus to its weight instead); a
+bucket is a list of entries (not
 DDS's tree by suits), an entry that answers moves to its front, and a probe looks at
 1,024 entries at most; one table of fixed size per process, emptied
 (a new generation, O(1)) when full. The search is abortable: a node budget and a deadline
