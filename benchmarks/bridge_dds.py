@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
           f"({100 * agree / entries:.2f} %)")
     print(f"time per full table: DDS {dds_total / len(done):.3f} s, ours "
           f"{ours_total / len(done):.3f} s, ratio {ours_total / dds_total:.1f}x; our nodes "
-          f"a table: median {nodes[len(nodes) // 2]}, max {nodes[-1]}")
+          f"a table: median {nodes[len(nodes) // 2]}, max {nodes[-1]}, total {sum(nodes)}")
     ratios = sorted(float(str(r["ours_s"])) / max(float(str(r["dds_s"])), 1e-9) for r in done)
     within = sum(1 for x in ratios if x <= 10)
     print(f"ratio per deal: min {ratios[0]:.1f}x, quartiles {ratios[len(ratios) // 4]:.1f}x / "

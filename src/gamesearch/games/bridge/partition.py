@@ -50,10 +50,16 @@ algorithm description``) -- written for this library, in numba:
   long trumps when the side on lead has none, a guarded second trump sitting over the top
   one; without trumps, the side on lead wins tricks only in the suits whose top card it
   holds -- as cut-offs when the side on lead cannot afford them;
-* **move ordering** after DDS's weights, simplified (:func:`_weight`): the leader cashes
-  masters, leads low towards partner's master or for partner's ruff, avoids suits an
-  opponent ruffs; a follower wins cheaply when its card holds against the hands still to
-  play, else plays low, discarding neither trumps nor masters; equivalent-card merging
+* **move ordering** after DDS's weights: the leader's are DDS's (``WeightAllocTrump0`` /
+  ``WeightAllocNT0`` of its ``Moves.cpp``, rewritten as :func:`_lead_weight`: suits with
+  few opponents' cards, the side's sure tricks, setting up a suit, leading through an
+  honour; the lower of equal cases first, as DDS's relative ranks do); the second hand's
+  when it follows suit too (``WeightAllocTrumpNotvoid1`` / ``WeightAllocNTNotvoid1``:
+  :func:`_second_weight`); the other followers' simplified (:func:`_weight`): a follower
+  wins cheaply when its card holds against the hands still to play, else plays low,
+  discarding neither trumps nor masters (DDS's preference for discards from long suits
+  took more nodes here);
+  equivalent-card merging
   (:meth:`.dd.DoubleDummy.actions`) as the generic solver has it; the leader's card that
   last cut off at the same depth first (DDS's ``bestMove``; a follower's, tried too, cost
   2-3 times the nodes);
@@ -63,7 +69,9 @@ algorithm description``) -- written for this library, in numba:
   partition argument they give the same result.
 
 Departures from DDS: simpler quick tricks (partner's entry in
-one suit only) and far simpler move-ordering weights; a bucket is a list of entries (not
+one suit only) and simpler weights for the third and fourth hands and for discards; the
+leader's card that last cut off goes first (DDS adds a bonus to its weight instead); a
+bucket is a list of entries (not
 DDS's tree by suits), an entry that answers moves to its front, and a probe looks at
 1,024 entries at most; one table of fixed size per process, emptied
 (a new generation, O(1)) when full. The search is abortable: a node budget and a deadline
@@ -582,38 +590,164 @@ def _can_beat(hand: int, win_card: int, led: int, strain: int) -> Any:
 
 
 @_jit
+def _top_three(H: Any, suit: int, out: Any) -> None:
+    """The three highest cards of ``suit`` still in play and their holders: ``out[0:3]``
+    the cards, ``out[3:6]`` the seats (-1 when the suit has fewer)."""
+    for i in range(6):
+        out[i] = -1
+    k = 0
+    base = 13 * suit
+    for r in range(12, -1, -1):
+        bit = 1 << (base + r)
+        for seat in range(4):
+            if H[seat] & bit:
+                out[k] = base + r
+                out[3 + k] = seat
+                k += 1
+                break
+        if k == 3:
+            return
+
+
+@_jit
+def _lead_weight(H: Any, leader: int, card: int, strain: int, tops: Any) -> Any:
+    """The leader's move ordering after DDS's (Haglund's ``WeightAllocTrump0`` and
+    ``WeightAllocNT0`` in its ``Moves.cpp``, rewritten; higher first). A suit is worth less
+    the more cards the opponents can play to it (a void counts as many: discards and
+    ruffs widen the tree); it is worth more when the leader's side wins the trick
+    (the leader's or partner's top card that no opponent ruffs, or partner's ruff that no
+    opponent overruffs) -- most when the second-best card is the side's too or sits over
+    an opponent's singleton top card -- and, when the side does not win it, when the lead
+    sets up the suit (the second and third cards the side's: lead towards them), leads
+    through the left-hand opponent's top card to partner's second, or fells a singleton
+    top card; it is worth less when the right-hand opponent holds the top or second
+    card over partner. In a suit, a winning card of the side is cashed high, a card that
+    cannot win is led from a sequence (the second-best card heading it first) or low.
+    ``tops``: the suit's three highest cards and their holders (:func:`_top_three`)."""
+    s = card // 13
+    r = card % 13
+    pard = (leader + 2) % 4
+    lho = (leader + 1) % 4
+    rho = (leader + 3) % 4
+    alive = H[0] | H[1] | H[2] | H[3]
+    suit = _suit_mask(s)
+    len_me = _popcount(H[leader] & suit)
+    len_l = _popcount(H[lho] & suit)
+    len_r = _popcount(H[rho] & suit)
+    len_p = _popcount(H[pard] & suit)
+    rem = _popcount(alive) // 4
+    top, second = tops[0], tops[1]
+    w1, w2, w3 = tops[3], tops[4], tops[5]
+    # the card's place from the top among the suit's cards left (DDS's relative rank: 1 for
+    # the top card; the weights add it, so that of equal cases the lower card comes first)
+    rel = 1 + _popcount(alive & suit & ~((2 << card) - 1))
+    seq = _run_bottom(H[leader], alive, card) != card  # it heads equivalent cards
+    count = 4 * (len_l if len_l else rem + 1) + 4 * (len_r if len_r else rem + 1)
+    trumps = _suit_mask(strain) if strain != 4 else 0
+    pard_over = _high(H[pard], s) > _high(H[lho] | H[rho], s)  # (no card: -1)
+    if not alive & trumps:  # no trumps left: DDS's no-trump weights
+        delta = -(count * 32) // 19
+        if len_p == 0:
+            delta -= 9
+        if card == top or pard_over:
+            if w2 == rho:
+                if len_r != 1:
+                    delta -= 1
+            elif w2 == lho:
+                delta += 22 if len_l != 1 else 16
+            if (w2 != lho or len_l == 1) and (w2 != rho or len_r == 1):
+                return delta + 45 + rel
+            return delta + 18 + rel
+        if w1 == rho or w2 == rho:
+            if len_r != 1:
+                delta -= 10
+        elif w1 == lho and w2 == pard and len_p != 1:
+            delta += 31
+        if w2 == pard and w3 == pard:
+            delta += 35
+        elif len_p > 1 and ((w2 == leader and w3 == pard) or (w2 == pard and w3 == leader)):
+            delta += 25
+        if (len_l == 1 and w1 == lho) or (len_r == 1 and w1 == rho):
+            return delta + 28 + rel
+        if w1 == leader:
+            return delta - 17 + rel
+        if not seq:
+            return delta + 12 + rel
+        if card == second:
+            return delta + 48
+        return delta + 29 - rel
+    side = s != strain
+    l_ruffs = side and len_l == 0 and (H[lho] & trumps) != 0
+    r_ruffs = side and len_r == 0 and (H[rho] & trumps) != 0
+    p_ruffs = side and len_p == 0 and (H[pard] & trumps) != 0
+    delta = -(count * 32) // 13
+    if l_ruffs or r_ruffs:
+        delta -= 12
+    if p_ruffs and len_r > 0:
+        delta += 17
+    if w1 == rho or w2 == rho:
+        if len_r != 1:
+            delta -= 12
+    elif w1 == lho and w2 == pard and len_p != 1:
+        delta += 27
+    if side and len_me == 1 and H[leader] & trumps and len_p > 1 and w1 == pard:
+        delta += 19  # partner wins and returns the suit for the leader's ruff
+    p_trump = _high(H[pard], strain) if strain != 4 else -1
+    wins = False
+    if card == top or pard_over:
+        if card == top and p_ruffs:
+            wins = (not l_ruffs or p_trump > _high(H[lho], strain)) and (
+                not r_ruffs or p_trump > _high(H[rho], strain))
+        else:
+            wins = not l_ruffs and not r_ruffs
+    elif p_ruffs:
+        wins = (not l_ruffs or p_trump > _high(H[lho], strain)) and (
+            not r_ruffs or p_trump > _high(H[rho], strain))
+    if wins:
+        if (len_l == 1 and w1 == lho) or (len_r == 1 and w1 == rho):
+            return delta + 35 + rel
+        if w1 == leader:
+            if w2 == pard:
+                return delta + 48 + rel
+            if card == top:
+                return delta + 31
+            return delta - 3 + rel
+        if w1 == pard:
+            return delta + (42 if w2 == leader else 28) + rel
+        if seq and card == second:
+            return delta + 40
+        if seq:
+            return delta + 22 + rel
+        return delta + 11 + rel
+    if w2 == pard and w3 == pard:
+        delta += 20
+    elif len_p > 1 and ((w2 == leader and w3 == pard) or (w2 == pard and w3 == leader)):
+        delta += 13
+    if (len_l == 1 and w1 == lho) or (len_r == 1 and w1 == rho):
+        return delta + 2 + rel
+    if w1 == leader:
+        if w2 == pard:
+            return delta + 33 + rel
+        if card == top:
+            return delta + 38
+        return delta - 14 + rel
+    if w1 == pard:
+        return delta + 34 + rel
+    if seq and card == second:
+        return delta + 35
+    return delta + 15 - r
+
+
+@_jit
 def _weight(H: Any, T: Any, tlen: int, leader: int, card: int, strain: int) -> Any:
-    """DDS-like move ordering (higher first): the leader cashes masters, leads low towards
-    partner's master or for partner's ruff, avoids suits an opponent ruffs; a follower wins
-    as cheaply as it can when the opponents are winning and its card holds, else plays
-    low, discarding neither trumps nor masters."""
+    """A follower's move ordering (higher first; the leader's is :func:`_lead_weight`): it
+    wins as cheaply as it can when the opponents are winning and its card holds, else
+    plays low, discarding neither trumps nor masters."""
     s = card // 13
     r = card % 13
     seat = (leader + tlen) % 4
-    pard = (seat + 2) % 4
     lho = (seat + 1) % 4
-    rho = (seat + 3) % 4
     alive = H[0] | H[1] | H[2] | H[3]
-    trumps = _suit_mask(strain) if strain != 4 else 0
-    if tlen == 0:
-        top = _high(alive, s)
-        suit = _suit_mask(s)
-        opp_ruff = s != strain and strain != 4 and (
-            ((H[lho] & suit) == 0 and (H[lho] & trumps) != 0)
-            or ((H[rho] & suit) == 0 and (H[rho] & trumps) != 0))
-        pard_ruff = s != strain and strain != 4 and (H[pard] & suit) == 0 and (
-            H[pard] & trumps) != 0
-        if card == top:
-            w = 60
-        elif top >= 0 and (H[pard] >> top) & 1:
-            w = 50 - r
-        elif pard_ruff:
-            w = 55 - r
-        else:
-            w = 20 - r
-        if opp_ruff:
-            w -= 40
-        return w
     win_i = 0
     win_card = T[0]
     for i in range(1, tlen):
@@ -644,11 +778,100 @@ def _weight(H: Any, T: Any, tlen: int, leader: int, card: int, strain: int) -> A
 
 
 @_jit
+def _second_weight(H: Any, T: Any, seat: int, card: int, strain: int) -> Any:
+    """The second hand's ordering when it follows suit, after DDS's
+    (``WeightAllocTrumpNotvoid1`` / ``WeightAllocNTNotvoid1``, rewritten; higher first).
+    The trick is the side's (``wins``) when this card beats the lead and the third hand's
+    cards (and the third hand cannot ruff, or partner overruffs it), when partner, the
+    fourth hand, beats both, or when partner ruffs. A winning card is played as cheaply as
+    it wins (a card under partner's top card first); else the card is played low, one
+    that cannot matter (below every card of the third or fourth hand) lowest."""
+    led = card // 13
+    lead = T[0]
+    third = (seat + 1) % 4
+    pard = (seat + 2) % 4
+    rank = card % 13 + 2  # (DDS's ranks: 2 to 14)
+    alive = H[0] | H[1] | H[2] | H[3]
+    suit = _suit_mask(led)
+    rel = 1 + _popcount(alive & suit & ~((2 << card) - 1))
+    max3 = _high(H[third], led)
+    maxpd = _high(H[pard], led)
+    low3 = _lowest(H[third], led)
+    lowpd = _lowest(H[pard], led)
+    has3 = max3 >= 0
+    haspd = maxpd >= 0
+    if not has3:
+        low3 = -1
+    if not haspd:
+        lowpd = -1
+    if strain == 4 or not alive & _suit_mask(strain):
+        if maxpd > lead and maxpd > max3:
+            return -rank  # partner wins the trick: play low
+        if card > lead and card > max3:
+            return 81 - rank
+        if card < low3 or card < lowpd:
+            return -3 + rel
+        if card < lead:
+            return -11 + rel
+        if _run_bottom(H[seat], alive, card) != card:
+            return 10 + rel
+        return 13 - rank
+    t3 = _high(H[third], strain)
+    tpd = _high(H[pard], strain)
+    wins = False
+    if led == strain:
+        wins = (maxpd > lead and maxpd > max3) or (card > lead and card > max3)
+    elif card > lead and card > max3:
+        wins = has3 or t3 < 0 or (not haspd and tpd > t3)
+    elif maxpd > lead and maxpd > max3:
+        wins = has3 or t3 < 0
+    elif lead > maxpd and lead > max3:
+        wins = not haspd and tpd >= 0 and (has3 or t3 < 0 or tpd > t3)
+    elif not haspd and tpd >= 0:
+        wins = True
+    if wins:
+        if low3 > card:
+            return 40 + rel
+        if maxpd > lead and _high(H[(seat + 3) % 4], led) > maxpd:
+            return 41 + rel
+        if card > lead:
+            if card < maxpd:
+                return 78 - rank
+            if card > max3:
+                return 73 - rank
+            if _run_bottom(H[seat], alive, card) != card:
+                return 62 - rank
+            return 49 - rank
+        if haspd:
+            return 47 - rank
+        return 40 - rank
+    if card < low3 or card < lowpd:
+        return -9 + rel
+    if card < lead:
+        return -16 + rel
+    if _run_bottom(H[seat], alive, card) != card:
+        return 22 - rank
+    return 10 - rank
+
+
+@_jit
 def _order_dds(H: Any, T: Any, tlen: int, leader: int, moves: Any, n: int,
                strain: int) -> None:
     keys = np.empty(13, np.int64)
-    for i in range(n):
-        keys[i] = -_weight(H, T, tlen, leader, moves[i], strain)  # highest weight first
+    if tlen == 0:
+        tops = np.empty(6, np.int64)
+        suit = -1
+        for i in range(n):
+            if moves[i] // 13 != suit:  # (the moves come suit by suit)
+                suit = moves[i] // 13
+                _top_three(H, suit, tops)
+            keys[i] = -_lead_weight(H, leader, moves[i], strain, tops)
+    elif tlen == 1 and moves[0] // 13 == T[0] // 13:
+        for i in range(n):
+            keys[i] = -_second_weight(H, T, (leader + 1) % 4, moves[i], strain)
+    else:
+        for i in range(n):
+            keys[i] = -_weight(H, T, tlen, leader, moves[i], strain)  # highest weight first
     _sort_by_keys(keys, moves, n)
 
 
