@@ -22,10 +22,29 @@ Teytaud 2006, INRIA RR-6062, section 3.2), looking at the last move only:
    opponent stone on its diagonals, none on the edge); a pass when there is none.
 
 ``playout=captures`` keeps steps 1, 2 and 4; ``playout=random`` step 4 only (the plain
-Monte Carlo Go of Bruegmann 1993 and Bouzy). Departure from the rules: a playout knows only
-the simple ko (the point of a single-stone capture may not be retaken at once), not
-positional superko, and ends after two passes in a row or at its ply limit (3 x points).
-Its end state is scored by the game's area count.
+Monte Carlo Go of Bruegmann 1993 and Bouzy).
+
+**Refinements** (each a game option, off by default so that the policy above stays
+what it was; the README's Go section measures them):
+
+* ``no_self_atari=1`` (Fuego, Pachi, libego): steps 2-4 never play a stone that leaves
+  its group, of two stones or more, with exactly one liberty unless it captures
+  (counted exactly by walking the groups it joins); a single stone may still self-atari
+  (throw-ins, nakade). The old policy plays such a move about once in 22 stones.
+* ``capture_any=1`` (MoGo's third step, RR-6062 section 3.2): after the patterns and
+  before the random move, capture a group in atari anywhere on the board (one at random).
+* ``uniform_random=1``: step 4 draws uniformly among the empty points, dropping each
+  refused one, instead of taking the first allowed point after a random start, which
+  favours a point after a run of occupied or refused ones (beside a wall of stones, up
+  to 19 times the others' chance: ``tests/test_go_playout_policy.py``).
+* ``answer_last=1``: the playout starts from the tree's last move (``GoState.last``), so
+  steps 1-3 answer it, and it knows the simple ko that move made (taking back the lone
+  stone would repeat a board of the history); before, a playout's first move ignored the
+  tree's last move and could retake a ko the rules forbid.
+
+Departure from the rules: a playout knows only the simple ko (the point of a single-stone
+capture may not be retaken at once), not positional superko, and ends after two passes in
+a row or at its ply limit (3 x points). Its end state is scored by the game's area count.
 
 **The priors** (``Playouts.priors``): each legal move's weight from the learned pattern
 table (:mod:`.patterns`, features computed here), normalised to sum to 1. The pass gets
