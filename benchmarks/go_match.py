@@ -14,6 +14,10 @@ Configurations (``--ablation``; ``--only NAME`` picks some):
 * ``random-playouts``: ``go:size=9,playout=random``;
 * ``no-priors``: ``prior_visits=0``.
 
+``--game-options`` adds options to every configuration's game, e.g. the playout's
+refinements ``no_self_atari=1,capture_any=1,uniform_random=1,answer_last=1``
+(:mod:`gamesearch.games.go.fast`), so the ablation rows share them.
+
 Each move has ``--time`` seconds, or ``--iterations`` iterations (then the result does not
 depend on the machine's load). GNU Go plays at ``--level`` with its own clock (the arena's
 clock is 3600 s + 10 s a move, so no one loses on time). Give ``--db`` to keep the games
@@ -56,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", default=None)
+    parser.add_argument("--game-options", default="",
+                        help="options added to every configuration's game spec")
     args = parser.parse_args(argv)
     gnugo = shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games")
     if gnugo is None:
@@ -67,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for name in names:
         game, spec = CONFIGS[name]
+        if args.game_options:
+            game = f"{game},{args.game_options}"
         agent = f"{spec},{budget}"
         t = time.perf_counter()
         cfg = TournamentConfig(game, tuple(parse_agents(
@@ -79,10 +87,11 @@ def main(argv: list[str] | None = None) -> int:
         rows.append((name, game, agent, score, low, high, time.perf_counter() - t))
         print(f"{name}: +{score.wins} ={score.draws} -{score.losses}", file=sys.stderr)
     print(f"against GNU Go 3.8 level {args.level}, 9x9, komi 7.5, colours alternating")
-    print(f"{'configuration':16} {'game':28} {'agent':52} {'W-D-L':>8} {'win rate':>9} "
+    width = max([28, *(len(row[1]) for row in rows)])
+    print(f"{'configuration':16} {'game':{width}} {'agent':52} {'W-D-L':>8} {'win rate':>9} "
           f"{'95 % interval':>15} {'seconds':>8}")
     for name, game, agent, score, low, high, secs in rows:
-        print(f"{name:16} {game:28} {agent:52} {score.wins}-{score.draws}-{score.losses:<4} "
+        print(f"{name:16} {game:{width}} {agent:52} {score.wins}-{score.draws}-{score.losses:<4} "
               f"{score.score:9.0%} {f'{low:.0%}-{high:.0%}':>15} {secs:8.0f}")
     return 0
 

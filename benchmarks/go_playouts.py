@@ -228,6 +228,11 @@ def openspiel_rows(seconds: float) -> list[tuple[str, float, float | None]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--policies", nargs="*", default=["patterns", "captures", "random"],
+                        help="playout policies to time: a playout= value, optionally with "
+                             "more of the game's options (patterns,no_self_atari=1)")
+    parser.add_argument("--playouts-only", action="store_true",
+                        help="only the playout rows (no MCTS, no OpenSpiel)")
     parser.add_argument("--ab-rounds", type=int, default=0,
                         help="only compare RAVE's lazy opening with the eager one, "
                              "alternated this many rounds")
@@ -249,9 +254,13 @@ def main(argv: list[str] | None = None) -> int:
         lazy_against_eager(args.ab_rounds, args.ab_iterations)
         return 0
     rows: list[tuple[str, float, float | None]] = []
-    for policy in ("patterns", "captures", "random"):
+    for policy in args.policies:
         rate, length = ours_playouts(policy, args.seconds)
         rows.append((f"ours: compiled playouts, {policy}", rate, length))
+    if args.playouts_only:
+        for name, rate, length in rows:
+            print(f"{name:100} {rate:11.0f} {length:11.1f}")
+        return 0
     rows.append(("ours: MCTS (UCT), iterations", ours_mcts({}, args.seconds), None))
     rows.append(("ours: the program, eager opening",
                  ours_mcts({"rave": True, "prior_visits": 20.0, "c": 0.1}, args.seconds,

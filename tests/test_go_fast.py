@@ -25,7 +25,10 @@ pytestmark = pytest.mark.skipif(not fast.available(), reason="numba is not insta
 
 
 @pytest.mark.parametrize("spec", ["go:size=5", "go:size=9", "go:size=13,playout=captures",
-                                  "go:size=9,playout=random"])
+                                  "go:size=9,playout=random",
+                                  "go:size=9,no_self_atari=1,capture_any=1,uniform_random=1,"
+                                  "answer_last=1",
+                                  "go:size=7,playout=captures,no_self_atari=1,uniform_random=1"])
 def test_playouts_follow_the_rules(spec: str) -> None:
     g = get_game(spec)
     playouts = g.playouts()

@@ -196,7 +196,8 @@ class GTPEngine:
     def _replay(self, old: list[GoState]) -> None:
         """The same positions in the (new) game: each state's board, side and history
         kept (the komi only changed)."""
-        self.states = [GoState(s.board, s.to_move, s.passes, s.moves, s.hash, s.history)
+        self.states = [GoState(s.board, s.to_move, s.passes, s.moves, s.hash, s.history,
+                               s.last)
                        for s in old]
 
     # ----- commands ----------------------------------------------------------------------

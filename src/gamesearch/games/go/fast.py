@@ -22,10 +22,29 @@ Teytaud 2006, INRIA RR-6062, section 3.2), looking at the last move only:
    opponent stone on its diagonals, none on the edge); a pass when there is none.
 
 ``playout=captures`` keeps steps 1, 2 and 4; ``playout=random`` step 4 only (the plain
-Monte Carlo Go of Bruegmann 1993 and Bouzy). Departure from the rules: a playout knows only
-the simple ko (the point of a single-stone capture may not be retaken at once), not
-positional superko, and ends after two passes in a row or at its ply limit (3 x points).
-Its end state is scored by the game's area count.
+Monte Carlo Go of Bruegmann 1993 and Bouzy).
+
+**Refinements** (each a game option, off by default so that the policy above stays
+what it was; the README's Go section measures them):
+
+* ``no_self_atari=1`` (Fuego, Pachi, libego): steps 2-4 never play a stone that leaves
+  its group, of two stones or more, with exactly one liberty unless it captures
+  (counted exactly by walking the groups it joins); a single stone may still self-atari
+  (throw-ins, nakade). The old policy plays such a move about once in 22 stones.
+* ``capture_any=1`` (MoGo's third step, RR-6062 section 3.2): after the patterns and
+  before the random move, capture a group in atari anywhere on the board (one at random).
+* ``uniform_random=1``: step 4 draws uniformly among the empty points, dropping each
+  refused one, instead of taking the first allowed point after a random start, which
+  favours a point after a run of occupied or refused ones (beside a wall of stones, up
+  to 19 times the others' chance: ``tests/test_go_playout_policy.py``).
+* ``answer_last=1``: the playout starts from the tree's last move (``GoState.last``), so
+  steps 1-3 answer it, and it knows the simple ko that move made (taking back the lone
+  stone would repeat a board of the history); before, a playout's first move ignored the
+  tree's last move and could retake a ko the rules forbid.
+
+Departure from the rules: a playout knows only the simple ko (the point of a single-stone
+capture may not be retaken at once), not positional superko, and ends after two passes in
+a row or at its ply limit (3 x points). Its end state is scored by the game's area count.
 
 **The priors** (``Playouts.priors``): each legal move's weight from the learned pattern
 table (:mod:`.patterns`, features computed here), normalised to sum to 1. The pass gets
@@ -313,18 +332,84 @@ def _draw(x: Any, k: int) -> int:
     return int(((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(33)) % np.uint64(k))
 
 
+#: The playout's refinements (bits of ``flags``; the game's options of the same names).
+NO_SELF_ATARI = 1
+CAPTURE_ANY = 2
+UNIFORM_RANDOM = 4
+
+
+@_jit
+def _self_atari(p: int, c: int, board: Any, ring: Any, gid: Any, nxt: Any, size_: Any,
+                plib: Any, lsum: Any, lsq: Any) -> bool:
+    """``c``'s stone on the empty point ``p`` would leave its group, of two stones or
+    more, with exactly one liberty, capturing nothing (the liberties counted exactly by a
+    walk of the groups it joins; a single stone's self-atari, a throw-in, is allowed)."""
+    lib = -1
+    for k in range(0, 8, 2):
+        q = ring[p, k]
+        if q < 0:
+            continue
+        x = board[q]
+        if x == 0:
+            if lib < 0:
+                lib = q
+            elif q != lib:
+                return False
+        elif x != c and _atari(gid[q], plib, lsum, lsq):
+            return False  # it captures
+    stones = 1
+    for k in range(0, 8, 2):
+        q = ring[p, k]
+        if q < 0 or board[q] != c:
+            continue
+        g = gid[q]
+        seen = False
+        for j in range(0, k, 2):
+            r = ring[p, j]
+            if r >= 0 and board[r] == c and gid[r] == g:
+                seen = True
+        if seen:
+            continue
+        stones += size_[g]
+        s = g
+        while True:
+            for i in range(0, 8, 2):
+                t = ring[s, i]
+                if t >= 0 and board[t] == 0 and t != p:
+                    if lib < 0:
+                        lib = t
+                    elif t != lib:
+                        return False
+            s = nxt[s]
+            if s == g:
+                break
+    return stones >= 2
+
+
+@_jit
+def _allowed(p: int, c: int, ko: int, board: Any, ring: Any, gid: Any, nxt: Any,
+             size_: Any, plib: Any, lsum: Any, lsq: Any, flags: int) -> bool:
+    """A pattern or random move of the policy: legal, not filling an own eye, and (with
+    :data:`NO_SELF_ATARI`) no self-atari of two stones or more."""
+    if not _legal(p, c, ko, board, ring, gid, plib, lsum, lsq) or _own_eye(p, c, board, ring):
+        return False
+    return not (flags & NO_SELF_ATARI and _self_atari(p, c, board, ring, gid, nxt, size_,
+                                                       plib, lsum, lsq))
+
+
 @_jit
 def _playout(board: Any, colour: int, ko: int, last: int, ring: Any, pattern: Any,
-             level: int, seed: int, max_plies: int, moves: Any, passes: int
+             level: int, seed: int, max_plies: int, moves: Any, passes: int, flags: int = 0
              ) -> tuple[int, int, int]:
     """Play from ``board`` (modified in place) with ``colour`` (1 black, 2 white) to move,
-    by the policy of the module docstring (``level``: 3 patterns, 2 captures, 0 random),
-    until two passes in a row (``passes``: those made before the playout) or
-    ``max_plies``. ``moves`` receives the points played (``n``: a pass). Returns (plies,
-    colour to move, passes in a row at the end)."""
+    by the policy of the module docstring (``level``: 3 patterns, 2 captures, 0 random;
+    ``flags``: the refinements :data:`NO_SELF_ATARI`, :data:`CAPTURE_ANY`,
+    :data:`UNIFORM_RANDOM`), until two passes in a row (``passes``: those made before the
+    playout) or ``max_plies``. ``moves`` receives the points played (``n``: a pass).
+    Returns (plies, colour to move, passes in a row at the end)."""
     n = board.shape[0]
     gid, nxt, size_, plib, lsum, lsq, _ = _groups(board, ring)
-    cand = np.empty(8, dtype=np.int32)
+    cand = np.empty(n, dtype=np.int32)
     x = np.uint64(seed) | np.uint64(1)
     plies = 0
     while plies < max_plies and passes < 2:
@@ -346,7 +431,10 @@ def _playout(board: Any, colour: int, ko: int, last: int, ring: Any, pattern: An
                         lib = lsum[g] // plib[g]
                         if _legal(lib, c, ko, board, ring, gid, plib, lsum, lsq) and \
                                 _liberties_after(lib, c, board, ring, gid, plib, lsum,
-                                                 lsq) >= 2:
+                                                 lsq) >= 2 and not (
+                                    flags & NO_SELF_ATARI and _self_atari(
+                                        lib, c, board, ring, gid, nxt, size_, plib, lsum,
+                                        lsq)):
                             m = lib
                             break
             # 3. MoGo's patterns around the last move
@@ -355,22 +443,52 @@ def _playout(board: Any, colour: int, ko: int, last: int, ring: Any, pattern: An
                 for k in range(8):
                     q = ring[last, k]
                     if q >= 0 and board[q] == 0 and pattern[_code(q, c, board, ring)] and \
-                            _legal(q, c, ko, board, ring, gid, plib, lsum, lsq) and \
-                            not _own_eye(q, c, board, ring):
+                            _allowed(q, c, ko, board, ring, gid, nxt, size_, plib, lsum,
+                                     lsq, flags):
                         cand[found] = q
                         found += 1
                 if found:
                     x = _next_random(x)
                     m = cand[_draw(x, found)]
-        if m < 0:  # 4. a random legal move that fills no own eye
+        if m < 0 and level > 0 and flags & CAPTURE_ANY:
+            # 3b. MoGo: capture any opposing group in atari (one at random)
+            found = 0
+            for p in range(n):
+                if board[p] == 3 - c and gid[p] == p and _atari(p, plib, lsum, lsq):
+                    lib = lsum[p] // plib[p]
+                    if _legal(lib, c, ko, board, ring, gid, plib, lsum, lsq):
+                        cand[found] = lib
+                        found += 1
+            if found:
+                x = _next_random(x)
+                m = cand[_draw(x, found)]
+        if m < 0 and flags & UNIFORM_RANDOM:
+            # 4. uniform over the allowed points: draw among the empty ones, dropping
+            # each point refused
+            found = 0
+            for p in range(n):
+                if board[p] == 0:
+                    cand[found] = p
+                    found += 1
+            while found > 0:
+                x = _next_random(x)
+                i = _draw(x, found)
+                p = cand[i]
+                if _allowed(p, c, ko, board, ring, gid, nxt, size_, plib, lsum, lsq, flags):
+                    m = p
+                    break
+                found -= 1
+                cand[i] = cand[found]
+        elif m < 0:  # 4. a random legal move that fills no own eye (the first from a
+            # random start: a point after a run of refused ones is favoured)
             x = _next_random(x)
             start = _draw(x, n)
             for i in range(n):
                 p = start + i
                 if p >= n:
                     p -= n
-                if board[p] == 0 and _legal(p, c, ko, board, ring, gid, plib, lsum, lsq) \
-                        and not _own_eye(p, c, board, ring):
+                if board[p] == 0 and _allowed(p, c, ko, board, ring, gid, nxt, size_, plib,
+                                              lsum, lsq, flags):
                     m = p
                     break
         if m < 0:
@@ -385,6 +503,33 @@ def _playout(board: Any, colour: int, ko: int, last: int, ring: Any, pattern: An
         plies += 1
         colour = 3 - c
     return plies, colour, passes
+
+
+@_jit
+def _ko_candidate(board: Any, last: int, ring: Any, zobrist: Any, hash_: Any
+                  ) -> tuple[int, Any]:
+    """The simple ko after the stone on ``last``: when it stands alone with one
+    liberty, that liberty and the hash of the board after the opponent takes it there
+    (the caller looks it up in the history: a repeated board is the ko the playout must
+    not retake at once); ``(-1, 0)`` otherwise."""
+    none = (-1, np.uint64(0))
+    if last < 0 or board[last] == 0:
+        return none
+    c = board[last]
+    lib = -1
+    for k in range(0, 8, 2):
+        q = ring[last, k]
+        if q < 0:
+            continue
+        if board[q] == c:
+            return none  # not a single stone
+        if board[q] == 0:
+            if lib >= 0:
+                return none  # two liberties
+            lib = q
+    if lib < 0:
+        return none
+    return lib, hash_ ^ zobrist[lib, 3 - c] ^ zobrist[last, c]
 
 
 @_jit
@@ -600,6 +745,12 @@ class GoKernels:
             raise InvalidLimitError(f"go playout={policy!r}; allowed: {', '.join(POLICIES)}")
         self.game = game
         self.level = POLICIES[policy]
+        #: the refinements (the game's options ``no_self_atari``, ``capture_any``,
+        #: ``uniform_random``, ``answer_last``)
+        self.flags = ((NO_SELF_ATARI if getattr(game, "no_self_atari", False) else 0)
+                      | (CAPTURE_ANY if getattr(game, "capture_any", False) else 0)
+                      | (UNIFORM_RANDOM if getattr(game, "uniform_random", False) else 0))
+        self.answer_last = bool(getattr(game, "answer_last", False))
         self.ring = ring_table(game.size)
         self.pattern = mogo_table()
         self.canon = canonical_codes()
@@ -649,9 +800,16 @@ class GoKernels:
             cap = 0
         board = np.frombuffer(state.board, dtype=np.int8).copy()
         moves = np.empty(max(cap, 1), dtype=np.int32)
-        plies, colour, passes = _playout(board, state.to_move + 1, -1, -1, self.ring,
+        last = ko = -1
+        if self.answer_last and state.passes == 0 and state.last >= 0:
+            last = state.last
+            lib, h = _ko_candidate(board, last, self.ring, self.zobrist,
+                                   np.uint64(state.hash))
+            if lib >= 0 and int(h) in state.history:
+                ko = lib
+        plies, colour, passes = _playout(board, state.to_move + 1, ko, last, self.ring,
                                          self.pattern, self.level, rng.getrandbits(63), cap,
-                                         moves, state.passes)
+                                         moves, state.passes, self.flags)
         moved = state.moves + plies
         if plies == 0:
             passes = state.passes

@@ -66,12 +66,15 @@ class GoState:
     histories make equal states; the group analysis and the legal moves are computed once,
     when first asked."""
 
-    __slots__ = ("_area", "_groups", "_legal", "board", "hash", "history", "moves", "passes",
-                 "to_move")
+    __slots__ = ("_area", "_groups", "_legal", "board", "hash", "history", "last", "moves",
+                 "passes", "to_move")
 
     def __init__(self, board: bytes, to_move: int, passes: int, moves: int, hash_: int,
-                 history: frozenset[int]) -> None:
+                 history: frozenset[int], last: int = -1) -> None:
         self.board = board
+        #: the point of the stone played last (-1: a pass, or not known); not part of the
+        #: state's identity, only the playouts' ``answer_last`` option reads it
+        self.last = last
         self.to_move = to_move
         self.passes = passes
         self.moves = moves
@@ -154,11 +157,21 @@ class Go(Game[GoState, int]):
                    "MCTS playouts: MoGo's patterns, captures and ataris only, or random"),
         GameOption("priors", bool, True, None,
                    "MCTS priors from the learned pattern table (0: uniform)"),
+        GameOption("no_self_atari", bool, False, None,
+                   "playouts never put a group of 2+ stones in atari (unless capturing)"),
+        GameOption("capture_any", bool, False, None,
+                   "playouts capture any group in atari before a random move (MoGo)"),
+        GameOption("uniform_random", bool, False, None,
+                   "the playouts' random move uniform over the allowed points"),
+        GameOption("answer_last", bool, False, None,
+                   "playouts start from the tree's last move (its answers, its ko)"),
     )
 
     def __init__(self, size: int = 9, komi: float = 7.5, handicap: int = 0,
                  suicide: bool = False, max_moves: int = 0, playout: str = "patterns",
-                 priors: bool = True) -> None:
+                 priors: bool = True, no_self_atari: bool = False,
+                 capture_any: bool = False, uniform_random: bool = False,
+                 answer_last: bool = False) -> None:
         if isinstance(size, bool) or not isinstance(size, int) or not (
                 MIN_SIZE <= size <= MAX_SIZE):
             raise InvalidLimitError(f"go size={size!r}: boards are {MIN_SIZE}x{MIN_SIZE} "
@@ -176,6 +189,11 @@ class Go(Game[GoState, int]):
         self.size = size
         self.playout = playout
         self.priors = bool(priors)
+        #: the playout's refinements (:mod:`.fast`), each off by default
+        self.no_self_atari = bool(no_self_atari)
+        self.capture_any = bool(capture_any)
+        self.uniform_random = bool(uniform_random)
+        self.answer_last = bool(answer_last)
         self.komi = float(komi)
         self.handicap = handicap
         self.suicide = bool(suicide)
@@ -396,7 +414,7 @@ class Go(Game[GoState, int]):
         if played is None:
             raise IllegalMoveError(self.vertex(action), reason="suicide")
         board, h, _ = played
-        return GoState(board, 1 - state.to_move, 0, moves, h, state.history | {h})
+        return GoState(board, 1 - state.to_move, 0, moves, h, state.history | {h}, action)
 
     def is_terminal(self, state: GoState) -> bool:
         return state.passes >= 2 or (self.max_moves > 0 and state.moves >= self.max_moves)
