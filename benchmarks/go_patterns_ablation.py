@@ -23,35 +23,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 from gamesearch.arena.ratings import wilson_interval
-from gamesearch.games import get_game
-from gamesearch.search import Limit, make_searcher
-
-SEARCH = {"rave": True, "prior_visits": 20.0, "c": 0.1}
+from go_ab import PROGRAM
+from go_ab import play_one as play_ab  # (the sibling script: its folder is on the path)
 
 
 def play_one(k: int, iterations: int, off: str) -> dict[str, Any]:
-    full_game = get_game("go:size=9")
-    off_game = get_game(f"go:size=9,playout={off}")
-    full_seat = k % 2  # 0: the full program plays Black
-    searchers = {full_seat: make_searcher(full_game, "mcts", seed=1000 + k, **SEARCH),
-                 1 - full_seat: make_searcher(off_game, "mcts", seed=2000 + k, **SEARCH)}
-    state = full_game.initial_state()
-    plies = 0
-    t0 = time.perf_counter()
-    while not full_game.is_terminal(state):
-        seat = full_game.to_move(state)
-        action = searchers[seat].search(state, Limit(nodes=iterations)).action
-        state = full_game.result(state, action)
-        plies += 1
-    returns = full_game.returns(state)
-    return {"game": k, "full_black": full_seat == 0,
-            "score": (float(returns[full_seat]) + 1) / 2, "plies": plies,
-            "seconds": round(time.perf_counter() - t0, 1)}
+    """Game ``k``: the full program is ``go_ab.py``'s A, the one without patterns its B
+    (A is Black when ``k`` is even; seeds ``1000 + k`` and ``2000 + k``)."""
+    row = play_ab(k, iterations, {"a_game": "go:size=9", "a_agent": PROGRAM,
+                                  "b_game": f"go:size=9,playout={off}", "b_agent": PROGRAM})
+    return {"game": k, "full_black": row["a_black"], "score": row["score"],
+            "plies": row["plies"], "seconds": row["seconds"]}
 
 
 def main(argv: list[str] | None = None) -> int:
