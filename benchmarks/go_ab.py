@@ -4,7 +4,7 @@ of a change to the playouts (an option of the game) or to the search (an option 
 agent) before it is measured against GNU Go (``benchmarks/go_match.py``).
 
     nice -n 10 .venv/bin/python benchmarks/go_ab.py --games 40 --iterations 1000 \\
-        --a-game go:size=9,no_self_atari=1 --b-game go:size=9 --out ab.jsonl
+        --a-game go:size=9 --b-game go:size=9,no_self_atari=0 --out ab.jsonl
 
 Each side searches its own ``Game`` (the rules are the same, the options of the
 playouts may differ) with its own MCTS agent (``--a-agent``/``--b-agent``, an ``mcts:``
@@ -28,9 +28,8 @@ from typing import Any
 from gamesearch.arena.ratings import wilson_interval
 from gamesearch.errors import GameError
 from gamesearch.games import get_game
+from gamesearch.games.go import PROGRAM
 from gamesearch.search import Limit, make_searcher, parse_spec
-
-PROGRAM = "mcts:rave=1,prior_visits=20,c=0.1"
 
 
 def play_one(k: int, iterations: int, config: dict[str, str]) -> dict[str, Any]:

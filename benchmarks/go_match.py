@@ -7,16 +7,19 @@ the same match with RAVE, the patterns and the priors switched off one at a time
 
 Configurations (``--ablation``; ``--only NAME`` picks some):
 
-* ``full``: ``mcts:rave=1,prior_visits=20,c=0.1`` on ``go:size=9`` (MoGo's pattern
-  playouts, the learned priors);
+* ``full``: the program, ``gamesearch.games.go.PROGRAM`` (``mcts:rave=1,prior_visits=20,
+  c=0``) on ``go:size=9`` (MoGo's pattern playouts with the refinements, the learned
+  priors);
 * ``no-rave``: ``mcts:puct=1`` (PUCT with the same priors, no AMAF statistics);
 * ``no-patterns``: ``go:size=9,playout=captures`` (captures and ataris, no 3x3 patterns);
 * ``random-playouts``: ``go:size=9,playout=random``;
-* ``no-priors``: ``prior_visits=0``.
+* ``no-priors``: ``mcts:rave=1,c=0``.
 
-``--game-options`` adds options to every configuration's game, e.g. the playout's
-refinements ``no_self_atari=1,capture_any=1,uniform_random=1,answer_last=1``
-(:mod:`gamesearch.games.go.fast`), so the ablation rows share them.
+``--game-options`` adds options to every configuration's game, e.g.
+``no_self_atari=0,capture_any=0,uniform_random=0,answer_last=0`` for the playouts as they
+were before their refinements became the default (:mod:`gamesearch.games.go.fast`), so
+the ablation rows share them. (Before 2026-11-27 the program was ``c=0.1`` on those
+playouts; the README's earlier Go figures were measured with it.)
 
 Each move has ``--time`` seconds, or ``--iterations`` iterations (then the result does not
 depend on the machine's load). GNU Go plays at ``--level`` with its own clock (the arena's
@@ -39,14 +42,14 @@ from gamesearch.arena import (
     run_tournament,
 )
 from gamesearch.arena.ratings import wilson_interval
+from gamesearch.games.go import PROGRAM
 
-BASE = "mcts:rave=1,prior_visits=20,c=0.1"
 CONFIGS = {
-    "full": ("go:size=9", BASE),
+    "full": ("go:size=9", PROGRAM),
     "no-rave": ("go:size=9", "mcts:puct=1"),
-    "no-patterns": ("go:size=9,playout=captures", BASE),
-    "random-playouts": ("go:size=9,playout=random", BASE),
-    "no-priors": ("go:size=9", "mcts:rave=1,c=0.1"),
+    "no-patterns": ("go:size=9,playout=captures", PROGRAM),
+    "random-playouts": ("go:size=9,playout=random", PROGRAM),
+    "no-priors": ("go:size=9", "mcts:rave=1,c=0"),
 }
 
 

@@ -5,7 +5,8 @@ the games), 9x9, komi 7.5, colours alternating.
     nice -n 10 .venv/bin/python benchmarks/go_patterns_ablation.py --games 40 \
         --iterations 400 --out go_patterns.jsonl
 
-* full: ``mcts:rave=1,prior_visits=20,c=0.1`` on ``go:size=9`` (MoGo's pattern playouts);
+* full: the program (``gamesearch.games.go.PROGRAM``, ``c=0.1`` before 2026-11-27) on
+  ``go:size=9`` (MoGo's pattern playouts);
 * no patterns: the same search on ``go:size=9,playout=captures`` (captures and ataris
   only; ``--off random`` compares with ``playout=random``, no policy but the eye rule).
 
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from gamesearch.arena.ratings import wilson_interval
-from go_ab import PROGRAM
+from gamesearch.games.go import PROGRAM
 from go_ab import play_one as play_ab  # (the sibling script: its folder is on the path)
 
 
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     wins = sum(1 for r in done if r["score"] == 1)
     low, high = wilson_interval(points, len(done))
     plies = sum(r["plies"] for r in done) / max(1, len(done))
-    print(f"full (patterns) against playout={args.off}, mcts rave=1,prior_visits=20,c=0.1, "
+    print(f"full (patterns) against playout={args.off}, {PROGRAM}, "
           f"{args.iterations} iterations a move, 9x9, komi 7.5, colours alternating")
     print(f"{'games':>6} {'full W-L':>9} {'full score':>11} {'95 % interval':>14} "
           f"{'plies/game':>11}")

@@ -1,7 +1,8 @@
 """The RAVE searches whose root visits ``tests/data/mcts/rave_root_visits.json`` holds, and
 how to run one: shared by ``tests/test_mcts_compact.py`` and the script that recorded the
 file (``python tests/mcts_rave_cases.py --record``, run on the plain Python tree before the
-compact one was written, commit 8a291e4)."""
+compact one was written, commit 8a291e4; ``go9-refined``, the refined playouts now the
+default, on the plain tree beside the compact one, commit 4e8bf44 plus the new defaults)."""
 
 from __future__ import annotations
 
@@ -21,11 +22,18 @@ GNUGO_GAMES = DATA / "go" / "gnugo5_games.json"
 
 #: name -> (game spec, moves from the start (GTP vertices / the game's notation), MCTS
 #: options, iterations of each of the two searches (the second reuses the tree))
+#: the playouts as they were when the file was recorded (the four refinements, on by
+#: default since, switched off)
+OLD_PLAYOUTS = "no_self_atari=0,capture_any=0,uniform_random=0,answer_last=0"
 CASES: dict[str, tuple[str, tuple[str, ...] | str, dict[str, Any], int]] = {
-    "go9-empty": ("go:size=9", (), {"prior_visits": 20.0, "c": 0.1, "seed": 5}, 700),
-    "go9-midgame": ("go:size=9", "gnugo:4:30", {"prior_visits": 20.0, "c": 0.1, "seed": 7},
+    "go9-empty": (f"go:size=9,{OLD_PLAYOUTS}", (),
+                  {"prior_visits": 20.0, "c": 0.1, "seed": 5}, 700),
+    "go9-midgame": (f"go:size=9,{OLD_PLAYOUTS}", "gnugo:4:30",
+                    {"prior_visits": 20.0, "c": 0.1, "seed": 7}, 700),
+    "go7-no-priors": (f"go:size=7,{OLD_PLAYOUTS}", (), {"c": 0.3, "seed": 3}, 500),
+    # the default playouts (refined), the program's setting: recorded later (see GOLDEN)
+    "go9-refined": ("go:size=9", "gnugo:4:30", {"prior_visits": 20.0, "c": 0.0, "seed": 9},
                     700),
-    "go7-no-priors": ("go:size=7", (), {"c": 0.3, "seed": 3}, 500),
     "tictactoe": ("tictactoe", (), {"c": 0.5, "seed": 11}, 400),
     "connect4": ("connect4", ("4", "4"), {"c": 0.3, "seed": 13}, 600),
     "othello": ("othello", (), {"c": 0.4, "seed": 17}, 300),
@@ -67,9 +75,14 @@ def run_case(name: str, **internals: Any) -> list[dict[str, Any]]:
 if __name__ == "__main__":
     if sys.argv[1:] != ["--record"]:
         sys.exit("usage: python tests/mcts_rave_cases.py --record")
-    lines = [f" {json.dumps(name)}: {json.dumps(run_case(name))}" for name in CASES]
+    # the cases recorded before are kept as they were: only new ones are searched, on the
+    # plain Python tree (the compact tree is what the file checks)
+    old = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {"source": "", "cases": {}}
+    cases = {name: old["cases"].get(name) or run_case(name, _compact=False) for name in CASES}
+    lines = [f" {json.dumps(name)}: {json.dumps(cases[name])}" for name in CASES]
     GOLDEN.write_text(
         '{"source": "recorded by tests/mcts_rave_cases.py --record from the plain Python '
-        'RAVE tree (search/mcts.py at commit 8a291e4, before the compact tree)",\n'
+        'RAVE tree (search/mcts.py at commit 8a291e4, before the compact tree; go9-refined '
+        'at commit 4e8bf44 with the refined playouts made the default)",\n'
         '"cases": {\n' + ",\n".join(lines) + "\n}}\n")
     print(f"wrote {GOLDEN}")

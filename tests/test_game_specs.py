@@ -8,6 +8,7 @@ outside game is ``tests/outside_game.py`` (``tests/`` is on the path under pytes
 
 from __future__ import annotations
 
+import inspect
 import io
 import json
 import os
@@ -80,6 +81,27 @@ def test_every_option_set_round_trips_and_takes_effect() -> None:
                     assert list(again.actions(state)) == list(range(1, min(take, pile) + 1))
                     last = again.result((1, 0), 1)  # player 1 takes the last counter
                     assert list(again.returns(last)) == ([-0.5, 0.5] if misere else [0.5, -0.5])
+
+
+def test_declared_defaults_are_the_games_own() -> None:
+    """An option's declared default (which the canonical spec leaves out) is the default
+    the game's class takes: else ``pig`` and ``pig:goal=<default>`` would differ."""
+    checked = 0
+    for name in GAMES:
+        try:
+            options = game_options(name)
+            game = get_game(name)
+        except ImportError:  # an extra not installed here
+            continue
+        parameters = inspect.signature(type(game)).parameters
+        for option in options:
+            if option.name in parameters:
+                assert parameters[option.name].default == option.default, (name, option)
+                checked += 1
+            assert getattr(game, option.name, option.default) == option.default, (
+                name, option.name)
+        assert game.spec == name
+    assert checked > 20
 
 
 def test_python_options_still_pass_through() -> None:

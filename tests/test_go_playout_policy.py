@@ -26,6 +26,13 @@ from gamesearch.games.go.rules import BLACK, WHITE, Go, GoState
 pytestmark = pytest.mark.skipif(not fast.available(), reason="numba is not installed")
 
 ALL = "no_self_atari=1,capture_any=1,uniform_random=1,answer_last=1"
+REFINEMENTS = ("no_self_atari", "capture_any", "uniform_random", "answer_last")
+
+
+def only(base: str, *on: str) -> str:
+    """``base`` with the refinements ``on`` and every other one switched off (they are
+    on by default): the policy as it was, plus ``on``."""
+    return base + "".join(f",{r}={int(r in on)}" for r in REFINEMENTS)
 
 
 def go(spec: str) -> Go:
@@ -75,12 +82,14 @@ def self_ataris(spec: str, games: int) -> tuple[int, int]:
 def test_no_self_atari_of_groups() -> None:
     bad, moves = self_ataris(f"go:size=9,{ALL}", 25)
     assert moves > 1500 and bad == 0
-    bad, moves = self_ataris("go:size=9", 25)  # the old policy does play them
+    bad, moves = self_ataris("go:size=9", 25)  # the default: the same
+    assert moves > 1500 and bad == 0
+    bad, moves = self_ataris(only("go:size=9"), 25)  # the old policy does play them
     assert moves > 1500 and bad > 20
 
 
 def test_uniform_random_move() -> None:
-    g = go("go:size=9,playout=random,uniform_random=1")
+    g = go(only("go:size=9,playout=random", "uniform_random"))
     # rows 1 and 2 full of Black's stones: the 63 points of rows 3-9 are allowed
     s = g.position([(p, BLACK) for p in range(18)], 0)
     runs = 12_600
@@ -91,18 +100,18 @@ def test_uniform_random_move() -> None:
     assert chi2 < 62 + 6 * (2 * 62) ** 0.5  # 62 degrees of freedom: about 129 at most
     # the old scan takes the first allowed point from a random start: A3 (point 18)
     # follows the 18 occupied points, so it is drawn about 19 times as often
-    old = first_moves(go("go:size=9,playout=random"), s, runs)
+    old = first_moves(go(only("go:size=9,playout=random")), s, runs)
     assert old[18] > 10 * expected
 
 
 def test_capture_any() -> None:
     # White's E5 in atari (its liberty E4), far from any last move: Black captures it
     stones = [(g_pt, BLACK) for g_pt in (39, 41, 49)] + [(40, WHITE)]
-    g = go("go:size=9,playout=captures,capture_any=1")
+    g = go(only("go:size=9,playout=captures", "capture_any"))
     s = g.position(stones, 0)
     assert g.vertex(40) == "E5" and g.vertex(31) == "E4"
     assert first_moves(g, s, 200) == Counter({31: 200})
-    plain = first_moves(go("go:size=9,playout=captures"), s, 200)
+    plain = first_moves(go(only("go:size=9,playout=captures")), s, 200)
     assert plain[31] < 50
 
 
@@ -114,7 +123,8 @@ def test_answer_last_saves_the_group_in_atari() -> None:
     assert s.last == g.parse_vertex("D3")
     c2 = g.parse_vertex("C2")
     assert first_moves(g, s, 200) == Counter({c2: 200})
-    without = first_moves(go("go:size=9,no_self_atari=1,capture_any=1,uniform_random=1"),
+    without = first_moves(go(only("go:size=9", "no_self_atari", "capture_any",
+                                  "uniform_random")),
                           s, 200)
     assert without[c2] < 50
 
@@ -131,5 +141,11 @@ def test_answer_last_never_retakes_a_ko() -> None:
     assert first_moves(g, s, 300)[d4] == 0
     # the playout from a state that does not know its last move (the old policy, or
     # a position set up without it) retakes sometimes
-    old = go("go:size=9,playout=captures,capture_any=1")
+    old = go(only("go:size=9,playout=captures", "capture_any"))
     assert first_moves(old, s, 3000)[d4] > 0
+
+
+def test_the_refinements_are_on_by_default() -> None:
+    g = go("go:size=9")
+    assert all(getattr(g, r) for r in REFINEMENTS)
+    assert not any(getattr(go(only("go:size=9")), r) for r in REFINEMENTS)

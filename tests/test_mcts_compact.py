@@ -29,7 +29,8 @@ def test_rave_search_gives_the_recorded_root_visits(name: str) -> None:
     assert run_case(name) == RECORDED[name]
 
 
-@pytest.mark.parametrize("name", ["go9-midgame", "go7-no-priors", "tictactoe", "connect4"])
+@pytest.mark.parametrize("name", ["go9-midgame", "go7-no-priors", "go9-refined", "tictactoe",
+                                  "connect4"])
 def test_compact_tree_searches_as_the_plain_tree(name: str) -> None:
     assert run_case(name) == run_case(name, _compact=False)
 

@@ -443,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
 def add_arguments(parser: Any) -> None:
     parser.add_argument("--agent", default=None,
                         help="the agent that plays (default: the game's, "
-                             "mcts:time=2,rave=1,prior_visits=20,c=0.1: pattern "
+                             "mcts:rave=1,prior_visits=20,c=0,time=2: pattern "
                              "playouts and priors)")
     parser.add_argument("--game", default="go", help="the game spec (go:size=9,komi=7.5)")
 

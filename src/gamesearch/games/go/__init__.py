@@ -4,6 +4,6 @@ priors for Monte Carlo tree search."""
 
 from __future__ import annotations
 
-from .rules import Go, GoState
+from .rules import PROGRAM, Go, GoState
 
-__all__ = ["Go", "GoState"]
+__all__ = ["PROGRAM", "Go", "GoState"]

@@ -24,8 +24,9 @@ Teytaud 2006, INRIA RR-6062, section 3.2), looking at the last move only:
 ``playout=captures`` keeps steps 1, 2 and 4; ``playout=random`` step 4 only (the plain
 Monte Carlo Go of Bruegmann 1993 and Bouzy).
 
-**Refinements** (each a game option, off by default so that the policy above stays
-what it was; the README's Go section measures them):
+**Refinements** (each a game option, **on by default** since they were measured to win
+more games against GNU Go; ``=0`` switches one off and gives the policy above as it was,
+for the ablations; the README's Go section measures them):
 
 * ``no_self_atari=1`` (Fuego, Pachi, libego): steps 2-4 never play a stone that leaves
   its group, of two stones or more, with exactly one liberty unless it captures

@@ -140,6 +140,13 @@ def handicap_points(size: int, stones: int) -> list[int]:
     return layout[stones]
 
 
+#: The Go program: the library's MCTS with RAVE, the learned priors as 20 virtual AMAF
+#: visits and no UCB exploration term (RAVE's and the priors' values explore; measured
+#: against GNU Go in the README's Go section), on the game's default playouts. Add a
+#: budget: ``f"{PROGRAM},time=2"``.
+PROGRAM = "mcts:rave=1,prior_visits=20,c=0"
+
+
 class Go(Game[GoState, int]):
     """Go (``go:size=9,komi=7.5``); see the module docstring."""
 
@@ -157,21 +164,21 @@ class Go(Game[GoState, int]):
                    "MCTS playouts: MoGo's patterns, captures and ataris only, or random"),
         GameOption("priors", bool, True, None,
                    "MCTS priors from the learned pattern table (0: uniform)"),
-        GameOption("no_self_atari", bool, False, None,
+        GameOption("no_self_atari", bool, True, None,
                    "playouts never put a group of 2+ stones in atari (unless capturing)"),
-        GameOption("capture_any", bool, False, None,
+        GameOption("capture_any", bool, True, None,
                    "playouts capture any group in atari before a random move (MoGo)"),
-        GameOption("uniform_random", bool, False, None,
+        GameOption("uniform_random", bool, True, None,
                    "the playouts' random move uniform over the allowed points"),
-        GameOption("answer_last", bool, False, None,
+        GameOption("answer_last", bool, True, None,
                    "playouts start from the tree's last move (its answers, its ko)"),
     )
 
     def __init__(self, size: int = 9, komi: float = 7.5, handicap: int = 0,
                  suicide: bool = False, max_moves: int = 0, playout: str = "patterns",
-                 priors: bool = True, no_self_atari: bool = False,
-                 capture_any: bool = False, uniform_random: bool = False,
-                 answer_last: bool = False) -> None:
+                 priors: bool = True, no_self_atari: bool = True,
+                 capture_any: bool = True, uniform_random: bool = True,
+                 answer_last: bool = True) -> None:
         if isinstance(size, bool) or not isinstance(size, int) or not (
                 MIN_SIZE <= size <= MAX_SIZE):
             raise InvalidLimitError(f"go size={size!r}: boards are {MIN_SIZE}x{MIN_SIZE} "
@@ -189,7 +196,8 @@ class Go(Game[GoState, int]):
         self.size = size
         self.playout = playout
         self.priors = bool(priors)
-        #: the playout's refinements (:mod:`.fast`), each off by default
+        #: the playout's refinements (:mod:`.fast`), each on by default (``=0``: the old
+        #: playout, for the ablations)
         self.no_self_atari = bool(no_self_atari)
         self.capture_any = bool(capture_any)
         self.uniform_random = bool(uniform_random)
@@ -515,9 +523,8 @@ class Go(Game[GoState, int]):
         return GameRecord("SGF", "sgf", write, partial(read_sgf_line, self))
 
     def match_hooks(self) -> MatchHooks:
-        """The default opponent: the program (MCTS with RAVE, the learned priors as
-        virtual visits, pattern playouts), 2 s a move."""
-        return MatchHooks(default_opponent="mcts:time=2,rave=1,prior_visits=20,c=0.1")
+        """The default opponent: the program (:data:`PROGRAM`), 2 s a move."""
+        return MatchHooks(default_opponent=f"{PROGRAM},time=2")
 
     # ----- notation --------------------------------------------------------------------
     def vertex(self, point: int) -> str:
