@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -113,12 +114,65 @@ def test_time_settings_give_the_move_time() -> None:
     assert ask(e, "time_left q 1 1").startswith("? invalid color")
 
 
+def test_loadsgf(tmp_path: Path) -> None:
+    # a hand-written record: 7x7, komi 5.5, two handicap stones, then White captures
+    # Black's C5 (B6 C6 D5 C4 around it: the last one at C4)
+    record = tmp_path / "game.sgf"
+    record.write_text("(;GM[1]FF[4]SZ[7]KM[5.5]HA[2]AB[ee][cc]PL[W]"
+                      ";W[cb];B[aa];W[bc];B[ag];W[dc];B[gg];W[cd])")
+    e = engine()
+    assert ask(e, f"loadsgf {record}") == "=\n\n"
+    assert (e.game.size, e.game.komi) == (7, 5.5)
+    assert e.state.board[e.game.parse_vertex("C5")] == 0  # captured
+    assert e.state.board[e.game.parse_vertex("E3")] == 1  # (handicap stone: Black)
+    assert e.state.to_move == 0 and e.state.board[e.game.parse_vertex("C4")] == 2
+    assert ask(e, f"loadsgf {record} 7") == "=\n\n"  # before the capture
+    assert e.state.board[e.game.parse_vertex("C5")] == 1 and e.state.to_move == 1
+    assert ask(e, "play w C4") == "=\n\n"
+    assert e.state.board[e.game.parse_vertex("C5")] == 0
+    assert ask(e, "undo") == "=\n\n" and ask(e, "undo") == "=\n\n"
+    assert e.state.board[e.game.parse_vertex("G1")] == 0  # B G1 undone
+    assert ask(e, f"loadsgf {record} 1") == "=\n\n"  # the start: the two stones
+    assert sum(1 for p in e.state.board if p) == 2 and e.state.to_move == 1
+    assert ask(e, "undo").startswith("? cannot undo")
+    # our own records read back: a game played here, written by write_sgf
+    game = Go(size=9, komi=6.5)
+    s = game.initial_state()
+    for v in ("E5", "C3", "G7", "C7", "D4"):
+        s = game.result(s, game.parse_action(s, v))
+    from gamesearch.games.go.sgf import write_sgf
+    ours = tmp_path / "ours.sgf"
+    ours.write_bytes(write_sgf(game, [game.parse_vertex(v) for v in
+                                      ("E5", "C3", "G7", "C7", "D4")]))
+    assert ask(e, f"loadsgf {ours}") == "=\n\n"
+    assert (e.game.size, e.game.komi, e.state.board, e.state.to_move) == (
+        9, 6.5, s.board, s.to_move)
+    # bad files: one line each, and the position stays as it was
+    before = e.state
+    (tmp_path / "binary.sgf").write_bytes(b"(;GM[1]SZ[9]\x00\xff;B[aa])")
+    (tmp_path / "big.sgf").write_bytes(b"(;GM[1]SZ[9]" + b";B[aa]" * 200_000 + b")")
+    (tmp_path / "broken.sgf").write_text("(;GM[1]SZ[9];B[ee]")
+    (tmp_path / "occupied.sgf").write_text("(;GM[1]SZ[9];B[ee];W[ee])")
+    (tmp_path / "huge.sgf").write_text("(;GM[1]SZ[25];B[aa])")
+    for name, reason in (("missing.sgf", "missing"), ("binary.sgf", ""),
+                         ("big.sgf", "too large"), ("broken.sgf", "SGF"),
+                         ("occupied.sgf", "occupied"), ("huge.sgf", "size 25")):
+        answer = ask(e, f"loadsgf {tmp_path / name}")
+        assert answer.startswith("? cannot load file") and reason in answer, answer
+        assert answer.count("\n") == 2
+        assert e.state is before and e.game.size == 9
+    assert ask(e, "loadsgf -").startswith("? cannot load file: - is the GTP input")
+    assert ask(e, f"loadsgf {ours} 0").startswith("? move number 0 out of range")
+    assert ask(e, "loadsgf").startswith("? loadsgf takes")
+
+
 @examples(200)
 @given(st.lists(st.one_of(
     st.sampled_from([*COMMANDS[:-1], "play b", "play w D4", "play b pass", "genmove b",
                      "boardsize 5", "boardsize 0", "komi nan", "komi 1e400", "komi 7.5",
                      "fixed_handicap 9", "set_free_handicap A1 B2 C3", "undo",
-                     "time_left w -5 0", "final_status_list dead", "10 genmove w"]),
+                     "time_left w -5 0", "final_status_list dead", "10 genmove w",
+                     "loadsgf /dev/null", "loadsgf -", "loadsgf /no/such.sgf 3"]),
     texts(), st.sampled_from(["komi " + n for n in NASTY_NUMBERS])), max_size=12))
 def test_fuzz_every_line_one_answer(lines: list[str]) -> None:
     e = GTPEngine(io.StringIO(), "mcts:iterations=5,seed=1", "go:size=5")

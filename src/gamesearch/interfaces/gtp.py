@@ -12,7 +12,7 @@ Commands: ``protocol_version``, ``name``, ``version``, ``known_command``,
 ``list_commands``, ``boardsize``, ``clear_board``, ``komi``, ``play``, ``genmove``,
 ``undo``, ``final_score``, ``final_status_list``, ``fixed_handicap``,
 ``place_free_handicap``, ``set_free_handicap``, ``time_settings``, ``time_left``,
-``showboard``, ``quit``. Input is preprocessed as the specification says (control
+``showboard``, ``loadsgf``, ``quit``. Input is preprocessed as the specification says (control
 characters dropped, tabs to spaces, ``#`` comments cut, empty lines skipped); an optional
 numeric id comes back in the answer (``=12 D4``).
 
@@ -36,7 +36,14 @@ Behaviour:
   removed (``final_score``: ``B+3.5``, ``W+0.5``, ``0``). ``seki`` lists nothing (the
   playouts do not tell seki apart);
 * ``boardsize`` takes 5 to 19 (else ``? unacceptable size``), and clears the board;
-  ``komi`` keeps the moves played.
+  ``komi`` keeps the moves played;
+* ``loadsgf FILE [MOVE]`` sets the board size, komi and position from an SGF record's
+  main line (through ``sgfmill``, :mod:`gamesearch.games.go.sgf`; every move checked by
+  the rules), up to just before move ``MOVE`` (1: the start) or to its end; ``undo`` then
+  steps back through its moves. A missing, binary, oversized (over
+  :data:`MAX_SGF_BYTES`) or malformed file, a record with an illegal move or of a size
+  out of range is ``? cannot load file`` with the reason, and the position stays as it
+  was.
 """
 
 from __future__ import annotations
@@ -50,8 +57,10 @@ from typing import Any, TextIO
 from .. import __version__
 from ..agents import Agent, make_agent
 from ..errors import GameError, IllegalMoveError, InvalidLimitError, echo, one_line
+from ..files import read_bytes
 from ..games import get_game
 from ..games.go.rules import MAX_SIZE, MIN_SIZE, Go, GoState, handicap_points
+from ..games.go.sgf import read_sgf
 from ..search import Limit
 
 ENGINE_NAME = "gamesearch"
@@ -71,7 +80,10 @@ MAX_LINE = 10_000
 COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands",
             "boardsize", "clear_board", "komi", "play", "genmove", "undo", "final_score",
             "final_status_list", "fixed_handicap", "place_free_handicap",
-            "set_free_handicap", "time_settings", "time_left", "showboard", "quit")
+            "set_free_handicap", "time_settings", "time_left", "showboard", "loadsgf",
+            "quit")
+#: The largest SGF file ``loadsgf`` reads, in bytes (a 19x19 game record is a few KiB).
+MAX_SGF_BYTES = 1 << 20
 
 
 class GTPFailure(GameError):
@@ -305,6 +317,30 @@ class GTPEngine:
         if len(self.states) < 2:
             raise GTPFailure("cannot undo")
         self.states.pop()
+        return ""
+
+    def cmd_loadsgf(self, args: list[str]) -> str:
+        if not 1 <= len(args) <= 2:
+            raise GTPFailure("loadsgf takes a file name and an optional move number")
+        path = args[0]
+        until = _int(args[1], "move number", 1) if len(args) == 2 else None
+        if path == "-":  # (standard input is this engine's command channel)
+            raise GTPFailure("cannot load file: - is the GTP input")
+        game = self.game
+        options = {"suicide": game.suicide, "max_moves": game.max_moves,
+                   "playout": game.playout, "priors": game.priors,
+                   "no_self_atari": game.no_self_atari, "capture_any": game.capture_any,
+                   "uniform_random": game.uniform_random, "answer_last": game.answer_last}
+        try:
+            record, states = read_sgf(read_bytes(path, "SGF file", MAX_SGF_BYTES),
+                                      **options)
+        except GameError as exc:
+            raise GTPFailure(f"cannot load file: {one_line(str(exc))}") from None
+        if until is not None:
+            states = states[:until]
+        self._new_game(size=record.size, komi=record.komi)
+        self._replay(states)
+        self.agent.reset()
         return ""
 
     def _board_empty(self) -> bool:
