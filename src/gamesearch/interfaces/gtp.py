@@ -60,7 +60,7 @@ from ..errors import GameError, IllegalMoveError, InvalidLimitError, echo, one_l
 from ..files import read_bytes
 from ..games import get_game
 from ..games.go.rules import MAX_SIZE, MIN_SIZE, Go, GoState, handicap_points
-from ..games.go.sgf import read_sgf
+from ..games.go.sgf import read_sgf, rules_options
 from ..search import Limit
 
 ENGINE_NAME = "gamesearch"
@@ -326,14 +326,9 @@ class GTPEngine:
         until = _int(args[1], "move number", 1) if len(args) == 2 else None
         if path == "-":  # (standard input is this engine's command channel)
             raise GTPFailure("cannot load file: - is the GTP input")
-        game = self.game
-        options = {"suicide": game.suicide, "max_moves": game.max_moves,
-                   "playout": game.playout, "priors": game.priors,
-                   "no_self_atari": game.no_self_atari, "capture_any": game.capture_any,
-                   "uniform_random": game.uniform_random, "answer_last": game.answer_last}
         try:
             record, states = read_sgf(read_bytes(path, "SGF file", MAX_SGF_BYTES),
-                                      **options)
+                                      **rules_options(self.game))
         except GameError as exc:
             raise GTPFailure(f"cannot load file: {one_line(str(exc))}") from None
         if until is not None:

@@ -63,6 +63,13 @@ def write_sgf(game: Go, moves: Sequence[int], start: GoState | None = None,
     return bytes(record.serialise())
 
 
+def rules_options(game: Go) -> dict[str, Any]:
+    """``game``'s options besides those a record sets itself (size, komi; handicap
+    stones are its setup): what a record read for ``game`` is played under."""
+    return {o.name: getattr(game, o.name) for o in game.options
+            if o.name not in ("size", "komi", "handicap")}
+
+
 def read_sgf(data: bytes, **options: Any) -> tuple[Go, list[GoState]]:
     """The game of an SGF record and the states of its main line (the start first);
     ``options`` go to :class:`.rules.Go` besides the record's size and komi."""
@@ -76,9 +83,7 @@ def read_sgf_line(game: Go, data: bytes) -> tuple[GoState, list[int]]:
     ``game``'s size and komi (else a one-line error naming the spec to play it with); where
     a colour moves twice running (an SGF record may), the position there becomes the
     start."""
-    options = {"suicide": game.suicide, "max_moves": game.max_moves,
-               "playout": game.playout, "priors": game.priors}
-    record, _, start, actions = _read(data, options)
+    record, _, start, actions = _read(data, rules_options(game))
     if record.size != game.size or record.komi != game.komi:
         raise InvalidPositionError(
             f"the SGF record is {record.size}x{record.size} with komi {record.komi:g}; "
