@@ -37,7 +37,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ... import __version__
-from ...agents import AGENT_KINDS, seat_view
+from ...agents import AGENT_KINDS, seat_game, seat_view
 from ...argtypes import RANGES, Range
 from ...errors import GameError, SearchTimeout, echo
 from ...game import CHANCE, Game
@@ -53,6 +53,8 @@ from ..analysis import (
 )
 from . import learn, sessions, validation
 from .gate import Busy, SearchGate
+from .sessions import seat_view as seat_view_of
+from .sessions import shown_spec
 from .thinking import info_event, report_fields, sse, stream_move
 from .tournaments import Library
 from .validation import Caps, WebInputError
@@ -259,7 +261,9 @@ def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Librar
                 "agents": AGENT_KINDS}
 
     def _safe_format(g: Game[Any, Any]) -> str:
-        return g.format_state(g.initial_state())
+        """The start position, or "" with hidden information (a page starts such a game
+        on the server, which deals: ``/api/play``)."""
+        return "" if g.observation() is not None else g.format_state(g.initial_state())
 
     @app.get("/api/position", summary="a position: its picture, legal moves, result")
     def position(
@@ -284,10 +288,19 @@ def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Librar
         last = g.format_action(*history[-1]) if history else None
         terminal = g.is_terminal(s)
         to_move = None if terminal else g.to_move(s)
+        if g.observation() is not None and not terminal:
+            # hidden information: a stateless request is a spectator's (the public part);
+            # a seat's own view comes from the game the server holds (/api/play)
+            view = seat_view_of(g, s, None)
+            return {"game": shown_spec(g, g.spec), "start": "", "moves": [],
+                    "position": "", "players": g.num_players, "to_move": to_move,
+                    "chance": [], "terminal": False, "returns": None, "result": None,
+                    "legal": [], "last": None, "text": view["text"],
+                    "svg": g.render_svg(s, interactive=False, seat=None)}
         chance = ([{"move": g.format_action(s, a), "p": p} for a, p in g.chance_outcomes(s)]
                   if to_move == CHANCE else [])
         svg = g.render_svg(s, pv=pv_actions, labels=_labels(labels), last=last,
-                           flip=validation.flag("flip", flip))
+                           flip=validation.flag("flip", flip), seat="all")
         return {
             "game": g.spec, "start": position or "", "moves": [g.format_action(b, a)
                                                              for b, a in history],
@@ -312,7 +325,9 @@ def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Librar
         specs."""
         g = validation.game(game, caps)
         s, specs = validation.new_game(g, position, list(agent or []), caps)
-        return {"game": g.name, "position": g.format_state(s), "agents": specs,
+        hidden = g.observation() is not None  # (the server deals and holds such a game)
+        return {"game": g.name, "position": "" if hidden else g.format_state(s),
+                "agents": specs,
                 "to_move": None if g.is_terminal(s) else g.to_move(s)}
 
     @app.get("/api/roll", summary="draw a chance outcome")
@@ -325,6 +340,23 @@ def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Librar
         outcomes = list(g.chance_outcomes(s))
         a = random.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
         return {"move": g.format_action(s, a)}
+
+
+def _replay_position(stored: dict[str, Any], ply: int, caps: Caps) -> dict[str, Any]:
+    """The position after ``ply`` moves of a stored (finished) game, every card drawn."""
+    moves = stored["moves"]
+    if not 0 <= ply <= len(moves):
+        raise WebInputError(f"ply {ply}: the game has {len(moves)} moves (0 to {len(moves)})")
+    g = validation.game(stored["game"], caps)
+    s = g.initial_state() if not stored.get("start_position") else g.parse_state(
+        stored["start_position"])
+    last = None
+    for text in moves[:ply]:
+        action = g.parse_action(s, text)
+        last = g.format_action(s, action)
+        s = g.result(s, action)
+    return {"svg": g.render_svg(s, last=last, interactive=False, seat="all"),
+            "text": g.render(s)}
 
 
 def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:
@@ -376,7 +408,7 @@ def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
         def work() -> dict[str, Any]:
             start = time_now()
             with a:  # one move, then the agent is closed (Agent's life cycle)
-                action = a.choose(g, seat_view(g, s, g.to_move(s)), limit)
+                action = a.choose(seat_game(g), seat_view(g, s, g.to_move(s)), limit)
             elapsed = time_now() - start
             out: dict[str, Any] = {"move": g.format_action(s, action), "agent": spec,
                                    "seconds": round(elapsed, 4), "budget": round(seconds, 4)}
@@ -497,8 +529,15 @@ def _add_tournament_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: 
         return library.tournament(file, tid)
 
     @app.get("/api/tournaments/{file}/{tid}/games/{index}", summary="one game's moves")
-    def tournament_game(file: str, tid: int, index: int) -> dict[str, Any]:
-        return library.game(file, tid, index)
+    def tournament_game(file: str, tid: int, index: int, ply: int | None = None
+                        ) -> dict[str, Any]:
+        """A stored game (moves, agents, result); with ``ply``, its position after that
+        many moves drawn whole (``svg``, ``text``): a stored game is over, so its cards
+        are no secret any more (``/api/position`` shows a hidden game's public part only)."""
+        game = library.game(file, tid, index)
+        if ply is None:
+            return game
+        return _replay_position(game, ply, caps)
 
     @app.get("/api/tournaments/{file}/{tid}/live", summary="updates as games come in (SSE)")
     async def live(file: str, tid: int, interval: float = 1.0,
