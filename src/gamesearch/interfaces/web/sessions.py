@@ -467,12 +467,14 @@ def _add_think_route(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionS
             data = {"seconds": round(r.seconds, 4)} if hidden else info_event(g, s, r, last)
             loop.call_soon_threadsafe(events.put_nowait, ("info", data))
 
-        agent = await anyio.to_thread.run_sync(validation.agent, g, spec, seconds, info, caps)
+        seated = seat_game(g)  # (hidden information: the rules without the holder's secrets)
+        agent = await anyio.to_thread.run_sync(validation.agent, seated, spec, seconds, info,
+                                               caps)
 
         def work() -> dict[str, Any]:
             start = time.perf_counter()
             with agent:  # one move, then the agent is closed (Agent's life cycle)
-                action = agent.choose(seat_game(g), agent_view(g, s, g.to_move(s)), limit)
+                action = agent.choose(seated, agent_view(g, s, g.to_move(s)), limit)
             out: dict[str, Any] = {"move": g.format_action(s, action),
                                    "text": g.describe_action(s, action), "agent": spec,
                                    "player": player,
