@@ -475,7 +475,7 @@ class Bridge(Game[BridgeState, int]):
     def match_hooks(self) -> MatchHooks:
         """The seats a person does not take get PIMC, each world solved double dummy
         (``time`` bounds the sampling; one world's solve of a full deal may take longer:
-        see the README); returns are duplicate points; North-South and East-West are
+        see docs/results/bridge.md); returns are duplicate points; North-South and East-West are
         partnerships, a duplicate board is a deal's seed and scores by IMPs."""
         return MatchHooks(default_opponent="pimc:worlds=10,time=2", points=True,
                           teams=((0, 2), (1, 3)), board_options=_board_options,
