@@ -29,10 +29,12 @@ $(VENV)/.installed-bench: pyproject.toml $(KERNELS) | $(BIN)/python
 
 # The manual (docs/, mkdocs.yml): built strictly (a broken link, an unknown anchor or a page
 # missing from the navigation fails), offline, into the folder the web app serves at /guide/
-# (git-ignored). Rebuilt when a page, the configuration or a picture it shows changes.
+# (git-ignored). Rebuilt when a page, the configuration, a picture it shows or a docstring
+# of the API reference changes.
 GUIDE := src/gamesearch/interfaces/web/guide
 DOCS_SOURCES := mkdocs.yml $(shell find docs -type f) \
-	$(wildcard src/gamesearch/games/backgammon/data/*.png)
+	$(wildcard src/gamesearch/games/backgammon/data/*.png) \
+	$(shell find src/gamesearch -name '*.py' -not -path '*/guide/*')
 MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 $(GUIDE)/index.html: $(DOCS_SOURCES) | $(BIN)/mkdocs

@@ -1,9 +1,16 @@
-"""MkDocs hook: pictures that live beside the data they show (the TD nets' learning curves
-in ``src/gamesearch/games/backgammon/data/``) are served from there, not copied into docs/:
-each appears in the site as ``img/backgammon/NAME.png``."""
+"""MkDocs hooks.
+
+* Pictures that live beside the data they show (the TD nets' learning curves in
+  ``src/gamesearch/games/backgammon/data/``) are served from there, not copied into docs/:
+  each appears in the site as ``img/backgammon/NAME.png``.
+* The API reference renders the docstrings, which cross-reference in Sphinx's roles
+  (``:class:`~.capabilities.Evaluation```): the role's name and the ``~`` are dropped, the
+  name is kept as code.
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,3 +26,10 @@ def on_files(files: Files, config: Any) -> Files:
             files.append(File.generated(config, f"{uri_dir}/{path.name}",
                                         abs_src_path=str(path)))
     return files
+
+
+ROLE = re.compile(r":(?:func|class|mod|meth|data|attr|exc|obj|const):<code>~?\.?")
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
+    return ROLE.sub("<code>", html)
