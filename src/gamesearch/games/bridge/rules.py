@@ -548,9 +548,9 @@ class Bridge(Game[BridgeState, int]):
     def match_hooks(self) -> MatchHooks:
         """The seats a person does not take get PIMC, each world solved double dummy
         (``time`` bounds the sampling; one world's solve of a full deal may take longer:
-        see the README); returns are duplicate points; North-South and East-West are
-        partnerships, a duplicate board is a deal (chance's, drawn from the board's seed)
-        and scores by IMPs."""
+        see docs/results/bridge.md); returns are duplicate points; North-South and
+        East-West are partnerships, a duplicate board is a deal (chance's, drawn from the
+        board's seed) and scores by IMPs."""
         return MatchHooks(default_opponent="pimc:worlds=10,time=2", points=True,
                           teams=((0, 2), (1, 3)), board_points=imps, team_names=PARTNERSHIPS,
                           table_outcome=self.contract_result)

@@ -66,6 +66,28 @@ PAGES = {"/": "index.html", "/play": "play.html", "/analyse": "analyse.html",
 #: where the scripts of /docs and /redoc are served
 DOCS_STATIC = "/static-docs"
 
+#: The manual (``docs/`` built by MkDocs: ``make docs``, and ``make run`` when missing),
+#: served at ``/guide/``. Git-ignored; a wheel built after ``make docs`` carries it.
+GUIDE = Path(str(resources.files("gamesearch.interfaces.web") / "guide"))
+
+#: ``/guide/`` before the manual is built: how to build it (not an error of the server).
+GUIDE_NOT_BUILT = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>gamesearch: the manual is not built</title>
+<link rel="stylesheet" href="/static/app.css"></head>
+<body><main><div class="panel"><h1>The manual is not built yet</h1>
+<p>This server serves the manual (the <code>docs/</code> folder of the repository, built by
+MkDocs) at <code>/guide/</code>, and it has not been built here. In the repository:</p>
+<pre>make docs        # builds it into src/gamesearch/interfaces/web/guide/
+make run         # builds it when missing, then starts this app</pre>
+<p>or, with the <code>docs</code> extra installed
+(<code>pip install -e '.[docs]'</code>):</p>
+<pre>mkdocs build --site-dir src/gamesearch/interfaces/web/guide</pre>
+<p>then reload this page. The same pages read as Markdown in <code>docs/</code>, starting
+with <code>docs/index.md</code>. <a href="/">Back to the app</a>.</p>
+</div></main></body></html>
+"""
+
 Text = Annotated[str | None, Query(max_length=100_000)]
 
 
@@ -97,10 +119,11 @@ def _labels(text: str | None) -> dict[str, str]:
 
 
 def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active: int = 2,
-               queue: int = 8) -> FastAPI:
+               queue: int = 8, guide: Path | None = None) -> FastAPI:
     """The web app. ``db``: an arena results file, or a folder of them (read-only).
     ``caps``: what one request may ask for; ``active`` searches run at once and ``queue``
-    more may wait, the next is refused with 429."""
+    more may wait, the next is refused with 429. ``guide``: the built manual's folder,
+    served at ``/guide/`` (default :data:`GUIDE`)."""
     caps = caps or Caps()
     gate = SearchGate(active, queue)
     library = Library(db)
@@ -124,6 +147,7 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
 
     if assets:
         _add_docs(app, assets)
+    _add_guide(app, GUIDE if guide is None else guide)
     for add in (
         _add_error_handlers,
         _add_pages,
@@ -179,6 +203,23 @@ def _add_docs(app: FastAPI, assets: Path) -> None:
             openapi_url=f"{root}{app.openapi_url}", title=f"{app.title} - ReDoc",
             redoc_js_url=f"{root}{DOCS_STATIC}/redoc.standalone.js",
             redoc_favicon_url=f"{root}{DOCS_STATIC}/favicon.png", with_google_fonts=False)
+
+
+def _add_guide(app: FastAPI, folder: Path) -> None:
+    """The manual at ``/guide/``: the files of the built site (``index.html`` for a folder,
+    the site's ``404.html`` for a missing page), or, while ``folder`` holds no built site,
+    a page saying how to build it (404, never a server error). Looked at on every request,
+    so a site built while the server runs is served at once."""
+    files = StaticFiles(directory=folder, html=True, check_dir=False)
+    not_built = HTMLResponse(GUIDE_NOT_BUILT, status_code=404)
+
+    async def guide(scope: Any, receive: Any, send: Any) -> None:
+        if (folder / "index.html").is_file():
+            await files(scope, receive, send)
+        else:
+            await not_built(scope, receive, send)
+
+    app.mount("/guide", guide, name="guide")
 
 
 def _add_error_handlers(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:
