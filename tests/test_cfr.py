@@ -151,3 +151,16 @@ def test_flat_tree_of_leduc():
     tree = flatten(get_game("leduc_poker"))
     assert len(tree.keys) == 936 and len(tree.parent) == 9457
     assert np.all(tree.set_depth >= 0)
+
+
+@pytest.mark.parametrize(("name", "value"), [("kuhn_poker", -1 / 18),
+                                             ("leduc_poker", -0.085606)])
+def test_sequence_form_lp_finds_the_published_values(name, value):
+    pytest.importorskip("scipy")
+    from gamesearch.search.sequence_lp import solve_lp
+
+    game = get_game(name)
+    found, policy = solve_lp(game)
+    assert found == pytest.approx(value, abs=1e-6)
+    assert exploitability(game, policy) == pytest.approx(0.0, abs=1e-9)
+    assert policy_value(game, policy) == pytest.approx(found, abs=1e-9)
