@@ -86,12 +86,16 @@ class InfoSet:
 
     def regret_matching(self) -> None:
         positive = [r if r > 0 else 0.0 for r in self.regrets]
-        total = sum(positive)
+        total = 0.0
+        for r in positive:  # (left to right, as OpenSpiel; not Python 3.12's exact sum)
+            total += r
         n = len(self.actions)
         self.policy = [r / total for r in positive] if total > 0 else [1.0 / n] * n
 
     def average(self) -> dict[Any, float]:
-        total = sum(self.cumulative)
+        total = 0.0
+        for c in self.cumulative:
+            total += c
         n = len(self.actions)
         return {a: (c / total if total > 0 else 1.0 / n)
                 for a, c in zip(self.actions, self.cumulative, strict=True)}
@@ -147,7 +151,7 @@ class CFRSolver:
             t = self.iteration
             weight = {"cfr": 1.0, "cfr+": float(t), "dcfr": float(t) ** self.gamma}[self.variant]
             for player in (0, 1):
-                self._traverse(self.game.initial_state(), player, 1.0, 1.0, weight)
+                self._traverse(self.game.initial_state(), player, (1.0, 1.0, 1.0), weight)
                 for node in self.infosets.values():
                     if self.variant == "cfr+":
                         node.regrets = [max(r, 0.0) for r in node.regrets]
@@ -158,32 +162,36 @@ class CFRSolver:
                 for node in self.infosets.values():
                     node.regret_matching()
 
-    def _traverse(self, state: Any, player: int, own: float, others: float,
+    def _traverse(self, state: Any, player: int, reach: tuple[float, float, float],
                   weight: float) -> float:
         """The value of ``state`` to ``player`` under the current policies; updates
-        ``player``'s regrets and cumulative policy below ``state``. ``own``: the
-        player's reach probability, ``others``: the opponent's times chance's."""
+        ``player``'s regrets and cumulative policy below ``state``. ``reach``: the
+        probabilities of reaching ``state`` by player 0's, player 1's and chance's
+        actions. (Sums run left to right from 0, as OpenSpiel's: see ``_pass`` in
+        :mod:`gamesearch.search.cfr_fast` for why the rounding matters.)"""
         game = self.game
         if game.is_terminal(state):
             return game.returns(state)[player]
         mover = game.to_move(state)
+        value = 0.0
         if mover == CHANCE:
-            return sum(p * self._traverse(game.result(state, a), player, own, others * p,
-                                          weight)
-                       for a, p in game.chance_outcomes(state))
+            for a, p in game.chance_outcomes(state):
+                child = (reach[0], reach[1], reach[2] * p)
+                value += p * self._traverse(game.result(state, a), player, child, weight)
+            return value
         node = self.infosets[self.observe(state, mover)]
         sigma = node.policy
         values = []
         for a, p in zip(node.actions, sigma, strict=True):
-            child = game.result(state, a)
-            values.append(self._traverse(child, player, own * p, others, weight)
-                          if mover == player else
-                          self._traverse(child, player, own, others * p, weight))
-        value = sum(p * v for p, v in zip(sigma, values, strict=True))
+            child = (reach[0] * p, reach[1], reach[2]) if mover == 0 else \
+                (reach[0], reach[1] * p, reach[2])
+            values.append(self._traverse(game.result(state, a), player, child, weight))
+            value += p * values[-1]
         if mover == player:
+            others = reach[1 - player] * reach[2]
             for i, v in enumerate(values):
                 node.regrets[i] += others * (v - value)
-                node.cumulative[i] += weight * own * sigma[i]
+                node.cumulative[i] += weight * reach[player] * sigma[i]
         return value
 
     def average_policy(self) -> Policy:
