@@ -342,8 +342,10 @@ def make_agent(
                                 f"only (gamesearch match GAME {name}:... OTHER)")
     if name == "pimc":
         return PimcAgent(game, spec)
-    if name in ("policy", "cfr"):
-        return PolicyAgent.from_spec(game, spec)
+    if name == "policy":
+        return PolicyAgent.from_file(game, spec)
+    if name == "cfr":
+        return PolicyAgent.solved(game, spec)
     if name == "ismcts":
         return IsmctsAgent(game, spec)
     if name not in ALGORITHMS:
@@ -506,20 +508,24 @@ class PolicyAgent(Agent):
         self.rng = random.Random(seed)
 
     @classmethod
-    def from_spec(cls, game: Game[Any, Any], spec: str) -> PolicyAgent:
-        parsed = split_spec(spec, options=False)
-        if parsed.name == "policy":
-            path, _, seed_text = parsed.rest.rpartition(",seed=")
-            if not path:
-                path, seed_text = parsed.rest, ""
-            if not path.strip():
-                raise InvalidLimitError(f"agent {shorten(spec)!r}: expected policy:FILE")
-            from .search.policy_file import load_policy
+    def from_file(cls, game: Game[Any, Any], spec: str) -> PolicyAgent:
+        """``policy:FILE[,seed=N]``."""
+        rest = split_spec(spec, options=False).rest
+        path, _, seed_text = rest.rpartition(",seed=")
+        if not path:
+            path, seed_text = rest, ""
+        if not path.strip():
+            raise InvalidLimitError(f"agent {shorten(spec)!r}: expected policy:FILE")
+        from .search.policy_file import load_policy
 
-            seed = read_int("seed", seed_text, -(1 << 63), 1 << 63) if seed_text else None
-            if game.observation() is None:
-                return cls(game, {}, spec, seed)  # (refused there, before reading a file)
-            return cls(game, load_policy(path.strip(), game)[0], spec, seed)
+        seed = read_int("seed", seed_text, -(1 << 63), 1 << 63) if seed_text else None
+        if game.observation() is None:
+            return cls(game, {}, spec, seed)  # (refused there, before reading a file)
+        return cls(game, load_policy(path.strip(), game)[0], spec, seed)
+
+    @classmethod
+    def solved(cls, game: Game[Any, Any], spec: str) -> PolicyAgent:
+        """``cfr:iterations=N,algorithm=A,seed=N``."""
         options = split_spec(spec).options
         unknown = set(options) - {"iterations", "algorithm", "seed"}
         if unknown:

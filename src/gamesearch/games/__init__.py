@@ -54,6 +54,8 @@ GAMES: dict[str, tuple[str, str]] = {
                    "cards (OpenSpiel's kuhn_poker)"),
     "leduc_poker": ("leduc_poker:LeducPoker", "Leduc hold'em: six cards, two betting rounds, "
                     "a public card (OpenSpiel's leduc_poker)"),
+    "liars_dice": ("liars_dice:LiarsDice", "Liar's Dice, one die each, sixes wild: bids 1-1 "
+                   "to 2-6 or liar (OpenSpiel's liars_dice)"),
     "nim": ("nim:Nim", "Nim, heaps 3 4 5, last counter wins: the readable example game"),
     "fig6.2": ("trees:fig6_2", "AIMA Fig 6.2 two-ply tree (minimax value 3, move a1)"),
     "comp3200": ("trees:comp3200", "COMP 3200 16-leaf binary tree (minimax value 7)"),
