@@ -18,19 +18,23 @@ pyspiel = pytest.importorskip("pyspiel")
 
 HISTORY_GAMES = sorted(n for n in GAMES if isinstance(get_game(n), HistoryGame))
 #: OpenSpiel's parameters of our games (its defaults where not named)
-OPENSPIEL_SPEC = {"liars_dice": "liars_dice(numdice=1)"}
-INFO_SETS = {"kuhn_poker": 12, "leduc_poker": 936, "liars_dice": 24_576}
+OPENSPIEL_SPEC = {"liars_dice": "liars_dice(numdice=1)",
+                  "goofspiel": "goofspiel(num_cards=4,imp_info=True)"}
+#: OpenSpiel's simultaneous-move games, played through its convert_to_turn_based
+TURN_BASED = {"goofspiel"}
+INFO_SETS = {"kuhn_poker": 12, "leduc_poker": 936, "liars_dice": 24_576, "goofspiel": 3608}
 #: games small enough to walk every history of OpenSpiel's tree in a test (the others:
 #: our count against the published one, and the strings compared along random games)
-FULL_WALK = {"kuhn_poker", "leduc_poker"}
+FULL_WALK = {"kuhn_poker", "leduc_poker", "goofspiel"}
 
 
 def test_the_history_games_are_registered():
-    assert {"kuhn_poker", "leduc_poker", "liars_dice"} <= set(HISTORY_GAMES)
+    assert {"kuhn_poker", "leduc_poker", "liars_dice", "goofspiel"} <= set(HISTORY_GAMES)
 
 
 def load(name: str):
-    return pyspiel.load_game(OPENSPIEL_SPEC.get(name, name))
+    game = pyspiel.load_game(OPENSPIEL_SPEC.get(name, name))
+    return pyspiel.convert_to_turn_based(game) if name in TURN_BASED else game
 
 
 @pytest.mark.parametrize("name", HISTORY_GAMES)

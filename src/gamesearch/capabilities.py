@@ -560,7 +560,7 @@ class TableOutcome:
 
 class Observation(Protocol[S, A_co]):
     """What a seat may see, for a game with hidden information (``Game.observation()``;
-    ``None``, as for every game so far, means perfect information: each seat sees the
+    ``None``, as for most games, means perfect information: each seat sees the
     state). The shape the hidden-information games fill in:
 
     * ``observe(state, seat)`` -- what ``seat`` sees of ``state``: the public part and its

@@ -50,6 +50,8 @@ GAMES: dict[str, tuple[str, str]] = {
                "hidden hands (OpenSpiel's oh_hell)"),
     "bridge": ("bridge:Bridge", "contract bridge card play (bridge:contract=4S,declarer=S,"
                "deal=7), cards SA H7 DT, PBN deals; a double-dummy solver"),
+    "goofspiel": ("goofspiel:Goofspiel", "Goofspiel, 4 cards, hidden bids: bid 1-4 for the "
+                  "point card (OpenSpiel's goofspiel, imp_info, turn-based)"),
     "kuhn_poker": ("kuhn_poker:KuhnPoker", "Kuhn poker: cards J Q K, pass or bet, hidden "
                    "cards (OpenSpiel's kuhn_poker)"),
     "leduc_poker": ("leduc_poker:LeducPoker", "Leduc hold'em: six cards, two betting rounds, "
