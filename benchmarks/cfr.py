@@ -26,6 +26,8 @@ from gamesearch.search.cfr_fast import FastCFR
 from gamesearch.search.equilibrium import solve_equilibrium
 
 OPENSPIEL = {"cfr": "CFRSolver", "cfr+": "CFRPlusSolver"}
+#: our game -> OpenSpiel's (its spec, and whether it is made turn-based first)
+OPENSPIEL_GAMES = {"goofspiel": ("goofspiel(num_cards=4,imp_info=True)", True)}
 
 
 def load() -> str:
@@ -43,7 +45,10 @@ def ours(name: str, variant: str, iterations: int) -> tuple[float, float]:
 def theirs(spec: str, variant: str, iterations: int) -> tuple[float, float]:
     import pyspiel
 
+    spec, turn_based = OPENSPIEL_GAMES.get(spec, (spec, False))
     game = pyspiel.load_game(spec)
+    if turn_based:
+        game = pyspiel.convert_to_turn_based(game)
     start = time.process_time()
     solver = getattr(pyspiel, OPENSPIEL[variant])(game)
     for _ in range(iterations):
