@@ -117,7 +117,8 @@ def test_a_foreign_or_garbled_policy_file_is_refused(tmp_path):
         "version": json.dumps({**doc, "version": 9}),
         "tampered": json.dumps({**doc, "policy": {**doc["policy"], "0": [0.5, 0.5]}}),
         "negative": json.dumps({**doc, "policy": {"0": [1.5, -0.5]},
-                                "sha256": checksum({"0": [1.5, -0.5]})}),
+                                "sha256": checksum({**doc, "policy": {"0": [1.5, -0.5]}})}),
+        "header changed": json.dumps({**doc, "exploitability": 0.0}),
         "list": "[1, 2]",
     }
     for name, text in cases.items():
@@ -164,3 +165,42 @@ def test_the_equilibrium_policy_plays_in_the_arena_and_wins_chips_from_random(tm
                              rng=random.Random(i))
         chips += game.returns(final)[i % 2]
     assert chips / 600 > 0.2
+
+
+def test_fuzzed_policy_files_load_or_are_refused_in_one_line(tmp_path):
+    """Bytes of a valid policy file flipped, cut, spliced or replaced: load_policy gives a
+    checked table or one bounded line (PolicyFileError), never another exception."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from fuzzing import examples
+
+    path = saved(tmp_path)
+    good = path.read_bytes()
+    kuhn = get_game("kuhn_poker")
+    target = tmp_path / "fuzzed.json"
+    edits = st.one_of(
+        st.tuples(st.just("flip"), st.integers(0, len(good) - 1), st.integers(1, 255)),
+        st.tuples(st.just("cut"), st.integers(0, len(good)), st.just(0)),
+        st.tuples(st.just("splice"), st.integers(0, len(good)), st.binary(max_size=40)),
+    )
+
+    @examples(150)
+    @given(edit=edits)
+    def check(edit):
+        kind, at, arg = edit
+        if kind == "flip":
+            data = good[:at] + bytes([good[at] ^ arg]) + good[at + 1:]
+        elif kind == "cut":
+            data = good[:at]
+        else:
+            data = good[:at] + arg + good[at:]
+        target.write_bytes(data)
+        try:
+            table, _ = load_policy(target, kuhn)
+        except PolicyFileError as exc:
+            assert "\n" not in str(exc) and len(str(exc)) <= 400
+        else:
+            assert all(abs(sum(p) - 1) < 1e-6 for p in table.values())
+
+    check()

@@ -7,13 +7,14 @@ The format (``docs/equilibria_cfr.md``)::
      "game": "leduc_poker",              # the game's spec: a policy plays that game only
      "algorithm": "cfr+", "iterations": 1000, "exploitability": 0.000257, "value": -0.0856,
      "information_sets": 936,
-     "sha256": "...",                    # of the canonical text of "policy"
+     "sha256": "...",                    # of the canonical text of all the rest
      "policy": {"<information set>": [p1, p2, ...], ...}}
 
 A key is the ``str`` of a seat's view (the information set; for the poker games,
 OpenSpiel's information-state string); its list gives the probabilities of the set's legal
-actions in the game's order (``observation().actions(view)``). The canonical text of the
-policy is ``json.dumps(policy, sort_keys=True, separators=(",", ":"))``. A file is written
+actions in the game's order (``observation().actions(view)``). ``sha256`` is the SHA-256
+of the canonical text of the document without it, ``json.dumps(doc, sort_keys=True,
+separators=(",", ":"))``: a changed header or policy is refused. A file is written
 to a temporary name beside the target and renamed into place. Loading refuses, with one
 line naming the file and the fault (:class:`PolicyFileError`): a file too large, not JSON,
 of another format or version, of another game, whose checksum does not match, or whose
@@ -46,12 +47,14 @@ class PolicyFileError(GameError, ValueError):
     """A policy file that cannot be used: missing, damaged, or of another game."""
 
 
-def canonical(table: PolicyTable) -> str:
-    return json.dumps(table, sort_keys=True, separators=(",", ":"))
+def canonical(doc: Any) -> str:
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"))
 
 
-def checksum(table: PolicyTable) -> str:
-    return hashlib.sha256(canonical(table).encode()).hexdigest()
+def checksum(doc: dict[str, Any]) -> str:
+    """The SHA-256 of ``doc`` without its ``sha256`` field."""
+    return hashlib.sha256(canonical({k: v for k, v in doc.items()
+                                     if k != "sha256"}).encode()).hexdigest()
 
 
 def table_of(policy: dict[Hashable, dict[Any, float]],
@@ -67,7 +70,8 @@ def save_policy(path: str | Path, game: Game[Any, Any], table: PolicyTable,
     """Write ``table`` for ``game`` with ``meta`` (algorithm, iterations, ...) to ``path``,
     atomically."""
     doc = {"format": FORMAT, "version": VERSION, "game": game.spec, **meta,
-           "information_sets": len(table), "sha256": checksum(table), "policy": table}
+           "information_sets": len(table), "policy": table}
+    doc["sha256"] = checksum(doc)
     target = Path(path)
     temp = target.with_name(target.name + f".tmp{os.getpid()}")
     try:
@@ -106,8 +110,8 @@ def load_policy(path: str | Path, game: Game[Any, Any]) -> tuple[PolicyTable, di
     if doc.get("game") != game.spec:
         raise fail(f"a policy of {echo(doc.get('game'), 40)}, not of {game.spec}")
     table = doc.get("policy")
-    if not isinstance(table, dict) or checksum_or_none(table) != doc.get("sha256"):
-        raise fail("damaged: the checksum of its policy does not match")
+    if not isinstance(table, dict) or checksum_or_none(doc) != doc.get("sha256"):
+        raise fail("damaged: its checksum does not match")
     for key, probs in table.items():
         if not isinstance(probs, list) or not probs or not all(
                 isinstance(p, int | float) and not isinstance(p, bool) and math.isfinite(p)
