@@ -10,15 +10,16 @@ the current policy at ``slot[i]`` -- one slot per (information set, action), the
 slots contiguous. One pass for ``player`` goes:
 
 1. edge probabilities: the policy gathered per edge (chance's fixed);
-2. top down, depth by depth: the reach of ``player`` and of the others (the opponent
-   times chance) of every node;
+2. top down, depth by depth: the reach of ``player``, of the opponent and of chance at
+   every node, kept apart;
 3. bottom up: each node's value to ``player`` (a terminal's return, else the sum of its
    children's values weighted by their edges: ``np.bincount`` by parent);
-4. regrets ``others(parent) * (value(child) - value(parent))`` and the cumulative policy
-   ``weight * own(parent) * policy`` summed per slot over ``player``'s edges.
+4. regrets ``opponent(parent) * chance(parent) * (value(child) - value(parent))`` and the
+   cumulative policy ``weight * own(parent) * policy`` added per slot over ``player``'s
+   edges (``np.add.at``, in OpenSpiel's order: see :meth:`FastCFR._pass`).
 
 Best response (:meth:`FastCFR.exploitability`) runs on the same arrays when every
-information set's histories lie at one depth (true of the poker games); else it falls
+information set's histories lie at one depth (true of the games here); else it falls
 back to the plain :func:`gamesearch.search.cfr.exploitability`.
 """
 
