@@ -57,6 +57,8 @@ BASES: dict[str, tuple[list[str], dict[str, str | None]]] = {
                                    "--quiet": None}),
     "perft": (["chess"], {"--depth": "1"}),
     "epd": (["{tmp}/suite.epd"], {"--nodes": "300"}),
+    "equilibrium": (["kuhn_poker"], {"--algorithm": "cfr+", "--iterations": "10",
+                                     "--json": None}),
 }
 #: Commands not fuzzed here, and why.
 SKIPPED = {
@@ -81,6 +83,7 @@ CAPS: dict[tuple[str, str], float] = {
     ("tournament", "games_per_pair"): 2,
     ("tournament", "workers"): 4,
     ("play", "time"): 0.1,
+    ("equilibrium", "iterations"): 300,
 }
 #: Games a command may be pointed at and still finish quickly from its base invocation.
 CHEAP_GAMES = {
@@ -94,6 +97,7 @@ CHEAP_GAMES = {
     "match": ["tictactoe", "connect4", "pig", "fig6.4", "chess"],
     "tournament": ["tictactoe", "connect4", "fig6.2"],
     "perft": ["chess", "tictactoe", "othello"],
+    "equilibrium": ["kuhn_poker", "leduc_poker", "tictactoe", "ohhell"],
 }
 POSITIONS = {
     "tictactoe": ["x...o....", ".........", "xoxoxoxox", "xx.oo....", "xxxoo...."],
@@ -378,6 +382,7 @@ test_fuzz_match = fuzz("match", 100)
 test_fuzz_tournament = fuzz("tournament", 60)
 test_fuzz_perft = fuzz("perft", 60)
 test_fuzz_epd = fuzz("epd", 60)
+test_fuzz_equilibrium = fuzz("equilibrium", 80)
 
 
 # ----- through real processes --------------------------------------------------------------

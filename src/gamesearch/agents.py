@@ -344,6 +344,10 @@ def make_agent(
                                 f"only (gamesearch match GAME {name}:... OTHER)")
     if name == "pimc":
         return PimcAgent(game, spec)
+    if name == "policy":
+        return PolicyAgent.from_file(game, spec)
+    if name == "cfr":
+        return PolicyAgent.solved(game, spec)
     if name == "ismcts":
         return IsmctsAgent(game, spec)
     if name not in ALGORITHMS:
@@ -495,6 +499,68 @@ def _view_seat_and_seconds(kind: str, view: Any, seconds: float | None,
     if limit is not None and limit.time is not None:
         seconds = limit.time if seconds is None else min(seconds, limit.time)
     return seat, seconds
+
+
+class PolicyAgent(Agent):
+    """Plays a policy table (information set ``str(view)`` -> probabilities of the view's
+    legal actions, :mod:`gamesearch.search.policy_file`): ``policy:FILE[,seed=N]`` loads
+    a saved one (checked: its game must be this game), ``cfr:iterations=N,algorithm=A,
+    seed=N`` solves the game once (:func:`~gamesearch.search.equilibrium.solve_equilibrium`)
+    when built. Handed the seat's view; an information set the table lacks is played
+    uniformly."""
+
+    def __init__(self, game: Game[Any, Any], table: dict[str, list[float]], name: str,
+                 seed: int | None = None) -> None:
+        if game.observation() is None:
+            raise UnsupportedGameError(f"agent {shorten(name)!r}: a policy plays a game with "
+                                       f"hidden information (an observation); {game.name} "
+                                       "has none")
+        self.table = table
+        self.name = name
+        self.rng = random.Random(seed)
+
+    @classmethod
+    def from_file(cls, game: Game[Any, Any], spec: str) -> PolicyAgent:
+        """``policy:FILE[,seed=N]``."""
+        rest = split_spec(spec, options=False).rest
+        path, _, seed_text = rest.rpartition(",seed=")
+        if not path:
+            path, seed_text = rest, ""
+        if not path.strip():
+            raise InvalidLimitError(f"agent {shorten(spec)!r}: expected policy:FILE")
+        from .search.policy_file import load_policy
+
+        seed = read_int("seed", seed_text, -(1 << 63), 1 << 63) if seed_text else None
+        if game.observation() is None:
+            return cls(game, {}, spec, seed)  # (refused there, before reading a file)
+        return cls(game, load_policy(path.strip(), game)[0], spec, seed)
+
+    @classmethod
+    def solved(cls, game: Game[Any, Any], spec: str) -> PolicyAgent:
+        """``cfr:iterations=N,algorithm=A,seed=N``."""
+        options = split_spec(spec).options
+        unknown = set(options) - {"iterations", "algorithm", "seed"}
+        if unknown:
+            raise InvalidLimitError(f"cfr agent option {shorten(min(unknown))!r}: allowed: "
+                                    "iterations=N, algorithm=A, seed=N")
+        from .search.equilibrium import solve_equilibrium
+
+        iterations = read_int("iterations", options.get("iterations", "1000"), 1, 10**8)
+        seed = read_int("seed", options["seed"], -(1 << 63), 1 << 63) \
+            if "seed" in options else None
+        agent = cls(game, {}, spec, seed)
+        agent.table = solve_equilibrium(game, options.get("algorithm", "cfr+"), iterations,
+                                        seed).table
+        return agent
+
+    def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
+        actions = view_actions(game, state)
+        probs = self.table.get(str(state))
+        if probs is None or len(probs) != len(actions):
+            probs = [1.0] * len(actions)
+        action = self.rng.choices(actions, probs)[0]
+        self.report = AgentReport("policy", None, None, 0, 0.0, (action,))
+        return action
 
 
 class IsmctsAgent(Agent):

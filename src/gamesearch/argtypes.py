@@ -133,6 +133,8 @@ RANGES: dict[str, Range] = {
     "uci_elo": Range(0, 5000, unit="Elo"),
     "gtp_level": Range(0, 20),
     "threads": Range(1, 1024, unit="threads"),
+    # equilibrium solvers (gamesearch equilibrium, the cfr agent)
+    "cfr_iterations": Range(1, 10**8, unit="iterations"),
     # the web app
     "port": Range(1, 65535, unit="TCP port"),
 }

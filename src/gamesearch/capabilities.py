@@ -562,8 +562,8 @@ class TableOutcome:
 
 class Observation(Protocol[S, A_co]):
     """What a seat may see, for a game with hidden information (``Game.observation()``;
-    ``None`` means perfect information: each seat sees the state). Bridge and Oh Hell have
-    one. The shape they fill in:
+    ``None`` means perfect information: each seat sees the state). Bridge, Oh Hell and the
+    poker-like games have one. The shape they fill in:
 
     * ``observe(state, seat)`` -- what ``seat`` sees of ``state``: the public part and its
       own private part, never another seat's; hashable, and equal for the states the seat

@@ -50,6 +50,14 @@ GAMES: dict[str, tuple[str, str]] = {
                "hidden hands (OpenSpiel's oh_hell)"),
     "bridge": ("bridge:Bridge", "contract bridge card play (bridge:contract=4S,declarer=S,"
                "deal=7), cards SA H7 DT, PBN deals; a double-dummy solver"),
+    "goofspiel": ("goofspiel:Goofspiel", "Goofspiel, 4 cards, hidden bids: bid 1-4 for the "
+                  "point card (OpenSpiel's goofspiel, imp_info, turn-based)"),
+    "kuhn_poker": ("kuhn_poker:KuhnPoker", "Kuhn poker: cards J Q K, pass or bet, hidden "
+                   "cards (OpenSpiel's kuhn_poker)"),
+    "leduc_poker": ("leduc_poker:LeducPoker", "Leduc hold'em: six cards, two betting rounds, "
+                    "a public card (OpenSpiel's leduc_poker)"),
+    "liars_dice": ("liars_dice:LiarsDice", "Liar's Dice, one die each, sixes wild: bids 1-1 "
+                   "to 2-6 or liar (OpenSpiel's liars_dice)"),
     "nim": ("nim:Nim", "Nim, heaps 3 4 5, last counter wins: the readable example game"),
     "fig6.2": ("trees:fig6_2", "AIMA Fig 6.2 two-ply tree (minimax value 3, move a1)"),
     "comp3200": ("trees:comp3200", "COMP 3200 16-leaf binary tree (minimax value 7)"),

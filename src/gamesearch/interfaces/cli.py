@@ -30,6 +30,7 @@ from .analysis import analyze, default_algorithm, format_pv, solve_hidden, solve
 from .arena_cli import add_arena_commands
 from .chess_cli import add_chess_commands
 from .egdb_cli import add_egdb_commands
+from .equilibrium_cli import add_equilibrium_command
 from .gtp import add_gtp_command
 
 
@@ -651,6 +652,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_arena_commands(sub)
     add_chess_commands(sub)
     add_egdb_commands(sub)
+    add_equilibrium_command(sub)
     add_gtp_command(sub)
 
     s = sub.add_parser("gnubg-match", help="play money games against GNU Backgammon through "
