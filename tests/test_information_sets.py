@@ -286,7 +286,7 @@ def test_agent_move_events(app: Any, client: Any, name: str, game: Game[Any, Any
         mover = game.to_move(s1)
         if mover == seat:
             continue
-        agents = ["human" if k == seat else "pimc:worlds=3,seed=1" for k in
+        agents = ["human" if k == seat else "ismcts:iterations=30,seed=1" for k in
                   range(game.num_players)]
         answers = []
         for state in (s1, s2):
@@ -352,7 +352,7 @@ def test_terminal_agent_lines(monkeypatch: pytest.MonkeyPatch, name: str,
     for s1, _s2, seat in pairs(game, 7, 8):
         if game.to_move(s1) == seat:
             continue
-        specs = ["human" if k == seat else "pimc:worlds=2,seed=1"
+        specs = ["human" if k == seat else "ismcts:iterations=30,seed=1"
                  for k in range(game.num_players)]
         out = io.StringIO()
         monkeypatch.setattr("builtins.input", lambda prompt="": "q")

@@ -168,7 +168,14 @@ class HistoryObservation:
 
     def sample(self, observation: Hashable, rng: random.Random,
                sampler: Any = None) -> History:
-        hidden = (sampler or self.sampler(observation))[0]
+        # ``sampler``: what :meth:`sampler` built, or its first part alone (as PIMC and
+        # ISMCTS pass it, Oh Hell's convention)
+        if sampler is None:
+            hidden = self.game.candidates(observation)
+        elif isinstance(sampler, tuple):
+            hidden = sampler[0]
+        else:
+            hidden = sampler
         return self.game.assemble(observation, rng.choice(hidden))
 
 
