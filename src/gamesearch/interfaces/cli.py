@@ -31,6 +31,7 @@ from .arena_cli import add_arena_commands
 from .chess_cli import add_chess_commands
 from .egdb_cli import add_egdb_commands
 from .gtp import add_gtp_command
+from .nash_cli import add_nash_command
 
 
 class CliError(GameError):
@@ -652,6 +653,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_chess_commands(sub)
     add_egdb_commands(sub)
     add_gtp_command(sub)
+    add_nash_command(sub)
 
     s = sub.add_parser("gnubg-match", help="play money games against GNU Backgammon through "
                        "its external-player interface; gnubg analyses our moves")
