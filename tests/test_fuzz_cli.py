@@ -57,6 +57,7 @@ BASES: dict[str, tuple[list[str], dict[str, str | None]]] = {
                                    "--quiet": None}),
     "perft": (["chess"], {"--depth": "1"}),
     "epd": (["{tmp}/suite.epd"], {"--nodes": "300"}),
+    "nash": ([], {"--matrix": "[[0,-1,1],[1,0,-1],[-1,1,0]]"}),
 }
 #: Commands not fuzzed here, and why.
 SKIPPED = {
@@ -378,6 +379,7 @@ test_fuzz_match = fuzz("match", 100)
 test_fuzz_tournament = fuzz("tournament", 60)
 test_fuzz_perft = fuzz("perft", 60)
 test_fuzz_epd = fuzz("epd", 60)
+test_fuzz_nash = fuzz("nash", 60)
 
 
 # ----- through real processes --------------------------------------------------------------
