@@ -10,19 +10,24 @@ it ends elsewhere, or never, and its integer pivoting overflows to NaN on some 4
 those labels are checked against our own set only).
 
 Mutations checked by hand once (each made the named test fail, then was undone):
-* ``_keep``: ``<= tol`` -> ``< -tol`` (keep strategies with zero entries) —
-  test_support_enumeration_equals_nashpys_vertex_enumeration (and the seeds' tests);
-* ``_if_equilibrium``: the best-response test dropped (``return Equilibrium(...)`` first) —
-  test_support_enumeration_equals_nashpys_vertex_enumeration, test_prisoners_dilemma...;
+* the positivity rule on a support (``_keep``'s ``<= tol`` and ``_support_batch``'s
+  ``worth`` filter both turned to ``< -tol``: strategies with zero entries kept) —
+  test_support_enumeration_lists_each_equilibrium_once_on_degenerate_games (``_keep``
+  alone is caught by test_batched_support_enumeration_is_the_plain_loop);
+* ``_if_equilibrium``: the best-response test dropped —
+  test_support_enumeration_equals_nashpys_vertex_enumeration and
+  test_prisoners_dilemma_has_one_equilibrium_both_defect;
 * ``_support_batch``: the column sets' order reversed (``C = np.array(col_sets[::-1])``) —
   test_batched_support_enumeration_is_the_plain_loop;
-* ``solve_zero_sum``: the dual's sign (``y = _distribution(res.ineqlin.marginals)``) —
+* ``solve_zero_sum``: the dual's sign (``_distribution(res.ineqlin.marginals)``) —
   test_lp_value_and_strategies_against_nashpy;
-* ``_pivot``: the ratio test without its lexicographic tie-break (``best`` the first
-  candidate) — test_lemke_howson_on_a_degenerate_game_ends_in_an_equilibrium;
-  the minimum-ratio test turned into a maximum — test_lemke_howson_against_nashpy;
-* ``pure_equilibria``: ``>= best - tol`` -> ``> best - tol`` kept, but ``max`` -> ``min`` —
-  test_matching_pennies_and_rock_paper_scissors..., test_the_alliance_in_normal_form.
+* ``_pivot``: the ratio test without its lexicographic tie-break (``if diff[0] < -1e-12``)
+  — test_lemke_howson_does_not_cycle_on_degenerate_games (the path cycles until
+  MAX_PIVOTS); the minimum ratio turned into a maximum — test_lemke_howson_against_nashpy;
+* ``pure_equilibria``: ``max`` -> ``min`` — test_the_alliance_in_normal_form and
+  test_matching_pennies_and_rock_paper_scissors_have_only_the_mixed_equilibrium;
+* the alliance's summed utility (``alliance_tree``: ``(va, vc)`` for ``(va + vb, vc)``) —
+  test_an_alliance_changes_the_max_n_outcome.
 """
 
 from __future__ import annotations
@@ -98,6 +103,18 @@ def test_batched_support_enumeration_is_the_plain_loop(seed: int) -> None:
     assert support_enumeration(A, B) == support_enumeration(A, B, batched=False)
 
 
+def test_support_enumeration_lists_each_equilibrium_once_on_degenerate_games() -> None:
+    rng = np.random.default_rng(3)
+    for _ in range(100):
+        m, n = rng.integers(1, 5, size=2)
+        A, B = rng.integers(0, 3, size=(m, n)), rng.integers(0, 3, size=(m, n))
+        found = support_enumeration(A, B).equilibria
+        assert len(set(as_set(found))) == len(found), (A, B)
+        assert all(is_equilibrium(A, B, e) for e in found)
+        for e in found:  # each found on its own support pair: the sizes are equal
+            assert np.count_nonzero(e.row) == np.count_nonzero(e.column), (A, B, e)
+
+
 def test_lemke_howson_against_nashpy() -> None:
     agreed = 0
     for seed in SEEDS:
@@ -132,6 +149,32 @@ def test_lemke_howson_on_a_degenerate_game_ends_in_an_equilibrium() -> None:
         assert is_equilibrium(A, B, lemke_howson(A, B, label)), label
     found = support_enumeration(A, B)
     assert len(found.equilibria) == 2 and found.degenerate
+
+
+#: Degenerate games on which Lemke-Howson's path cycles without the lexicographic tie-break
+#: (found by a search over small integer games; the label that cycles last)
+CYCLING = [
+    ([[2, 0, 0], [1, 1, 0], [0, 1, 1], [2, 1, 0]], [[0, 0, 1], [2, 0, 2], [1, 2, 2], [1, 2, 2]]),
+    ([[2, 0, 2, 1], [1, 2, 0, 1], [2, 2, 0, 0], [1, 1, 2, 2]],
+     [[1, 1, 1, 2], [1, 0, 1, 2], [1, 2, 1, 0], [0, 2, 1, 2]]),
+    ([[0, 1, 2, 1], [0, 2, 2, 0], [1, 1, 0, 0]], [[0, 0, 2, 0], [1, 1, 0, 2], [0, 1, 1, 0]]),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), CYCLING)
+def test_lemke_howson_does_not_cycle_on_degenerate_games(a: list, b: list) -> None:
+    A, B = np.array(a), np.array(b)
+    for label in range(sum(A.shape)):
+        assert is_equilibrium(A, B, lemke_howson(A, B, label)), label
+
+
+def test_every_lemke_howson_path_of_small_integer_games_ends_in_an_equilibrium() -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        m, n = rng.integers(1, 5, size=2)
+        A, B = rng.integers(0, 3, size=(m, n)), rng.integers(0, 3, size=(m, n))
+        for label in range(m + n):
+            assert is_equilibrium(A, B, lemke_howson(A, B, label)), (A, B, label)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
