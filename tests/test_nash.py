@@ -21,9 +21,10 @@ Mutations checked by hand once (each made the named test fail, then was undone):
   test_batched_support_enumeration_is_the_plain_loop;
 * ``solve_zero_sum``: the dual's sign (``_distribution(res.ineqlin.marginals)``) —
   test_lp_value_and_strategies_against_nashpy;
-* ``_pivot``: the ratio test without its lexicographic tie-break (``if diff[0] < -1e-12``)
+* ``_pivot``: the ratio test without its lexicographic tie-break (``if tied.size > 1`` never)
   — test_lemke_howson_does_not_cycle_on_degenerate_games (the path cycles until
-  MAX_PIVOTS); the minimum ratio turned into a maximum — test_lemke_howson_against_nashpy;
+  MAX_PIVOTS); the minimum ratio turned into a maximum (``ratios.max()``) —
+  test_lemke_howson_against_nashpy;
 * ``pure_equilibria``: ``max`` -> ``min`` — test_the_alliance_in_normal_form and
   test_matching_pennies_and_rock_paper_scissors_have_only_the_mixed_equilibrium;
 * the alliance's summed utility (``alliance_tree``: ``(va, vc)`` for ``(va + vb, vc)``) —

@@ -405,25 +405,31 @@ def _tableaux(A: Matrix, B: Matrix) -> tuple[Matrix, Matrix]:
 
 
 def _pivot(T: Matrix, basis: list[int], entering: int, slacks: slice) -> int:
-    """Pivot ``entering`` into tableau ``T`` by the lexicographic minimum-ratio test (over
-    the right-hand side, then the initial slack columns); returns the label that leaves."""
+    """Pivot ``entering`` into tableau ``T`` by the lexicographic minimum-ratio test (the
+    right-hand side's ratio, ties broken by the initial slack columns' ratios in order);
+    returns the label that leaves."""
     column = T[:, entering]
     candidates = np.flatnonzero(column > 1e-12)
     if candidates.size == 0:  # cannot happen: both polytopes are bounded
         raise MatrixGameError("Lemke-Howson: unbounded ray (the payoffs are not finite?)")
-    keys = np.hstack([T[candidates, -1:], T[candidates, slacks]]) / column[candidates, None]
-    best = candidates[0]
-    best_key = keys[0]
-    for row, key in zip(candidates[1:], keys[1:], strict=True):
-        diff = key - best_key
-        nz = np.flatnonzero(np.abs(diff) > 1e-12 * max(1.0, float(np.abs(best_key).max())))
-        if nz.size and diff[nz[0]] < 0:
-            best, best_key = row, key
+    ratios = T[candidates, -1] / column[candidates]
+    low = float(ratios.min())
+    tied = candidates[ratios <= low + 1e-12 * max(1.0, abs(low))]
+    best = int(tied[0])
+    if tied.size > 1:  # degenerate: the lexicographic rule keeps the path from cycling
+        keys = T[tied, slacks] / column[tied, None]
+        best_key = keys[0]
+        for row, key in zip(tied[1:], keys[1:], strict=True):
+            diff = key - best_key
+            nz = np.flatnonzero(np.abs(diff) > 1e-12 * max(1.0, float(np.abs(best_key).max())))
+            if nz.size and diff[nz[0]] < 0:
+                best, best_key = int(row), key
     T[best] /= T[best, entering]
-    others = np.arange(T.shape[0]) != best
-    T[others] -= np.outer(T[others, entering], T[best])
-    leaving = basis[int(best)]
-    basis[int(best)] = entering
+    factors = T[:, entering].copy()
+    factors[best] = 0.0
+    T -= np.outer(factors, T[best])
+    leaving = basis[best]
+    basis[best] = entering
     return leaving
 
 
