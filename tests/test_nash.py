@@ -19,8 +19,10 @@ Mutations checked by hand once (each made the named test fail, then was undone):
   test_prisoners_dilemma_has_one_equilibrium_both_defect;
 * ``_support_batch``: the column sets' order reversed (``C = np.array(col_sets[::-1])``) —
   test_batched_support_enumeration_is_the_plain_loop;
-* ``solve_zero_sum``: the dual's sign (``_distribution(res.ineqlin.marginals)``) —
-  test_lp_value_and_strategies_against_nashpy;
+* ``solve_zero_sum``: the dual's sign (``_distribution(res.ineqlin.marginals)``) with the
+  fallback to the column player's LP skipped — test_lp_value_and_strategies_against_nashpy
+  (the wrong sign alone is repaired by the fallback); the fallback skipped alone —
+  test_lp_solves_the_column_players_lp_when_the_dual_does_not_hold_the_value;
 * ``_pivot``: the ratio test without its lexicographic tie-break (``if tied.size > 1`` never)
   — test_lemke_howson_does_not_cycle_on_degenerate_games (the path cycles until
   MAX_PIVOTS); the minimum ratio turned into a maximum (``ratios.max()``) —
@@ -40,7 +42,7 @@ import numpy as np
 import pytest
 
 from gamesearch.games.trees import TreeGame, node
-from gamesearch.search import search
+from gamesearch.search import nash, search
 from gamesearch.search.nash import (
     Equilibrium,
     MatrixGameError,
@@ -189,6 +191,21 @@ def test_lp_value_and_strategies_against_nashpy(seed: int) -> None:
     assert y.sum() == pytest.approx(1)
     assert (x @ A).min() >= ours.value - 1e-9  # the row player guarantees the value
     assert (A @ y).max() <= ours.value + 1e-9  # and the column player holds it there
+
+
+def test_lp_solves_the_column_players_lp_when_the_dual_does_not_hold_the_value(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    real, calls = nash._maximin, []
+
+    def spoiled(M: np.ndarray) -> tuple:  # the first call's dual strategy shifted by one
+        x, v, y = real(M)
+        calls.append(M.shape)
+        return x, v, (np.roll(y, 1) if len(calls) == 1 else y)
+
+    monkeypatch.setattr(nash, "_maximin", spoiled)
+    sol = solve_zero_sum([[3, 2, 8], [1, 4, 0]])
+    assert calls == [(2, 3), (3, 2)]
+    assert sol.value == pytest.approx(2.5) and sol.column == pytest.approx((0.5, 0.5, 0))
 
 
 @pytest.mark.parametrize("seed", range(20))

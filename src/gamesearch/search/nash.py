@@ -7,26 +7,31 @@ The row player chooses a row ``i`` of ``A`` (``m`` rows), the column player a co
 (a *constant-sum* one ``A + B = c``, solved the same way). A mixed strategy is a probability
 vector; an equilibrium is a pair of mutual best responses.
 
-* :func:`solve_zero_sum` — von Neumann's minimax theorem as a linear program (Nisan, Roughgarden,
-  Tardos & Vazirani, *Algorithmic Game Theory* (AGT), 2007, §1.4.2 and ch. 3; von Stengel,
-  "Computing equilibria for two-person games", Handbook of Game Theory vol. 3, 2002, §2):
-  maximise ``v`` subject to ``xᵀA ≥ v·1``, ``Σx = 1``, ``x ≥ 0``, solved by scipy's
-  ``linprog(method="highs")``. **Departure**: the column player's strategy is read from the
-  LP's dual (HiGHS's marginals of the ``xᵀA ≥ v`` rows) instead of solving a second LP; it is
-  clipped at 0 and renormalised, and both strategies are checked to guarantee the value.
+* :func:`solve_zero_sum` — von Neumann's minimax theorem as a linear program (von Stengel,
+  "Computing equilibria for two-person games", Handbook of Game Theory vol. 3, 2002, the
+  zero-sum case; Nisan, Roughgarden, Tardos & Vazirani, *Algorithmic Game Theory* (AGT),
+  2007, ch. 1 and 3): maximise ``v`` subject to ``xᵀA ≥ v·1``, ``Σx = 1``, ``x ≥ 0``,
+  solved by scipy's ``linprog(method="highs")``. **Departure**: the column player's
+  strategy is read from the LP's dual (HiGHS's marginals of the ``xᵀA ≥ v`` rows), clipped
+  at 0 and renormalised, instead of solving a second LP; both strategies are checked to
+  hold the value (to 1e-7 of the largest payoff), and the second LP is solved only when
+  the dual's does not.
 * :func:`support_enumeration` — AGT Algorithm 3.4 (von Stengel, AGT ch. 3): for every pair
   of supports of *equal* size ``k``, solve the two indifference systems and keep the pair if
   both are probability vectors with exactly that support and best responses. On a
-  nondegenerate game this finds every equilibrium (their number is odd). **Departure**: a
+  nondegenerate game this finds every equilibrium (their number is odd). The systems of
+  many pairs are solved in one batched numpy call (the plain loop, ``batched=False``, is
+  the reference the tests hold it to). **Departure**: a
   support pair whose indifference system has many solutions (a degenerate game) is skipped
   and counted in :attr:`SupportEnumeration.singular`; the equilibria found are then only those
   on equal-size supports with unique indifferent strategies (nashpy goes on to enumerate the
   vertices of such components), and :attr:`SupportEnumeration.degenerate` says so.
-* :func:`lemke_howson` — von Stengel 2002, §3.4–3.6 (AGT §3.4–3.5): complementary pivoting
+* :func:`lemke_howson` — von Stengel 2002 (AGT ch. 3, Algorithm 3.6): complementary pivoting
   on the two best-response polytopes ``P = {x ≥ 0 : Bᵀx ≤ 1}`` and ``Q = {y ≥ 0 : Ay ≤ 1}``
   (payoffs shifted to be positive first) from the artificial equilibrium ``(0, 0)``,
   dropping one label ``k`` (0..m-1 the rows, m..m+n-1 the columns). The minimum-ratio test
-  is lexicographic (von Stengel §3.6), so the path is unique even on degenerate games.
+  is lexicographic (von Stengel's method for degenerate games), so the path cannot cycle:
+  ties are broken by the rows of the current basis inverse (the slack columns).
   :func:`lemke_howson_all` runs it from each of the ``m + n`` labels and keeps the distinct
   equilibria (which need not be all of them).
 * :func:`pure_equilibria` — the pure profiles from which no player gains by deviating, for
@@ -230,22 +235,32 @@ def lp_solver() -> Any:
 def solve_zero_sum(a: Any) -> ZeroSumSolution:
     """The value and optimal mixed strategies of the zero-sum game with row payoffs ``a``
     (module docstring: the LP and its dual). Raises :class:`MatrixGameError` on bad input."""
-    linprog = lp_solver()
     A, _ = check_game(a, None, "lp")
-    m, n = A.shape
-    # variables (x_1..x_m, v): minimise -v s.t. v - (x^T A)_j <= 0, sum x = 1, x >= 0
+    x, value, y = _maximin(A)
+    slack = 1e-7 * max(1.0, float(np.abs(A).max()))
+    if not (A @ y).max() <= value + slack:  # the dual read badly (or NaN): the column
+        y, _, _ = _maximin(-A.T)  # player's own LP
+    if not ((x @ A).min() >= value - slack and (A @ y).max() <= value + slack):
+        raise MatrixGameError("the linear program's strategies do not hold the value "
+                              "(numerical trouble: scale the payoffs)")
+    return ZeroSumSolution(value + 0.0, tuple(x.tolist()), tuple(y.tolist()))  # (no -0.0)
+
+
+def _maximin(M: Matrix) -> tuple[Matrix, float, Matrix]:
+    """The row player's maximin strategy of ``M``, its value, and the dual's strategy."""
+    linprog = lp_solver()
+    m, n = M.shape
+    # variables (x_1..x_m, v): minimise -v s.t. v - (x^T M)_j <= 0, sum x = 1, x >= 0
     c = np.zeros(m + 1)
     c[-1] = -1.0
-    a_ub = np.hstack([-A.T, np.ones((n, 1))])
+    a_ub = np.hstack([-M.T, np.ones((n, 1))])
     a_eq = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
     res = linprog(c, A_ub=a_ub, b_ub=np.zeros(n), A_eq=a_eq, b_eq=[1.0],
                   bounds=[(0, None)] * m + [(None, None)], method="highs")
     if res.status != 0:  # cannot happen for finite payoffs: the LP is feasible and bounded
         raise MatrixGameError(f"the linear program failed: {res.message}")
-    x = _distribution(res.x[:m])
-    y = _distribution(-np.asarray(res.ineqlin.marginals))
-    value = float(res.x[-1]) + 0.0  # (no -0.0)
-    return ZeroSumSolution(value, tuple(x.tolist()), tuple(y.tolist()))
+    return (_distribution(res.x[:m]), float(res.x[-1]),
+            _distribution(-np.asarray(res.ineqlin.marginals)))
 
 
 def _distribution(p: Matrix) -> Matrix:
