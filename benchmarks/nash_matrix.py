@@ -1,6 +1,6 @@
 """Matrix games' equilibria: gamesearch (search/nash.py) beside nashpy, in one run.
 
-    python benchmarks/nash_matrix.py [--quick] [--seed 1]
+    python benchmarks/nash_matrix.py [--quick] [--seed 1] [--method lp ...]
 
 For each method and size, random real-valued games (uniform in [-5, 5): nondegenerate with
 probability one) are solved by both libraries; each row gives the CPU seconds a game
@@ -117,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="two small sizes a method")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--method", choices=sorted(ROWS), action="append",
+                   help="only this method's rows (repeatable; default: all)")
     args = p.parse_args(argv)
     try:
         import nashpy
@@ -130,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
           f"| {'agree':<14} | {'load':>5} |")
     print(f"|{'-' * 14}|{'-' * 10}:|{'-' * 10}:|{'-' * 10}:|{'-' * 8}:|{'-' * 16}|{'-' * 6}:|")
     for method, sizes in (QUICK if args.quick else SIZES).items():
+        if args.method and method not in args.method:
+            continue
         for size in sizes:
             ours, theirs, agree = ROWS[method](size, args.seed, nashpy)
             load = os.getloadavg()[0]

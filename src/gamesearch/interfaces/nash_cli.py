@@ -34,7 +34,7 @@ shape (a general-sum "bimatrix" game). --file FILE: JSON holding a matrix A, or 
 
 Methods: lp (zero-sum or constant-sum games: the value and optimal strategies by linear
 programming, HiGHS; up to 200x200), support (support enumeration: every equilibrium of a
-nondegenerate game; exponential, so at most C(m+n, m) = 200,000 support pairs, e.g. 10x10),
+nondegenerate game; exponential: at most 200,000 support pairs, C(m+n, m) - 1, e.g. 10x10),
 lemke-howson (Lemke-Howson from each of the m+n labels; up to 100x100). Default: lp for a
 zero-sum or constant-sum game, else support.
 
