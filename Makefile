@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint bench bench-peers clean
+.PHONY: run test lint docs bench bench-peers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,7 @@ $(BIN)/python:
 KERNELS := setup.py $(wildcard src/gamesearch/games/chess/kernels/*.pyx src/gamesearch/games/chess/kernels/*.pxi)
 
 $(VENV)/.installed: pyproject.toml $(KERNELS) | $(BIN)/python
-	$(PIP) install -e '.[fast,web]'
+	$(PIP) install -e '.[fast,web,docs]'
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml $(KERNELS) | $(BIN)/python
@@ -27,11 +27,32 @@ $(VENV)/.installed-bench: pyproject.toml $(KERNELS) | $(BIN)/python
 	$(PIP) install -e '.[dev,bench]'
 	touch $@
 
-## make run: the web app on http://127.0.0.1:8000/ (PORT=..., DB=results file or folder);
-## terminal play stays `gamesearch play connect4`
+# The manual (docs/, mkdocs.yml): built strictly (a broken link, an unknown anchor or a page
+# missing from the navigation fails), offline, into the folder the web app serves at /guide/
+# (git-ignored). Rebuilt when a page, the configuration, a picture it shows or a docstring
+# of the API reference changes.
+GUIDE := src/gamesearch/interfaces/web/guide
+DOCS_SOURCES := mkdocs.yml $(shell find docs -type f) \
+	$(wildcard src/gamesearch/games/backgammon/data/*.png) \
+	$(shell find src/gamesearch -name '*.py' -not -path '*/guide/*')
+MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+
+$(GUIDE)/index.html: $(DOCS_SOURCES) | $(BIN)/mkdocs
+	$(MKDOCS) --site-dir $(GUIDE)
+
+# MkDocs comes with the `docs` extra (in `make run`'s install) and the `dev` extra; a venv
+# that has it (from either) is not installed again.
+$(BIN)/mkdocs: | $(BIN)/python
+	$(MAKE) $(VENV)/.installed
+
+## make docs: build the manual (served by `make run` at /guide/)
+docs: $(GUIDE)/index.html
+
+## make run: the web app on http://127.0.0.1:8000/ (PORT=..., DB=results file or folder),
+## with the manual at /guide/; terminal play stays `gamesearch play connect4`
 PORT ?= 8000
 DB ?=
-run: $(VENV)/.installed
+run: $(VENV)/.installed $(GUIDE)/index.html
 	$(BIN)/gamesearch web --host 127.0.0.1 --port $(PORT) $(if $(DB),--db $(DB))
 
 # Debian packages the tests use, installed when missing: $(call apt_install,PACKAGE,WHAT SKIPS)
@@ -65,10 +86,11 @@ GNUBG := /usr/games/gnubg
 $(GNUBG):
 	$(call apt_install,gnubg,the gnubg external-player tests)
 
-## make test: lint, type-check and the whole test suite
+## make test: lint, type-check, the manual's strict build and the whole test suite
 test: $(VENV)/.installed-dev | $(STOCKFISH) $(CHROMIUM) $(GNUBG) $(GNUGO)
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
+	$(MKDOCS) --site-dir $(GUIDE)
 	$(BIN)/pytest -n 2 --durations=10
 
 lint: $(VENV)/.installed-dev
@@ -80,4 +102,4 @@ bench: $(VENV)/.installed-bench
 	$(BIN)/python benchmarks/peers.py
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache $(GUIDE)

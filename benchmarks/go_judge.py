@@ -7,8 +7,8 @@ the arena's result, the rules' area count of the final board (every stone on it 
 
 A win counted by the area count in a position GNU Go scores the other way would be an
 artefact of the count (dead stones left on the board), not strength: this is how the
-README's match against GNU Go was checked. Prints a line a store (games, agreements) and
-one a disagreeing game; exit code 1 if any disagree.
+match against GNU Go of docs/results/go.md was checked. Prints a line a store (games,
+agreements) and one a disagreeing game; exit code 1 if any disagree.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ Configurations (``--ablation``; ``--only NAME`` picks some):
 ``no_self_atari=0,capture_any=0,uniform_random=0,answer_last=0`` for the playouts as they
 were before their refinements became the default (:mod:`gamesearch.games.go.fast`), so
 the ablation rows share them. (Before 2026-11-27 the program was ``c=0.1`` on those
-playouts; the README's earlier Go figures were measured with it.)
+playouts; the earlier Go figures of docs/results/go.md were measured with it.)
 
 Each move has ``--time`` seconds, or ``--iterations`` iterations (then the result does not
 depend on the machine's load). GNU Go plays at ``--level`` with its own clock (the arena's

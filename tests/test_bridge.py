@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from gamesearch.errors import GameError, IllegalMoveError, InvalidLimitError, InvalidPositionError
+from gamesearch.game import CHANCE, sample_outcome
 from gamesearch.games import get_game
 from gamesearch.games.bridge import compiled, partition
 from gamesearch.games.bridge.cards import (
@@ -30,7 +31,14 @@ from gamesearch.games.bridge.cards import (
     parse_strain,
 )
 from gamesearch.games.bridge.dd import DoubleDummy, trick_winner
-from gamesearch.games.bridge.rules import Bridge, contract_score, deal_from_seed, par_rule
+from gamesearch.games.bridge.rules import (
+    Bridge,
+    BridgeState,
+    contract_score,
+    deal_from_seed,
+    par_rule,
+)
+from gamesearch.interfaces.cli import main
 from gamesearch.search.solve import Solver
 
 DATA = Path(__file__).parent / "data" / "bridge"
@@ -333,11 +341,11 @@ def test_cli_solve_gives_declarers_tricks_best_cards_and_the_table(
 
 
 def test_the_default_game_starts_at_once_and_positions_carry_the_contract() -> None:
-    """``bridge`` without options: the default deal's table is kept with the package (DDS's,
-    equal to ``tests/data``'s), so the rule picks its contract without solving; positions
-    are written ``4S/S N:... cards`` and read back. Mutation: ``format_state`` without the
+    """``bridge:deal=1``: the deal's table is kept with the package (DDS's, equal to
+    ``tests/data``'s), so the rule picks its contract without solving; positions are
+    written ``4S/S N:... cards`` and read back. Mutation: ``format_state`` without the
     contract fails the round trip of another contract."""
-    game = get_game("bridge")
+    game = get_game("bridge:deal=1")
     s = game.initial_state()
     t = TABLES[1]["table"]
     assert (s.strain, s.level, s.declarer) == par_rule([t[x] for x in "SHDCN"])
@@ -357,8 +365,66 @@ def test_the_drawing_marks_the_legal_cards_and_hides_what_a_seat_may_not_see() -
     """Mutation: drawing every card as a target (``legal`` ignored) fails the count."""
     game = Bridge(contract="4S", declarer="S")
     s = game.parse_state(DEAL + " HA")  # North (dummy, void in hearts) to play: any card
-    svg = game.render_svg(s)
+    svg = game.render_svg(s, seat="all")
     assert svg is not None
     assert svg.count("data-move=") == len(game.actions(s)) == 13
-    hidden = game.drawing().render_svg(s, hidden={1, 3})  # type: ignore[union-attr]
+    hidden = game.drawing().render_svg(s, hidden={1, 3}, seat="all")  # type: ignore[union-attr]
     assert hidden.count('fill="#34495e"') == 25  # East 13 and West 12 cards face down
+    # the seat is part of the drawing's contract: a spectator (the default) sees dummy
+    # (North, after the lead) and nothing else; South (declarer) its own hand and dummy's
+    spectator = game.render_svg(s)
+    assert spectator is not None and spectator.count('fill="#34495e"') == 13 + 12 + 13
+    assert "data-move=" not in spectator
+    south = game.render_svg(s, seat=2)
+    assert south is not None and south.count('fill="#34495e"') == 13 + 12
+    assert south.count("data-move=") == 13  # declarer plays dummy's cards
+
+
+def test_every_new_game_is_a_new_deal_dealt_by_chance() -> None:
+    """``bridge`` starts before the deal: chance deals 52 cards, the k-th to seat k % 4,
+    each undealt card equally likely; the last card fixes the contract (the rule). Two
+    seeds give two deals, one seed the same; a deal in progress is written and read back
+    (``dealing dealt=...``). Mutations: ``deal=`` defaulting to a seed fails the first
+    assertion; dealing to seat ``k // 13`` fails the hands' check."""
+    game = get_game("bridge")
+    start = game.initial_state()
+    assert game.to_move(start) == CHANCE and not game.is_terminal(start)
+    outcomes = game.chance_outcomes(start)
+    assert len(outcomes) == 52 and abs(sum(p for _, p in outcomes) - 1) < 1e-12
+
+    def deal(seed: int) -> BridgeState:
+        rng = random.Random(seed)
+        s = game.initial_state()
+        dealt: list[int] = []
+        while game.to_move(s) == CHANCE:
+            if len(dealt) == 7:
+                again = game.parse_state(game.format_state(s))
+                assert again == s and game.format_state(s).startswith("dealing dealt=")
+            card = sample_outcome(game, s, rng)
+            dealt.append(card)
+            s = game.result(s, card)
+        for k, card in enumerate(dealt):
+            assert game.original_hands(s)[k % 4] >> card & 1
+        return s
+
+    a, b, again = deal(1), deal(2), deal(1)
+    assert a.hands != b.hands and a == again
+    assert all(h.bit_count() == 13 for h in a.hands) and a.level >= 1
+    assert game.spec == "bridge" and get_game("bridge:deal=random").spec == "bridge"
+    with pytest.raises(InvalidLimitError, match="seed"):
+        get_game("bridge:deal=²")
+
+
+def test_play_twice_shows_two_deals_and_seed_reproduces_one(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``gamesearch play bridge`` with agents at every seat: two runs without a seed deal
+    two different hands, ``--seed`` the same hand twice."""
+    def north(*extra: str) -> str:
+        assert main(["play", "bridge:contract=3N,declarer=S", "--agents", "random",
+                     "random", "random", "random", *extra]) == 0
+        text = capsys.readouterr().out
+        return " ".join(line for line in text.splitlines() if line.startswith("chance plays"))
+
+    first = north()
+    assert first.count("chance plays") == 52 and first != north()
+    assert north("--seed", "5") == north("--seed", "5")

@@ -78,12 +78,15 @@ def test_each_board_is_played_at_two_tables_with_the_pairs_turned() -> None:
         assert job.seats == (ns, ew, ns, ew)
         assert job.specs == tuple(cfg.agents[i].spec for i in job.seats)
         game = load_game(job.game)
-        deals[board].add(game.format_state(game.initial_state()))
+        assert job.game == GAME  # the agents' game names no deal: the board is chance's
+        assert job.opening is not None and len(job.opening.moves) == 52
+        deals[board].add(game.format_state(job.opening.state(game)))
     assert len(deals[0]) == len(deals[1]) == 1 and deals[0] != deals[1]
     assert "3N/S" in next(iter(deals[0]))  # (the game's own options kept)
     # the rule of the double-dummy table picks the same contract at both tables
     rule = config(["random:seed=1", "random:seed=2"], boards=1, game="bridge")
-    states = {load_game(j.game).initial_state() for j in rule.schedule()}
+    states = {j.opening.state(load_game(j.game)) for j in rule.schedule()
+              if j.opening is not None}
     assert len(states) == 1
 
 
@@ -220,3 +223,21 @@ def test_an_odd_number_of_games_per_pair_is_refused() -> None:
     with pytest.raises(ArenaError, match="must be even"):
         TournamentConfig(GAME, tuple(parse_agents(["random", "random"])), games_per_pair=3,
                          duplicate=True)
+
+
+def test_a_store_of_the_old_boards_is_refused_in_one_line() -> None:
+    """A duplicate tournament stored before boards were dealt by chance (its config has no
+    ``boards``) cannot be replayed on chance's deals: refused with one line naming the
+    cause; a new one's config says ``boards: chance`` (so its key is a new tournament's)."""
+    from gamesearch.arena.errors import ArenaError
+    from gamesearch.arena.schedule import check_boards
+
+    cfg = config(["a=random:seed=1", "b=random:seed=2"], boards=1)
+    stored = cfg.as_json()
+    assert stored["boards"] == "chance"
+    check_boards(stored)
+    check_boards({"game": "pig"})  # (not duplicate: nothing to check)
+    old = {k: v for k, v in stored.items() if k != "boards"}
+    with pytest.raises(ArenaError, match="before boards were dealt by chance") as err:
+        check_boards(old)
+    assert "\n" not in str(err.value)

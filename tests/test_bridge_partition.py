@@ -158,7 +158,7 @@ def test_pimc_with_a_node_budget_on_a_full_deal_stops_inside_a_world() -> None:
     from gamesearch.agents import make_agent
     from gamesearch.games.bridge.rules import Bridge
 
-    game = Bridge(contract="3N", declarer="S")
+    game = Bridge(contract="3N", declarer="S", deal=1)
     state = game.initial_state()
     seat = game.to_move(state)
     view = game.observation().observe(state, seat)

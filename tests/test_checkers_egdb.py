@@ -172,7 +172,7 @@ def test_a_known_value(db3: E.CheckersEndgameDatabase) -> None:
 def test_value_counts_from_the_files(db3: E.CheckersEndgameDatabase) -> None:
     """The per-slice counts read from the packed value files (what ``benchmarks/
     checkers_egdb.py --sections table`` prints) equal those of the decoded codes, slice by
-    slice, and the sums of the README's table (from the builds' reports) for two
+    slice, and the sums of docs/results/checkers-egdb.md's table (from the builds' reports) for two
     materials."""
     by_material: dict[str, list[int]] = {}
     for key in db3.slices(3):

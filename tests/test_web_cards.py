@@ -127,8 +127,8 @@ def play_out(client: TestClient, v: dict[str, Any], seat: int) -> tuple[dict[str
 def test_a_bridge_hand_to_the_end_as_declarer_sees_no_defender_card(client: TestClient) -> None:
     """South declares and plays dummy too; West and East are ISMCTS (PIMC's per-world
     search on bridge is the bridge-PIMC work still open: ``maxn cannot search bridge``).
-    Mutations caught: the bridge drawing ignoring ``seat`` (every hand face up),
-    ``public_reasoning`` not applied (the agent's other cards sent while hidden)."""
+    Mutations caught: the bridge drawing ignoring ``seat`` (every hand face up), the
+    reasoning sent while the cards are hidden (the agent's other cards, counted)."""
     v = new(client, SOUTH, game="bridge", position=BRIDGE_START,
             agents=["random", "ismcts:iterations=30,seed=2", "human",
                     "ismcts:iterations=20,seed=3"], time="5")
@@ -138,11 +138,10 @@ def test_a_bridge_hand_to_the_end_as_declarer_sees_no_defender_card(client: Test
     assert {m["player"] for m in moves} == {EAST, WEST}
     # dummy's cards were played by the person (declarer): North's seat never thought
     assert [m["player"] for m in final["moves"]].count(SOUTH) == 6
-    for m in moves:
-        r = m["reasoning"]
-        assert r["algorithm"] == "ismcts" and r["sample_kind"] == "iterations"
-        if final["moves"][-1]["ply"] != r["ply"]:  # while the cards are hidden
-            assert [x["move"] for x in r["moves"]] == [m["move"]]
+    for m in moves[:-1]:  # while the cards are hidden: no reasoning, value or nodes
+        assert not {"reasoning", "value", "nodes", "depth", "pv"} & set(m), m
+    last = moves[-1]["reasoning"]  # the last card ends the game: everything is shown
+    assert last["algorithm"] == "ismcts" and last["sample_kind"] == "iterations"
     assert final["returns"] is not None and "1NT" in final["svg"] and "score" in final["svg"]
     full = final["reasonings"]  # once over: every card's average, for every agent move
     assert [r["ply"] for r in full] == sorted(r["ply"] for r in full) and len(full) == 6
@@ -156,14 +155,15 @@ def test_a_bridge_hand_to_the_end_as_declarer_sees_no_defender_card(client: Test
 
 def test_an_oh_hell_deal_to_the_end_bidding_by_the_api(client: TestClient) -> None:
     """Seat 0 a person, PIMC and ISMCTS the others: bids and cards, every answer private,
-    ISMCTS's reasoning with its visits. Mutation caught: the think route's view sent as
-    a spectator's ... or as seat None's (then the person sees no hand: ``legal`` empty)."""
+    no reasoning until the end, then ISMCTS's with its visits. Mutation caught: the think
+    route's view sent as a spectator's (then the person sees no hand: ``legal`` empty)."""
     v = new(client, 0, game="ohhell", agents=["human", "pimc:worlds=3,seed=1",
                                               "ismcts:iterations=40,seed=2"], time="5")
     final, moves = play_out(client, v, 0)
     bids = [m for m in final["moves"] if m["move"].startswith("bid")]
     assert len(bids) == 3
-    kinds = {m["reasoning"]["algorithm"]: m["reasoning"] for m in moves}
+    assert all("reasoning" not in m for m in moves if not m["view"]["terminal"])
+    kinds = {r["algorithm"]: r for r in final["reasonings"]}
     assert kinds["pimc"]["samples"] == 3 or kinds["pimc"]["moves"][0]["visits"] == 0
     assert kinds["ismcts"]["samples"] == 40 and kinds["ismcts"]["sample_kind"] == "iterations"
     over = [r for r in final["reasonings"] if r["algorithm"] == "ismcts"]
@@ -207,11 +207,13 @@ def test_bad_card_requests_get_a_clear_4xx(client: TestClient) -> None:
 
 
 def test_a_full_bridge_deal_starts_with_the_default_agents(client: TestClient) -> None:
-    """The seeded deal (deal 1: 4H by West, North on lead), the person North, the other
+    """A fixed deal (``deal=1``: 4H by West, North on lead), the person North, the other
     seats bridge's default agent (PIMC, from the game's match hooks; before it the default
     was max^n, which refuses bridge): the person sees 13 cards of their own, then West,
-    declarer, plays from dummy (East) -- a forced card here, so PIMC samples no world."""
-    v = new(client, NORTH, game="bridge", agents=["human"], time="0.3")
+    declarer, plays from dummy (East) -- a forced card here, so PIMC samples no world. The
+    page is told the game ``bridge``: the deal is the server's."""
+    v = new(client, NORTH, game="bridge:deal=1", agents=["human"], time="0.3")
+    assert v["game"] == "bridge" and "deal" not in json.dumps(v)
     assert v["agents"][1:] == ["pimc:worlds=10,time=2"] * 3
     assert v["to_move"] == NORTH and len(v["legal"]) == 13 and "4H by West" in v["svg"]
     assert_private(client, v["id"], 0, NORTH, json.dumps(v, ensure_ascii=False))
@@ -219,9 +221,8 @@ def test_a_full_bridge_deal_starts_with_the_default_agents(client: TestClient) -
                     json={"move": v["legal"][0], "ply": 0})
     assert r.status_code == 200, r.text
     move = think(client, v["id"], 1, NORTH)
-    reasoning = move["reasoning"]
-    assert move["player"] == WEST and reasoning["algorithm"] == "pimc"
-    assert reasoning["samples"] >= 1 or len(reasoning["moves"]) == 1
+    assert move["player"] == WEST and "reasoning" not in move and move["agent"].startswith(
+        "pimc")
     assert move["view"]["to_move"] == SOUTH
     assert_private(client, v["id"], 1, NORTH, move["raw"], move["move"])
     assert_private(client, v["id"], 2, NORTH, move["raw"])

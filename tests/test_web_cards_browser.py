@@ -132,3 +132,42 @@ def test_an_oh_hell_deal_by_clicks_bids_and_cards(server: str, page: Any) -> Non
                 assert f'"{name}"' not in json.dumps(v), (v["ply"], name)
             checked += 1
     assert checked >= 3
+
+
+def test_a_full_bridge_deal_by_clicks_as_one_seat(server: str, page: Any) -> None:
+    """A new game of bridge (no position: the server deals it by chance), South the person
+    declaring 3NT and playing dummy, ISMCTS East and West: all 13 tricks by clicks. Every
+    answer and event the page received is logged and checked against the deal read from
+    the final view: before the end, no card of East's or West's hand that is not yet played
+    is ever sent, nor dummy's before the opening lead."""
+    agents = ["random", "ismcts:iterations=20,seed=1", "human",
+              "ismcts:iterations=20,seed=2"]
+    url = (f"{server}/play?game={quote('bridge:contract=3N,declarer=S')}&time=5&"
+           + "&".join(f"agent={quote(a)}" for a in agents))
+    play_by_clicks(page, url, limit=30)
+    bodies = page.evaluate("() => window.apiBodies")
+    final = [v for body in bodies for v in views(body) if v["terminal"]]
+    assert final, "no final view"
+    game = get_game("bridge:contract=3N,declarer=S")
+    dealt = game.parse_state(final[-1]["position"])
+    hands = game.original_hands(dealt)
+    checked = 0
+    for body in bodies:
+        for v in views(body):
+            if v["terminal"]:
+                continue
+            played = {m["move"] for m in v["moves"] if m["move"] != "deal"}
+            secret = [c for seat in (1, 3) for c in cards_of(hands[seat])]
+            if not played:  # before the opening lead dummy (North) is hidden too
+                secret += cards_of(hands[0])
+            # a stream is checked whole (start, info and move events: the card it played
+            # is among ``played`` in the view after it)
+            blob = body if body.startswith("event:") else json.dumps(v, ensure_ascii=False)
+            for c in secret:
+                if card_name(c) in played:
+                    continue
+                assert f'"{card_name(c)}"' not in blob and \
+                    SUIT_SYMBOLS[c // 13] + RANKS[c % 13] not in blob, (v["ply"], card_name(c))
+            checked += 1
+    assert checked >= 13
+    assert len([b for b in bodies if b.startswith("event:")]) >= 26  # every agent card

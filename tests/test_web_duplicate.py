@@ -132,22 +132,20 @@ def test_the_api_shows_a_duplicate_tournament_in_imps(client: TestClient) -> Non
 
 
 def test_a_duplicate_table_replays_on_its_boards_deal(client: TestClient) -> None:
-    """The game of a stored table is its board's spec (the deal of the board's seed): its
-    moves replay legally to the stored returns, and both tables of a board hold one deal.
-    Mutation caught: ``duplicate.board_spec(...)`` as the tournament's game in
-    ``Library.game`` (the replay's first card is not in the hand)."""
+    """The game of a stored table is the tournament's (no ``deal=``: the deal is chance's,
+    drawn from the board's seed, the table's first 52 moves): its moves replay legally to
+    the stored returns, and both tables of a board hold one deal."""
     records = client.get("/api/tournaments/dup.sqlite/1").json()["records"]
     deals = {}
     for r in records:
         g = client.get(f"/api/tournaments/dup.sqlite/1/games/{r['index']}").json()
-        assert "deal=" in g["game"]
+        assert "deal=" not in g["game"]
         game = load_game(g["game"])
         state = game.initial_state()
         for move in g["moves"]:
             state = game.play(state, move)
         assert game.is_terminal(state) and list(game.returns(state)) == g["returns"]
-        deals.setdefault((r["pair"], r["board"]), set()).add(
-            game.format_state(game.initial_state()))
+        deals.setdefault((r["pair"], r["board"]), set()).add(" ".join(g["moves"][:52]))
         pos = client.get("/api/position", params={"game": g["game"],
                                                   "moves": " ".join(g["moves"][:5])})
         assert pos.status_code == 200, pos.text
@@ -188,7 +186,7 @@ def test_each_table_ends_on_its_contract_score_and_the_boards_imps(client: TestC
         g = client.get(f"/api/tournaments/dup.sqlite/1/games/{r['index']}").json()
         view = g["duplicate"]
         assert view is not None and "ranks" not in g and "ranks" not in r
-        tricks = referee_tricks(g["moves"], 2)
+        tricks = referee_tricks(g["moves"][52:], 2)  # (after the deal)
         score = int(endplay.Contract(
             level=3, denom=endplay.Denom.nt, declarer=endplay.Player.south,
             penalty=endplay.Penalty.passed, result=tricks - 9).score(endplay.Vul.none))
@@ -266,13 +264,15 @@ def test_the_tournaments_page_shows_duplicate_standings(server: str, page: Any,
     page.click("#games .replay >> nth=1")
     page.wait_for_selector("#r-board svg")
     page.click("#r-last")
-    page.wait_for_function(
-        "() => /ply 52 of 52/.test(document.querySelector('#r-info').textContent)",
+    page.wait_for_function(  # (the deal's 52 chance moves, then the play's 52)
+        "() => /ply 104 of 104/.test(document.querySelector('#r-info').textContent)",
         timeout=30_000)
     info = page.text_content("#r-info") or ""
     ns, ew = r["team_points"]
-    assert info == (f"board 1, table 2: {r['teams'][0]} N-S vs {r['teams'][1]} E-W, ply 52 "
-                    f"of 52 — {r['outcome']['text']}; board 1: {r['teams'][0]} (N-S) "
+    svg = page.inner_html("#r-board")
+    assert "#34495e" not in svg  # (a finished table is drawn whole: no card face down)
+    assert info == (f"board 1, table 2: {r['teams'][0]} N-S vs {r['teams'][1]} E-W, ply 104 "
+                    f"of 104 — {r['outcome']['text']}; board 1: {r['teams'][0]} (N-S) "
                     f"{ns:+.0f}, {r['teams'][1]} (E-W) {ew:+.0f} IMPs"), info
 
 

@@ -10,11 +10,13 @@ players' clocks (the arena), or a stop event (the web app); agents that search c
 with the limit of their own spec (see :meth:`SearchAgent.limit_for`). :func:`play_game` is
 the one game loop: the terminal, the arena and the web app all play through it.
 
-Every game so far has perfect information, and an agent is handed the state. For a game
-with hidden information (its ``observation()`` capability is not ``None``;
+In a game of perfect information an agent is handed the state. In a game with hidden
+information (bridge, Oh Hell: its ``observation()`` capability is not ``None``;
 :class:`gamesearch.capabilities.Observation`) the one who holds the game passes, in the
-state's place, the seat's view ``observe(state, seat)``, never the full state; an agent
-that searches samples full states from it with ``sample``.
+state's place, the seat's view ``observe(state, seat)`` (:func:`seat_view`), never the full
+state, and in the game's place the observation's ``public_game()`` (:func:`seat_game`),
+which holds no secret of the holder's; an agent that searches samples full states from the
+view with ``sample``.
 """
 
 from __future__ import annotations
@@ -390,8 +392,10 @@ def play_game(
     rng = rng or random.Random()
     state = game.initial_state() if state is None else state
 
+    seated = seat_game(game)
+
     def ask(player: int, s: Any) -> Any:
-        action = agents[player].choose(game, seat_view(game, s, player))
+        action = agents[player].choose(seated, seat_view(game, s, player))
         if action not in list(game.actions(s)):
             raise IllegalMoveError(action, game.legal_action_strings(s),
                                    reason=f"played by {agents[player].name}")
@@ -416,6 +420,14 @@ def seat_view(game: Game[Any, Any], state: Any, seat: int) -> Any:
     game (:func:`play_game`, the arena, the web app) asks the agent through this."""
     observation = game.observation()
     return state if observation is None else observation.observe(state, seat)
+
+
+def seat_game(game: Game[Any, Any]) -> Game[Any, Any]:
+    """The game an agent is handed with its view: in a game with hidden information the
+    observation's ``public_game()`` (the rules without the holder's secrets, such as a
+    fixed deal, and none of the holder's caches), the game itself otherwise."""
+    observation = game.observation()
+    return game if observation is None else observation.public_game()
 
 
 def view_actions(game: Game[Any, Any], view: Any) -> list[Any]:

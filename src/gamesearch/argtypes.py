@@ -2,7 +2,7 @@
 of algorithm and agent specs (``id:tt=1M,aspiration=50``), time controls.
 
 Every numeric option has a documented range (:data:`RANGES`, shown in ``--help`` and in the
-README's "Reliability" section) and every bad value the same kind of one-line message:
+manual's docs/reliability.md) and every bad value the same kind of one-line message:
 
 * only ASCII digits: ``int("٣")`` is 3 in Python, and ``float("１")`` is 1.0, but a number a
   person typed in another script is refused here, as are ``_`` separators;

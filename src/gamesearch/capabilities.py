@@ -468,8 +468,12 @@ class Drawing(Generic[S]):
     drawing accepts (and may ignore): ``pv`` — actions to show from ``state`` on (a
     principal variation); ``labels`` — ``{move text: short text}`` shown at each move's
     place (the solver's scores); ``last`` — the move that led here, in the previous
-    position's notation; ``interactive`` — mark the legal moves (default True). Without a
-    drawing the web app shows the text of ``Game.render``."""
+    position's notation; ``interactive`` — mark the legal moves (default True); ``seat``
+    — the viewer, for a game with hidden information (an ``observation()``): a seat draws
+    only what ``observe(state, seat)`` shows it, ``None`` (the default, so that a caller who
+    forgets it shows nothing secret) a spectator, the public part, and ``"all"`` the
+    holder of the game (a finished game, a replay), every card. Without a drawing the web
+    app shows the text of ``Game.render``."""
 
     render_svg: Callable[..., str]
 
@@ -518,11 +522,10 @@ class MatchHooks:
       interval beside its win rate;
     * ``teams`` -- the seats that play as one side, a tuple of seats per team (bridge:
       North-South and East-West, ``((0, 2), (1, 3))``; ``None``: every seat for itself).
-      A game with two teams can be played as *duplicate* in the arena
-      (``tournament --duplicate``, :mod:`gamesearch.arena.duplicate`);
-    * ``board_options(seed)`` -- the game options that make board ``seed`` of a duplicate
-      tournament (bridge: ``{"deal": seed}``; the contract rule of the game's other options
-      applies), so that both tables of a board start from the same position;
+      A game with two teams that starts with chance (a deal) can be played as *duplicate*
+      in the arena (``tournament --duplicate``, :mod:`gamesearch.arena.duplicate`): a
+      board is the chance outcomes at the start, drawn once from the board's seed and
+      played at both tables (bridge: the deal), never an option of the game;
     * ``board_points(difference)`` -- a board's result for a team from the difference of its
       returns at the two tables (bridge: the IMP scale); ``None``: the difference itself;
     * ``team_names`` -- what the two teams are called, in the order of ``teams`` (bridge:
@@ -538,7 +541,6 @@ class MatchHooks:
     pgn_notation: bool = False
     points: bool = False
     teams: tuple[tuple[int, ...], ...] | None = None
-    board_options: Callable[[int], Mapping[str, object]] | None = None
     board_points: Callable[[float], float] | None = None
     team_names: tuple[str, str] | None = None
     table_outcome: Callable[[Any], TableOutcome] | None = None
@@ -560,24 +562,32 @@ class TableOutcome:
 
 class Observation(Protocol[S, A_co]):
     """What a seat may see, for a game with hidden information (``Game.observation()``;
-    ``None``, as for every game so far, means perfect information: each seat sees the
-    state). The shape the hidden-information games fill in:
+    ``None`` means perfect information: each seat sees the state). Bridge and Oh Hell have
+    one. The shape they fill in:
 
     * ``observe(state, seat)`` -- what ``seat`` sees of ``state``: the public part and its
       own private part, never another seat's; hashable, and equal for the states the seat
-      cannot tell apart (its information set);
+      cannot tell apart (its information set). ``seat`` ``None``: a spectator, the public
+      part alone;
     * ``actions(observation)`` -- the seat's legal actions, known from what it sees;
     * ``sample(observation, rng)`` -- a full state consistent with the observation, drawn
-      at random (a determinisation: ISMCTS and PIMC search such samples).
+      at random (a determinisation: ISMCTS and PIMC search such samples);
+    * ``public_game()`` -- the game as a seat may hold it: the same rules without what the
+      holder keeps secret (bridge: without a fixed ``deal=``), a new object, so that no
+      cache of the holder's game reaches a seat.
 
-    How it is used: whoever holds the game (``play_game``, the web app's server-held
-    game, an arena worker) passes an agent ``observe(state, seat)`` where a perfect-
-    information game passes the state (``Agent.choose(game, view, limit)``), and a web
-    client receives the drawing of its seat's view only. A searching agent samples full
-    states from the view; no agent is handed another seat's hand.
+    **The boundary.** Whoever holds a game with hidden information (``play_game``, the
+    web app's server-held game, an arena worker) hands an agent ``observe(state, seat)``
+    where a perfect-information game passes the state, and ``public_game()`` where it
+    passes the game (``Agent.choose(game, view, limit)``: :func:`gamesearch.agents.
+    seat_view`, :func:`gamesearch.agents.seat_game`); a web client, the terminal and the
+    arena's live output before a game ends receive only what is computed from that view
+    (text from ``describe``, the drawing with ``seat=``). ``tests/test_information_sets.py``
+    checks it as the field defines it: two states in one information set of a seat give
+    that seat byte-identical answers on every route, for every game with an observation.
     """
 
-    def observe(self, state: S, seat: int) -> Hashable:
+    def observe(self, state: S, seat: int | None) -> Hashable:
         ...
 
     def actions(self, observation: Hashable) -> Sequence[A_co]:
@@ -596,6 +606,10 @@ class Observation(Protocol[S, A_co]):
 
     def describe(self, observation: Hashable) -> str:
         """The view in words for a person (the web app's text, ``gamesearch play``)."""
+        ...
+
+    def public_game(self) -> Any:
+        """The game a seat is handed (see above)."""
         ...
 
     #: the perfect-information game of the sampled full states (every hand in view),

@@ -33,6 +33,7 @@ from ..agents import (
     RandomAgent,
     make_agent,
     play_game,
+    seat_game,
     seat_view,
 )
 from ..errors import GameError, echo
@@ -246,9 +247,10 @@ def play_job(job: Job, emit: Callable[[Event], None] | None = None) -> GameRecor
         return record
 
     agents: list[Agent] = []
+    seated = seat_game(game)  # (hidden information: the rules without the holder's secrets)
     for seat, spec in enumerate(job.specs):
         try:
-            agents.append(make_arena_agent(game, spec, derive_seed(job.seed, "seat", seat)))
+            agents.append(make_arena_agent(seated, spec, derive_seed(job.seed, "seat", seat)))
         except Exception as exc:
             return finish("crash", forfeit_ranks(seat, n),
                           f"{spec} could not start: {type(exc).__name__}: {exc}")
@@ -264,7 +266,7 @@ def play_job(job: Job, emit: Callable[[Event], None] | None = None) -> GameRecor
                       increments=(tc.increment,) * n)
         start = time.perf_counter()
         try:
-            action = agent.choose(game, seat_view(game, s, player), limit)
+            action = agent.choose(seated, seat_view(game, s, player), limit)
         except Exception as exc:
             record.times[player] += time.perf_counter() - start
             raise Forfeit("crash", player, f"{spec} raised {type(exc).__name__}: {exc}") \

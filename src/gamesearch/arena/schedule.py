@@ -24,14 +24,17 @@ colours swapped every game, every opening played twice.
 (each seat gets its own instance of it, handed only that seat's view), the tables are the
 pairs of agents (round robin or gauntlet, as with two seats), and game ``g`` of a table is
 board ``g // 2`` played at table ``g % 2``: the table's first agent sits in the first team
-at table 0 and in the second at table 1. Board ``b`` is the game with
-``MatchHooks.board_options(board_seed(seed, b))`` (bridge: the deal's seed), the same at
-both tables and for every pair of agents, so that the luck of the cards cancels; its result
-is scored by :mod:`gamesearch.arena.duplicate`.
+at table 0 and in the second at table 1. Board ``b`` is the game's chance outcomes at its
+start (bridge: the deal), drawn once from ``board_seed(seed, b)`` (:meth:`TournamentConfig.
+board_opening`) and played as the opening of both tables, the same for every pair of agents,
+so that the luck of the cards cancels; the game itself (its spec, what the agents are
+handed) is the tournament's, which names no deal. Its result is scored by
+:mod:`gamesearch.arena.duplicate`.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -47,7 +50,6 @@ from ..errors import GameError, echo
 from ..files import InputFileError, iter_lines
 from ..game import CHANCE, Game, sample_outcome
 from ..games import get_game, portable_spec
-from ..spec import split_game_spec
 from .errors import ArenaError
 from .timecontrol import TimeControl
 
@@ -56,6 +58,19 @@ FORMATS = ("round-robin", "gauntlet")
 MIN_SEATS, MAX_SEATS = 2, 6
 #: Most tables of a tournament: more combinations of agents are sampled (balanced_tables).
 MAX_TABLES = 500
+#: How a duplicate tournament's boards are made, in its stored configuration: the game's
+#: chance at the start, drawn from the board's seed (a store without it made its boards
+#: from a game option, bridge's ``deal=``, before deals were chance: not replayed).
+BOARDS = "chance"
+
+
+def check_boards(stored_config: dict[str, Any]) -> None:
+    """Refuse, in one line, a stored duplicate tournament whose boards were made the old
+    way (a ``deal=`` option per board): its tables do not replay on chance's deals."""
+    if stored_config.get("duplicate") and stored_config.get("boards") != BOARDS:
+        raise ArenaError("a duplicate tournament stored before boards were dealt by chance "
+                         "(its boards were deal= options): this version cannot replay its "
+                         "tables; read it with gamesearch 9c03b62 or earlier, or play it again")
 
 
 def table_count(agents: int, seats: int, fmt: str = "round-robin") -> int:
@@ -126,6 +141,19 @@ def board_seed(seed: int, board: int) -> int:
     """The seed of duplicate board ``board`` of a tournament seeded ``seed`` (62 bits): it
     does not depend on the agents, so every pair of agents plays the same boards."""
     return derive_seed("board", seed, board) >> 1
+
+
+@functools.lru_cache(maxsize=256)
+def _board_opening(spec: str, seed: int) -> Opening:
+    game = load_game(spec)
+    rng = random.Random(seed)
+    state = game.initial_state()
+    moves = []
+    while not game.is_terminal(state) and game.to_move(state) == CHANCE:
+        action = sample_outcome(game, state, rng)
+        moves.append(game.format_action(state, action))
+        state = game.result(state, action)
+    return Opening(None, tuple(moves))
 
 
 def derive_seed(*parts: object) -> int:
@@ -310,8 +338,8 @@ class TournamentConfig:
             raise ArenaError(f"duplicate plays every board at two tables: games per pair "
                              f"must be even (2 a board); got {self.games_per_pair}")
         if self.duplicate and self.openings:
-            raise ArenaError("duplicate boards are the game's own deals (board_options): "
-                             "openings do not apply")
+            raise ArenaError("duplicate boards are the game's own deals (its chance at the "
+                             "start): openings do not apply")
         if len(self.agents) < 2:
             raise ArenaError(f"a tournament needs at least 2 agents; got {len(self.agents)}")
         for range_name, what, value in (("games", "games per pair", self.games_per_pair),
@@ -344,11 +372,15 @@ class TournamentConfig:
         game = load_game(self.game)
         hooks = game.match_hooks()
         teams = None if hooks is None else hooks.teams
-        if (hooks is None or teams is None or len(teams) != 2
-                or hooks.board_options is None):
+        if hooks is None or teams is None or len(teams) != 2:
             raise ArenaError(f"{game.name} has no two teams of seats and no boards to play "
                              "duplicate (a game like bridge, whose seats form two "
                              "partnerships); drop --duplicate")
+        if game.is_terminal(game.initial_state()) or game.to_move(
+                game.initial_state()) != CHANCE:
+            raise ArenaError(f"{game.spec}: duplicate plays boards dealt by chance at the "
+                             "start, and this game starts without chance (bridge: a fixed "
+                             "deal=); drop deal= or --duplicate")
         if sorted(s for team in teams for s in team) != list(range(game.num_players)):
             raise ArenaError(f"{game.name}: its teams {teams} do not cover its "
                              f"{game.num_players} seats once each")
@@ -360,15 +392,15 @@ class TournamentConfig:
         return self.games_per_pair // 2
 
     def board_spec(self, board: int) -> str:
-        """The game of duplicate board ``board``: the tournament's game spec with the
-        options of the board (``MatchHooks.board_options``) put over its own."""
-        hooks = load_game(self.game).match_hooks()
-        assert hooks is not None and hooks.board_options is not None
-        spec = split_game_spec(self._portable_game)
-        options = dict(spec.options)
-        for key, value in hooks.board_options(board_seed(self.seed, board)).items():
-            options[key.lower()] = str(value)
-        return spec.name + ":" + ",".join(f"{k}={v}" for k, v in options.items())
+        """The game of duplicate board ``board``: the tournament's own (a board is its
+        opening, :meth:`board_opening`, never an option the agents could read)."""
+        return self._portable_game
+
+    def board_opening(self, board: int) -> Opening:
+        """Board ``board``: the chance outcomes at the game's start (bridge: the 52 cards
+        dealt), drawn from ``board_seed(seed, board)``, as opening moves (remembered: the
+        last card dealt chooses bridge's contract, a DDS call)."""
+        return _board_opening(self._portable_game, board_seed(self.seed, board))
 
     def check_seats(self) -> None:
         """Refuse, before anything runs, agents that cannot fill the game's seats."""
@@ -389,6 +421,8 @@ class TournamentConfig:
             data["seats"] = self.seats
         if not self.duplicate:  # (the key of before for every other tournament)
             del data["duplicate"]
+        else:  # boards dealt by chance (BOARDS): a store of the boards of before is another
+            data["boards"] = BOARDS
         return data
 
     @cached_property
@@ -476,7 +510,7 @@ class TournamentConfig:
             seats=tuple(seats),
             specs=tuple(self.agents[i].spec for i in seats),
             opening_index=None,
-            opening=None,
+            opening=self.board_opening(board),
             time_control=self.time_control,
             grace=self.grace,
             seed=derive_seed(self.seed, self.key, pair, game_no),

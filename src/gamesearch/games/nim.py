@@ -276,10 +276,11 @@ class Nim(Game[NimState, NimAction]):
     # default_opponent (the agent `gamesearch play` and the web app put against a person;
     # Connect Four's is the solver), arena_openings (the arena's start lines; chess's 50
     # book lines), pgn_notation (FEN and UCI, so the arena can write PGN: chess) and points
-    # (returns are points won, so the arena reports points per game: backgammon); teams,
-    # board_options and board_points make duplicate possible (two teams of seats, the
-    # options of a board from its seed, the board's points from the difference of a team's
-    # returns at its two tables: bridge's partnerships, deals and IMPs), and team_names and
+    # (returns are points won, so the arena reports points per game: backgammon); teams
+    # and board_points make duplicate possible in a game that starts with chance (two
+    # teams of seats, the board's points from the difference of a team's returns at its
+    # two tables: bridge's partnerships and IMPs; a board is the chance outcomes at the
+    # start, drawn from the board's seed: bridge's deal), and team_names and
     # table_outcome name the teams and describe a finished table (a TableOutcome: words and
     # facts) in duplicate's live lines, web page and export (bridge: N-S, E-W; the
     # contract, the tricks and the score). Nim needs none: the default search
@@ -289,8 +290,11 @@ class Nim(Game[NimState, NimAction]):
     # player to move; best-reply search lets an opponent move out of turn with it on three
     # or more players (Rolit, Chinese Checkers). Nim has two players and does not need it.
     # observation() -> Observation: what a seat may see in a game with hidden information
-    # (observe(state, seat), its actions, sample(observation, rng) for a determinisation).
-    # Nim has perfect information: None, each seat sees the state (bridge has one).
+    # (observe(state, seat), seat None a spectator; its actions; sample(observation, rng)
+    # for a determinisation, with sampler; describe, the view in words; public_game(), the
+    # game a seat is handed, without the holder's secrets; world, the game of the sampled
+    # full states). Nim has perfect information: None, each seat sees the state (bridge and
+    # Oh Hell have one; tests/test_information_sets.py holds every such game to it).
 
     # value_bounds() -> ValueBounds: bounds(state, player), a (low, high) range of the exact
     # value known without search; the engine narrows its window with it at every node

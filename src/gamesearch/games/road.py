@@ -81,8 +81,11 @@ class RoadObservation:
 
     world = RoadWorld()
 
-    def observe(self, state: RoadState, seat: int) -> tuple[int, tuple[str, ...]]:
+    def observe(self, state: RoadState, seat: int | None) -> tuple[int | None, tuple[str, ...]]:
         return (seat, state[1])
+
+    def public_game(self) -> Road:
+        return Road()
 
     def actions(self, observation: Hashable) -> list[str]:
         moves: tuple[str, ...] = observation[1]  # type: ignore[index]

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
 from .. import __version__
-from ..agents import AGENT_KINDS, QuitGame, make_agent, play_game
+from ..agents import AGENT_KINDS, QuitGame, make_agent, play_game, seat_game
 from ..argtypes import argtype, help_range
 from ..errors import GameError, InvalidLimitError, echo, one_line
 from ..files import iter_lines
@@ -180,7 +180,9 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         out.write(text + "\n")
         out.flush()
 
-    agents = [make_agent(game, s, args.time, read=input, write=write) for s in specs]
+    # hidden information: agents get the game without the holder's secrets (seat_game)
+    agents = [make_agent(seat_game(game), s, args.time, read=input, write=write)
+              for s in specs]
     rng = random.Random(args.seed)
     observation = game.observation()
     people = [k for k, spec in enumerate(specs) if spec.split(":")[0] == "human"]
@@ -204,13 +206,11 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         line = f"{who} plays {game.format_action(s, action)}"
         report = agents[player].report if player != CHANCE else None
         pimc_result: Any = getattr(agents[player], "last", None) if player != CHANCE else None
-        if report is None:
-            pass
+        if report is None or (observation is not None and people and player not in people):
+            pass  # another seat's reasoning (even its counts) would tell a person its cards
         elif type(pimc_result).__name__ == "PimcResult":
-            # each card's average would show a person the agent's hand: only the move's
             averages = ", ".join(f"{game.format_action(s, a)} {v:.2f}"
-                                 for a, v in pimc_result.averages.items()
-                                 if not people or a == action)
+                                 for a, v in pimc_result.averages.items())
             line += (f"   [{len(pimc_result.worlds)} worlds; average per move: {averages}; "
                      f"{pimc_result.nodes} nodes, {pimc_result.seconds:.2f} s]")
         elif report.source == "book":

@@ -53,13 +53,13 @@ Sources, and what each contributes here:
   first visit, then its own mean alone judges it (β = 0). Before, the pass's prior was
   washed out by its own visits only, while every other move's AMAF value fell with the
   real results, so in a lost position the pass won every tie and the program passed
-  while GNU Go took the board (``tests/test_go_pass.py``, the README's Go section).
+  while GNU Go took the board (``tests/test_go_pass.py``, docs/results/go.md).
   Under RAVE a decision node is made unopened: its actions, priors and AMAF statistics
   are listed when a later iteration first selects through it (:meth:`MCTS._open`, which
   also applies the AMAF update of the node's first iteration, kept until then), so the
   many leaves visited once never pay for them; the search is the same, seed for seed
   (``tests/test_mcts_rave.py``), 1.3-1.6x the iterations a second on 9x9 Go
-  (``benchmarks/go_playouts.py --ab-rounds``; the README's Go section).
+  (``benchmarks/go_playouts.py --ab-rounds``; docs/results/go.md).
   With numba installed the RAVE tree is *compact* (:mod:`.rave_kernels`): each opened
   node keeps its children's visits and means, AMAF statistics and an action-code-to-child
   table in arrays, selection (:func:`compact_index`) and the AMAF back-up

@@ -24,7 +24,7 @@ visits seed for seed, and these kernels against the plain functions on random no
 Why: the profile of the program on 9x9 Go (``benchmarks/go_playouts.py --profile``) put
 about half of an iteration in the Python loops of the selection over ~80 children and of
 the AMAF back-up's set insertions; numpy's fixed cost per call made a vectorised selection
-slower than the loop, a compiled one is not (the README's Go section has the figures).
+slower than the loop, a compiled one is not (docs/results/go.md has the figures).
 """
 
 from __future__ import annotations

@@ -26,8 +26,17 @@ most tricks (same tie order). A simplification of par, said plainly: the side th
 be outbid or would sacrifice is not considered. ``strain=``/``declarer=`` alone fix those
 and the rule picks the rest.
 
-The state (:class:`BridgeState`) holds the contract, so a deal and its contract travel
-together (the arena's duplicate boards, a PBN position).
+The deal is chance (the Laws' shuffle and deal): without ``deal=`` a game starts before
+the deal, and chance deals the 52 cards one at a time, the k-th to seat ``k % 4`` (N E S W),
+each undealt card equally likely -- so every new game is a new deal, drawn from the holder's
+random source (``gamesearch play --seed`` reproduces one), and the :class:`Bridge` object
+holds no secret: games with equal options are equal whatever is dealt. ``deal=N`` fixes a
+board (the deal of seed ``N``, :func:`deal_from_seed`); its game starts dealt. Either way,
+the game an agent is handed is the one of the public options (the observation's
+``public_game``): ``deal=`` is the holder's, never a seat's.
+
+The state (:class:`BridgeState`) holds the contract, chosen when the last card is dealt, so
+a deal and its contract travel together (the arena's duplicate boards, a PBN position).
 
 Notation: a card is ``SA``/``H7``/``DT`` (:mod:`.cards`); a position is a PBN deal, then
 optionally the cards played so far from the opening lead on, separated by spaces:
@@ -55,7 +64,7 @@ from ...errors import (
     UnsupportedGameError,
     echo,
 )
-from ...game import Game, GameType
+from ...game import CHANCE, Game, GameType
 from ...spec import GameOption
 from ..cards import BRIDGE_DECK, DealSampler, NoConsistentDealError
 from .cards import (
@@ -78,13 +87,19 @@ from .cards import (
 from .dd import DoubleDummy, legal_cards, trick_winner
 
 VULNERABILITIES = ("none", "ns", "ew", "both")
+#: the contract level of a state whose deal is in progress (a chance node)
+DEALING = 0
+_FULL_DECK = (1 << 52) - 1
 
 
 class BridgeState(NamedTuple):
     """A position of the card play: the hands left (card masks by seat N E S W), the
     cards of the trick in progress (from its leader), the seat that led it, the tricks of
     the declaring side and of the defenders, every card played so far in order, the seat
-    that made the opening lead, and the contract (strain 0-4, level 1-7, declarer seat)."""
+    that made the opening lead, and the contract (strain 0-4, level 1-7, declarer seat).
+
+    Level 0 marks the deal in progress (:data:`DEALING`): the hands hold the cards dealt so
+    far, ``played`` the cards in the order dealt, chance is to move."""
 
     hands: tuple[int, int, int, int]
     trick: tuple[int, ...]
@@ -130,10 +145,6 @@ def imps(difference: float) -> int:
 
 #: the two partnerships, in the order of ``MatchHooks.teams``
 PARTNERSHIPS = ("N-S", "E-W")
-
-
-def _board_options(seed: int) -> dict[str, object]:
-    return {"deal": seed}
 
 
 def is_vulnerable(vul: str, declarer: int) -> bool:
@@ -201,14 +212,36 @@ def _read_seat(key: str, text: str) -> str:
                                 "or W") from None
 
 
+def _order(cards: list[int]) -> list[int]:
+    """Cards in the order of :meth:`Bridge.actions`: suits S H D C, high to low."""
+    return sorted(cards, key=lambda c: (c // 13, -c))
+
+
+def _read_deal(key: str, text: str) -> int | None:
+    t = text.strip().lower()
+    if t in ("", "random"):
+        return None
+    if t.isascii() and t.isdigit() and len(t) <= 19 and int(t) < 1 << 62:
+        return int(t)
+    raise InvalidLimitError(f"option {key}={echo(text)}: expected the seed of a fixed deal, "
+                            f"an integer 0 to {(1 << 62) - 1}, or random (the default: dealt "
+                            "at random at the start, a chance outcome)")
+
+
+def _write_deal(value: int | None) -> str:
+    return "random" if value is None else str(value)
+
+
 @dataclass(frozen=True)
 class BridgeView:
     """What one seat sees (:meth:`Bridge.observe`): its own hand, dummy's once the opening
     lead is made (declarer's too, for dummy), every card played in order (so who played
     what, and which voids a failure to follow revealed), the trick, the tricks won, the
-    contract. Hashable: the information set's key."""
+    contract. Hashable: the information set's key. ``seat`` ``None``: a spectator's view
+    (the public part: dummy after the lead, the cards played). While the deal is in
+    progress (``level`` 0) ``played`` is empty and the seat sees its own cards so far."""
 
-    seat: int
+    seat: int | None
     hands: tuple[int, int, int, int]  # the visible hands; 0 for the unseen
     seen: tuple[bool, bool, bool, bool]
     counts: tuple[int, int, int, int]  # cards left in each hand
@@ -225,7 +258,8 @@ class BridgeView:
 
 class Bridge(Game[BridgeState, int]):
     """Bridge card play (see the module docstring): ``bridge:contract=4S,declarer=S``,
-    ``deal=`` the seed of the deal, ``vul=`` none/ns/ew/both."""
+    ``deal=`` the seed of a fixed deal (default: dealt at random, by chance), ``vul=``
+    none/ns/ew/both."""
 
     name = "bridge"
     num_players = 4
@@ -244,22 +278,28 @@ class Bridge(Game[BridgeState, int]):
                    "the strain alone (the level: the rule)", read=_read_strain, write=str),
         GameOption("declarer", str, "", "N, E, S or W", "the declarer (empty: the rule)",
                    read=_read_seat, write=str),
-        GameOption("deal", int, 1, (0, (1 << 62)), "the seed of the deal"),
+        GameOption("deal", int, None, f"random, or a seed 0 to {(1 << 62) - 1}",
+                   "the seed of a fixed deal (default: random, dealt by chance at the start)",
+                   read=_read_deal, write=_write_deal),
         GameOption("vul", str, "none", VULNERABILITIES,
                    "who is vulnerable: none, ns, ew, both"),
     )
 
     def __init__(self, contract: str = "", strain: str = "", declarer: str = "",
-                 deal: int = 1, vul: str = "none") -> None:
+                 deal: int | str | None = None, vul: str = "none") -> None:
         self.contract = _read_contract("contract", contract) if contract else ""
         self.strain = _read_strain("strain", strain) if strain else ""
         self.declarer = _read_seat("declarer", declarer) if declarer else ""
         if self.contract and self.strain and self.contract[1:] != self.strain:
             raise InvalidLimitError(f"bridge contract={self.contract} and strain="
                                     f"{self.strain} disagree")
-        if isinstance(deal, bool) or not isinstance(deal, int) or deal < 0:
-            raise InvalidLimitError(f"bridge deal={deal!r}: a seed, an integer >= 0")
-        self.deal = deal
+        if isinstance(deal, str):
+            deal = _read_deal("deal", deal)
+        if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int)
+                                 or not 0 <= deal < 1 << 62):
+            raise InvalidLimitError(f"bridge deal={echo(repr(deal))}: a seed, an integer 0 to "
+                                    f"{(1 << 62) - 1}, or None (dealt at random)")
+        self.deal: int | None = deal
         if vul not in VULNERABILITIES:
             raise InvalidLimitError(f"bridge vul={vul!r}; allowed: {', '.join(VULNERABILITIES)}")
         self.vul = vul
@@ -347,22 +387,53 @@ class Bridge(Game[BridgeState, int]):
 
     # ----- the textbook's six functions ------------------------------------------------
     def initial_state(self) -> BridgeState:
-        return self.position(deal_from_seed(self.deal))
+        """Before the deal (chance deals it), or the fixed deal of ``deal=``."""
+        if self.deal is not None:
+            return self.position(deal_from_seed(self.deal))
+        return BridgeState((0, 0, 0, 0), (), 0, 0, 0, (), 0, 0, DEALING, 0)
 
     def seat_to_play(self, state: BridgeState) -> int:
         """The seat whose card is due (dummy's too)."""
         return (state.leader + len(state.trick)) % 4
 
     def to_move(self, state: BridgeState) -> int:
+        if state.level == DEALING:
+            return CHANCE
         seat = (state.leader + len(state.trick)) % 4
         return state.declarer if seat == (state.declarer + 2) % 4 else seat
 
+    def chance_outcomes(self, state: BridgeState) -> list[tuple[int, float]]:
+        """The next card dealt: every card not dealt yet, equally likely (it goes to seat
+        ``cards dealt % 4``), in the order of :meth:`actions`."""
+        h = state.hands
+        left = _order(cards_of(_FULL_DECK & ~(h[0] | h[1] | h[2] | h[3])))
+        return [(c, 1 / len(left)) for c in left]
+
     def actions(self, state: BridgeState) -> list[int]:
-        """The legal cards of the seat to play, suits S H D C, high to low."""
+        """The legal cards of the seat to play, suits S H D C, high to low (while dealing:
+        the cards chance may deal next)."""
+        if state.level == DEALING:
+            return [c for c, _ in self.chance_outcomes(state)]
         mask = legal_cards(state.hands[self.seat_to_play(state)], state.trick)
-        return sorted(cards_of(mask), key=lambda c: (c // 13, -c))
+        return _order(cards_of(mask))
+
+    def _deal_card(self, state: BridgeState, card: int) -> BridgeState:
+        """Chance deals ``card`` to the next seat; the last card fixes the contract (the
+        options and the rule) and hands the opening lead to declarer's left."""
+        seat = len(state.played) % 4
+        hands = list(state.hands)
+        hands[seat] |= 1 << card
+        if len(state.played) + 1 < 52:
+            return state._replace(hands=(hands[0], hands[1], hands[2], hands[3]),
+                                  played=(*state.played, card))
+        return self.position(hands)
 
     def check_card(self, state: BridgeState, card: int, text: str) -> None:
+        if state.level == DEALING:
+            h = state.hands
+            if (h[0] | h[1] | h[2] | h[3]) >> card & 1:
+                raise IllegalMoveError(text, None, f"{card_name(card)} is dealt already")
+            return
         seat = self.seat_to_play(state)
         hand = state.hands[seat]
         if self.is_terminal(state):
@@ -378,6 +449,8 @@ class Bridge(Game[BridgeState, int]):
                 f"(holds {' '.join(card_name(c) for c in cards_of(legal))})")
 
     def result(self, state: BridgeState, action: int) -> BridgeState:
+        if state.level == DEALING:
+            return self._deal_card(state, action)
         seat = (state.leader + len(state.trick)) % 4
         hands = list(state.hands)
         hands[seat] &= ~(1 << action)
@@ -396,7 +469,7 @@ class Bridge(Game[BridgeState, int]):
 
     def is_terminal(self, state: BridgeState) -> bool:
         h = state.hands
-        return not (h[0] | h[1] | h[2] | h[3])
+        return not (h[0] | h[1] | h[2] | h[3]) and state.level != DEALING
 
     def score(self, state: BridgeState) -> int:
         """The declaring side's duplicate score of the tricks taken (module docstring)."""
@@ -475,28 +548,32 @@ class Bridge(Game[BridgeState, int]):
     def match_hooks(self) -> MatchHooks:
         """The seats a person does not take get PIMC, each world solved double dummy
         (``time`` bounds the sampling; one world's solve of a full deal may take longer:
-        see the README); returns are duplicate points; North-South and East-West are
-        partnerships, a duplicate board is a deal's seed and scores by IMPs."""
+        see docs/results/bridge.md); returns are duplicate points; North-South and
+        East-West are partnerships, a duplicate board is a deal (chance's, drawn from the
+        board's seed) and scores by IMPs."""
         return MatchHooks(default_opponent="pimc:worlds=10,time=2", points=True,
-                          teams=((0, 2), (1, 3)), board_options=_board_options,
-                          board_points=imps, team_names=PARTNERSHIPS,
+                          teams=((0, 2), (1, 3)), board_points=imps, team_names=PARTNERSHIPS,
                           table_outcome=self.contract_result)
 
     def observation(self) -> Observation[BridgeState, int]:
         """What a seat sees (:class:`BridgeView`), and worlds sampled from it."""
         return _BridgeObservation(self)
 
-    def observe(self, state: BridgeState, seat: int) -> BridgeView:
+    def observe(self, state: BridgeState, seat: int | None) -> BridgeView:
+        """What ``seat`` sees of ``state`` (``None``: a spectator, the public part)."""
         dummy = (state.declarer + 2) % 4
-        lead_made = bool(state.played)
-        seen = tuple(s == seat or (lead_made and s == dummy)
+        dealing = state.level == DEALING
+        lead_made = bool(state.played) and not dealing
+        seen = tuple((seat is not None and s == seat)
+                     or (lead_made and s == dummy)
                      or (lead_made and seat == dummy and s == state.declarer)
                      for s in range(4))
         return BridgeView(
             seat, tuple(state.hands[s] if seen[s] else 0 for s in range(4)),  # type: ignore[arg-type]
             seen, tuple(h.bit_count() for h in state.hands),  # type: ignore[arg-type]
             state.trick, state.leader, state.declarer_tricks, state.defender_tricks,
-            state.played, state.first_leader, state.strain, state.level, state.declarer)
+            () if dealing else state.played, state.first_leader, state.strain, state.level,
+            state.declarer)
 
     def revealed_voids(self, view: BridgeView) -> tuple[int, int, int, int]:
         """Per seat, the mask of suits (bit s) it showed out of by not following."""
@@ -554,10 +631,13 @@ class Bridge(Game[BridgeState, int]):
                            view.declarer)
 
     def view_actions(self, view: BridgeView) -> list[int]:
+        if view.level == DEALING:
+            return []
         seat = (view.leader + len(view.trick)) % 4
         if not view.seen[seat]:
+            who = "a spectator" if view.seat is None else SEAT_NAMES[view.seat]
             raise IllegalMoveError("?", None, f"{SEAT_NAMES[seat]}'s cards are not seen by "
-                                   f"{SEAT_NAMES[view.seat]}")
+                                   f"{who}")
         mask = legal_cards(view.hands[seat], view.trick)
         return sorted(cards_of(mask), key=lambda c: (c // 13, -c))
 
@@ -585,6 +665,8 @@ class Bridge(Game[BridgeState, int]):
 
     def parse_state(self, text: str) -> BridgeState:
         words = text.split()
+        if words and words[0].lower() == "dealing":
+            return self._parse_dealing(text, words[1:])
         contract = _CONTRACT.match(words[0]) if words else None
         if contract:
             words = words[1:]
@@ -601,7 +683,28 @@ class Bridge(Game[BridgeState, int]):
             return self.position(hands, played, fixed)
         return self.position(hands, played)
 
+    def _parse_dealing(self, text: str, words: list[str]) -> BridgeState:
+        """``dealing dealt=SA,H7,...``: the deal in progress (:meth:`format_state`)."""
+        key, _, cards = (words[0] if len(words) == 1 else "").partition("=")
+        if key.lower() != "dealt" and words:
+            raise InvalidPositionError(f"bridge position {echo(text)}: expected 'dealing' or "
+                                       "'dealing dealt=SA,H7,...' (the cards in the order "
+                                       "dealt, fewer than 52)")
+        state = self.initial_state() if self.deal is None else Bridge(
+            self.contract, self.strain, self.declarer, None, self.vul).initial_state()
+        names = [c for c in cards.split(",") if c] if words else []
+        if len(names) >= 52:
+            raise InvalidPositionError(f"bridge position {echo(text)}: a deal in progress "
+                                       "has fewer than 52 cards dealt (give the deal as PBN)")
+        for name in names:
+            card = parse_card(name)
+            self.check_card(state, card, name)
+            state = self._deal_card(state, card)
+        return state
+
     def original_hands(self, state: BridgeState) -> tuple[int, ...]:
+        if state.level == DEALING:
+            return state.hands
         hands = list(state.hands)
         leader = state.first_leader
         trick: list[int] = []
@@ -615,7 +718,11 @@ class Bridge(Game[BridgeState, int]):
 
     def format_state(self, state: BridgeState) -> str:
         """``4S/S N:<deal> <cards played>``: the contract and declarer, the deal as dealt,
-        then the cards played (what :meth:`parse_state` reads back)."""
+        then the cards played (what :meth:`parse_state` reads back); while dealing,
+        ``dealing dealt=SA,H7,...``, the cards in the order dealt."""
+        if state.level == DEALING:
+            return "dealing" + (" dealt=" + ",".join(card_name(c) for c in state.played)
+                                if state.played else "")
         deal = format_deal(self.original_hands(state))
         contract = f"{state.level}{STRAINS[state.strain]}/{SEATS[state.declarer]}"
         return " ".join([contract, deal, *(card_name(c) for c in state.played)])
@@ -653,6 +760,8 @@ class Bridge(Game[BridgeState, int]):
                 out.append(f"{SUIT_SYMBOLS[s]} {ranks or '-'}")
             return out
 
+        if state.level == DEALING:
+            return f"the deal in progress: {len(state.played)} of 52 cards dealt"
         pad = " " * 14
         rows = [f"{pad}{SEATS[0]}"] + [pad + x for x in lines(0)]
         west, east = lines(3), lines(1)
@@ -725,8 +834,13 @@ class _BridgeObservation:
         #: the game of the sampled full states (every hand in view)
         self.world: Any = game
 
-    def observe(self, state: BridgeState, seat: int) -> Hashable:
+    def observe(self, state: BridgeState, seat: int | None) -> Hashable:
         return self.game.observe(state, seat)
+
+    def public_game(self) -> Bridge:
+        """The rules without a fixed ``deal=`` (the holder's), a new object."""
+        g = self.game
+        return Bridge(g.contract, g.strain, g.declarer, None, g.vul)
 
     def actions(self, observation: Hashable) -> Sequence[int]:
         assert isinstance(observation, BridgeView)
@@ -744,9 +858,16 @@ class _BridgeObservation:
     def describe(self, observation: Hashable) -> str:
         assert isinstance(observation, BridgeView)
         v = observation
+        who = "a spectator" if v.seat is None else SEAT_NAMES[v.seat]
+        if v.level == DEALING:
+            lines = [f"{who} sees (the deal in progress, {sum(v.counts)} of 52 cards dealt):"]
+            if v.seat is not None:
+                hand = BRIDGE_DECK.format_hand(cards_of(v.hands[v.seat]))
+                lines.append(f"  {SEAT_NAMES[v.seat]}: {hand}")
+            return "\n".join(lines)
         contract = (f"{v.level}{STRAINS[v.strain].replace('N', 'NT')} by "
                     f"{SEAT_NAMES[v.declarer]}")
-        lines = [f"{SEAT_NAMES[v.seat]} sees ({contract}):"]
+        lines = [f"{who} sees ({contract}):"]
         for s in range(4):
             if v.seen[s]:
                 hand = BRIDGE_DECK.format_hand(cards_of(v.hands[s]))

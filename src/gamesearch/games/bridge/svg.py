@@ -1,9 +1,11 @@
 """The bridge table drawn as SVG (:meth:`Bridge.drawing`): North at the top, South at the
 bottom, West and East at the sides, the trick in the middle. Each hand is a row of cards
 (suit symbol and rank, red for hearts and diamonds); the legal cards of the seat to play
-carry ``data-move`` (``SA``). ``hidden`` (a set of seats) draws those hands face down, as
-a seat that may not see them gets them: the web app passes the seats its viewer does not
-see (:meth:`Bridge.observe`)."""
+carry ``data-move`` (``SA``). ``seat`` is the viewer (the :class:`~gamesearch.capabilities.
+Drawing` contract): every hand it does not see (:meth:`Bridge.observe`) is drawn face down,
+``None`` (the default) is a spectator, who sees dummy after the lead, and ``"all"`` the
+holder of the game (a finished game, a replay). ``hidden`` (a set of seats) draws more
+hands face down."""
 
 from __future__ import annotations
 
@@ -32,23 +34,25 @@ def _card(card: int, x: float, y: float, legal: bool) -> list[str]:
 
 
 def render_svg(game: Any, state: Any, *, interactive: bool = True,
-               hidden: Collection[int] = (), seat: int | None = None, **_: Any) -> str:
-    """The table; ``seat`` (the web app's viewer, -1 a spectator) draws face down every
-    hand that seat does not see (:meth:`Bridge.observe`: its own, dummy after the lead,
-    declarer's for dummy)."""
-    if seat is not None:
-        dummy = (state.declarer + 2) % 4
-        seen = {dummy} if state.played else set()
-        if 0 <= seat < 4:
-            seen |= {s for s in range(4) if game.observe(state, seat).seen[s]}
-        hidden = {*hidden, *(s for s in range(4) if s not in seen)}
-    legal = set(game.actions(state)) if interactive and not game.is_terminal(state) else set()
+               hidden: Collection[int] = (), seat: int | str | None = None, **_: Any) -> str:
+    """The table as ``seat`` sees it (the module docstring): ``None`` a spectator, a seat
+    0-3 that seat (its own hand, dummy after the lead, declarer's for dummy), ``"all"``
+    every hand."""
+    dealing = state.level == 0
+    if seat != "all":
+        view = game.observe(state, seat if isinstance(seat, int) and 0 <= seat < 4 else None)
+        hidden = {*hidden, *(s for s in range(4) if not view.seen[s])}
+    mover = None if dealing or game.is_terminal(state) else game.to_move(state)
+    legal = set(game.actions(state)) if (
+        interactive and mover is not None and mover not in hidden
+        and game.seat_to_play(state) not in hidden) else set()
     parts = [f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#2e6b3f"/>']
-    to_play = None if game.is_terminal(state) else game.seat_to_play(state)
+    to_play = None if dealing or game.is_terminal(state) else game.seat_to_play(state)
     for seat in range(4):
         x0, y0 = ORIGIN[seat]
-        name = SEAT_NAMES[seat] + (" (declarer)" if seat == state.declarer else "") + (
-            " (dummy)" if seat == (state.declarer + 2) % 4 else "")
+        name = SEAT_NAMES[seat] + ("" if dealing else (
+            " (declarer)" if seat == state.declarer else "") + (
+            " (dummy)" if seat == (state.declarer + 2) % 4 else ""))
         parts.append(label(name + (" ▶" if seat == to_play else ""), x0 + 60, y0 - 4,
                            size=12, fill="#fff"))
         cards = cards_of(state.hands[seat])
@@ -66,7 +70,8 @@ def render_svg(game: Any, state: Any, *, interactive: bool = True,
         x, y = TRICK[(state.leader + i) % 4]
         parts += _card(c, x, y, False)
     score = f"; score {game.score(state):+d}" if game.is_terminal(state) else ""
-    parts.append(label(f"{game.contract_name(state)}: tricks declarer "
-                       f"{state.declarer_tricks}, defenders {state.defender_tricks}{score}",
-                       WIDTH / 2, HEIGHT - 6, size=13, fill="#fff"))
+    status = (f"dealing: {sum(h.bit_count() for h in state.hands)} of 52 cards dealt"
+              if dealing else f"{game.contract_name(state)}: tricks declarer "
+              f"{state.declarer_tricks}, defenders {state.defender_tricks}{score}")
+    parts.append(label(status, WIDTH / 2, HEIGHT - 6, size=13, fill="#fff"))
     return document(WIDTH, HEIGHT, parts, "bridge")

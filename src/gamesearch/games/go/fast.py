@@ -26,7 +26,7 @@ Monte Carlo Go of Bruegmann 1993 and Bouzy).
 
 **Refinements** (each a game option, **on by default** since they were measured to win
 more games against GNU Go; ``=0`` switches one off and gives the policy above as it was,
-for the ablations; the README's Go section measures them):
+for the ablations; docs/results/go.md measures them):
 
 * ``no_self_atari=1`` (Fuego, Pachi, libego): steps 2-4 never play a stone that leaves
   its group, of two stones or more, with exactly one liberty unless it captures

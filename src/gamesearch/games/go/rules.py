@@ -142,7 +142,7 @@ def handicap_points(size: int, stones: int) -> list[int]:
 
 #: The Go program: the library's MCTS with RAVE, the learned priors as 20 virtual AMAF
 #: visits and no UCB exploration term (RAVE's and the priors' values explore; measured
-#: against GNU Go in the README's Go section), on the game's default playouts. Add a
+#: against GNU Go in docs/results/go.md), on the game's default playouts. Add a
 #: budget: ``f"{PROGRAM},time=2"``.
 PROGRAM = "mcts:rave=1,prior_visits=20,c=0"
 

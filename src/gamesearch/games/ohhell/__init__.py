@@ -83,7 +83,7 @@ class SeatView:
     """What one seat sees (its information set; hashable): the dealer, its own hand, the
     trump card, the bids, the cards played, the tricks won and the seat to move."""
 
-    seat: int
+    seat: int | None
     dealer: int
     hand: frozenset[Card]
     trump_card: Card | None
@@ -213,10 +213,15 @@ class OhHell(Game[OhHellState, int]):
         state = self.result(state, trump)
         for word in words[5:]:
             key, _, value = word.partition("=")
-            if key == "bids":
-                for b in value.split(","):
-                    if state.mover == CHANCE or -1 not in state.bids:
-                        raise InvalidPositionError(f"ohhell position: too many bids {value!r}")
+            if key == "bids":  # by seat ("-": not yet), bid in turn from the dealer's left
+                bids = value.split(",")
+                if len(bids) != PLAYERS:
+                    raise InvalidPositionError(f"ohhell position: bids={value!r}: expected "
+                                               f"{PLAYERS} bids by seat, '-' for one not made")
+                for turn in range(PLAYERS):
+                    b = bids[(state.dealer + 1 + turn) % PLAYERS].strip()
+                    if b == "-":
+                        break
                     state = self.play(state, f"bid{b}")
             elif key == "plays":
                 for c in value.split(","):
@@ -288,9 +293,15 @@ class OhHellObservation:
         #: the perfect-information game PIMC searches each sampled state in
         self.world = OhHellWorld()
 
-    def observe(self, state: OhHellState, seat: int) -> SeatView:
-        return SeatView(seat, state.dealer, frozenset(state.hand(seat)), state.trump_card,
-                        state.bids, state.plays, state.won, state.mover)
+    def observe(self, state: OhHellState, seat: int | None) -> SeatView:
+        """What ``seat`` sees (``None``: a spectator: no hand, the public part)."""
+        hand = frozenset() if seat is None else frozenset(state.hand(seat))
+        return SeatView(seat, state.dealer, hand, state.trump_card, state.bids,
+                        state.plays, state.won, state.mover)
+
+    def public_game(self) -> OhHell:
+        """Oh Hell keeps no secret in its options: a new game of the same rules."""
+        return OhHell()
 
     def actions(self, observation: Hashable) -> list[int]:
         view = _view(observation)
@@ -303,8 +314,11 @@ class OhHellObservation:
     def describe(self, observation: Hashable) -> str:
         """The view in words for a person: own hand, trump, bids, tricks."""
         view = _view(observation)
-        lines = [f"you are seat {view.seat}; dealer: seat {view.dealer}",
-                 f"your hand: {DECK.format_hand(view.hand)} (suits C.D.S.H)"]
+        if view.seat is None:
+            lines = [f"a spectator; dealer: seat {view.dealer}"]
+        else:
+            lines = [f"you are seat {view.seat}; dealer: seat {view.dealer}",
+                     f"your hand: {DECK.format_hand(view.hand)} (suits C.D.S.H)"]
         if view.trump_card is not None:
             lines.append(f"trump card: {DECK.name(view.trump_card)}")
         lines.append("bids: " + " ".join("-" if b < 0 else str(b) for b in view.bids)
@@ -344,7 +358,7 @@ class OhHellObservation:
                  owners: Sequence[int]) -> OhHellState:
         """The full state of ``view`` with ``hands`` given to ``owners``: the cards each
         seat was dealt are the ones it holds plus the ones it played."""
-        assert view.trump_card is not None
+        assert view.trump_card is not None and view.seat is not None
         now: dict[int, list[Card]] = {s: [] for s in range(PLAYERS)}
         now[view.seat] = sorted(view.hand)
         for owner, hand in zip(owners, hands, strict=True):

@@ -1,6 +1,6 @@
-"""Oh Hell drawn as SVG for the web app: the seats' hands (only ``seat``'s face up when a
-seat is given: the others as card backs), the trump card, bids, tricks won, the trick on
-the table; each legal card or bid carries ``data-move``."""
+"""Oh Hell drawn as SVG for the web app: the seats' hands (only ``seat``'s face up, the
+others as card backs; every hand face up for ``seat="all"``), the trump card, bids, tricks
+won, the trick on the table; each legal card or bid carries ``data-move``."""
 
 from __future__ import annotations
 
@@ -25,13 +25,16 @@ def _card(x: float, y: float, name: str | None, move: str | None) -> str:
             f'fill="{colour}">{name[1]}{SUIT_SYMBOL[name[0]]}</text></g>')
 
 
-def render_svg(state: Any, seat: int | None = None, interactive: bool = True,
+def render_svg(state: Any, seat: int | str | None = None, interactive: bool = True,
                **_: Any) -> str:
+    """The table as ``seat`` sees it (the :class:`~gamesearch.capabilities.Drawing`
+    contract): a seat 0-2 its own hand face up, ``None`` (the default) a spectator, every
+    hand face down, ``"all"`` the holder of the game (a finished game), every hand."""
     from . import BID, DECK, PLAYERS, TRICKS, OhHell
 
     game = OhHell()
     legal = set() if game.is_terminal(state) or state.mover == CHANCE or not interactive \
-        or (seat is not None and state.mover != seat) else set(game.actions(state))
+        or (seat != "all" and state.mover != seat) else set(game.actions(state))
     parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="420" height="330" '
              'font-family="sans-serif"><rect width="420" height="330" fill="#275"/>']
     for s in range(PLAYERS):
@@ -42,7 +45,7 @@ def render_svg(state: Any, seat: int | None = None, interactive: bool = True,
         parts.append(f'<text x="10" y="{y + 12}" fill="#fff" font-size="13">'
                      f'{escape(label)}</text>')
         for i, c in enumerate(sorted(state.hand(s), reverse=True)):
-            shown = seat is None or seat == s
+            shown = seat == "all" or seat == s
             name = DECK.name(c) if shown else None
             parts.append(_card(10 + i * 40, y + 18, name,
                                name if shown and c in legal else None))

@@ -37,7 +37,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ... import __version__
-from ...agents import AGENT_KINDS, seat_view
+from ...agents import AGENT_KINDS, seat_game, seat_view
 from ...argtypes import RANGES, Range
 from ...errors import GameError, SearchTimeout, echo
 from ...game import CHANCE, Game
@@ -53,6 +53,8 @@ from ..analysis import (
 )
 from . import learn, sessions, validation
 from .gate import Busy, SearchGate
+from .sessions import seat_view as seat_view_of
+from .sessions import shown_spec
 from .thinking import info_event, report_fields, sse, stream_move
 from .tournaments import Library
 from .validation import Caps, WebInputError
@@ -63,6 +65,28 @@ PAGES = {"/": "index.html", "/play": "play.html", "/analyse": "analyse.html",
 
 #: where the scripts of /docs and /redoc are served
 DOCS_STATIC = "/static-docs"
+
+#: The manual (``docs/`` built by MkDocs: ``make docs``, and ``make run`` when missing),
+#: served at ``/guide/``. Git-ignored; a wheel built after ``make docs`` carries it.
+GUIDE = Path(str(resources.files("gamesearch.interfaces.web") / "guide"))
+
+#: ``/guide/`` before the manual is built: how to build it (not an error of the server).
+GUIDE_NOT_BUILT = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>gamesearch: the manual is not built</title>
+<link rel="stylesheet" href="/static/app.css"></head>
+<body><main><div class="panel"><h1>The manual is not built yet</h1>
+<p>This server serves the manual (the <code>docs/</code> folder of the repository, built by
+MkDocs) at <code>/guide/</code>, and it has not been built here. In the repository:</p>
+<pre>make docs        # builds it into src/gamesearch/interfaces/web/guide/
+make run         # builds it when missing, then starts this app</pre>
+<p>or, with the <code>docs</code> extra installed
+(<code>pip install -e '.[docs]'</code>):</p>
+<pre>mkdocs build --site-dir src/gamesearch/interfaces/web/guide</pre>
+<p>then reload this page. The same pages read as Markdown in <code>docs/</code>, starting
+with <code>docs/index.md</code>. <a href="/">Back to the app</a>.</p>
+</div></main></body></html>
+"""
 
 Text = Annotated[str | None, Query(max_length=100_000)]
 
@@ -95,10 +119,11 @@ def _labels(text: str | None) -> dict[str, str]:
 
 
 def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active: int = 2,
-               queue: int = 8) -> FastAPI:
+               queue: int = 8, guide: Path | None = None) -> FastAPI:
     """The web app. ``db``: an arena results file, or a folder of them (read-only).
     ``caps``: what one request may ask for; ``active`` searches run at once and ``queue``
-    more may wait, the next is refused with 429."""
+    more may wait, the next is refused with 429. ``guide``: the built manual's folder,
+    served at ``/guide/`` (default :data:`GUIDE`)."""
     caps = caps or Caps()
     gate = SearchGate(active, queue)
     library = Library(db)
@@ -122,6 +147,7 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
 
     if assets:
         _add_docs(app, assets)
+    _add_guide(app, GUIDE if guide is None else guide)
     for add in (
         _add_error_handlers,
         _add_pages,
@@ -177,6 +203,23 @@ def _add_docs(app: FastAPI, assets: Path) -> None:
             openapi_url=f"{root}{app.openapi_url}", title=f"{app.title} - ReDoc",
             redoc_js_url=f"{root}{DOCS_STATIC}/redoc.standalone.js",
             redoc_favicon_url=f"{root}{DOCS_STATIC}/favicon.png", with_google_fonts=False)
+
+
+def _add_guide(app: FastAPI, folder: Path) -> None:
+    """The manual at ``/guide/``: the files of the built site (``index.html`` for a folder,
+    the site's ``404.html`` for a missing page), or, while ``folder`` holds no built site,
+    a page saying how to build it (404, never a server error). Looked at on every request,
+    so a site built while the server runs is served at once."""
+    files = StaticFiles(directory=folder, html=True, check_dir=False)
+    not_built = HTMLResponse(GUIDE_NOT_BUILT, status_code=404)
+
+    async def guide(scope: Any, receive: Any, send: Any) -> None:
+        if (folder / "index.html").is_file():
+            await files(scope, receive, send)
+        else:
+            await not_built(scope, receive, send)
+
+    app.mount("/guide", guide, name="guide")
 
 
 def _add_error_handlers(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:
@@ -259,7 +302,9 @@ def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Librar
                 "agents": AGENT_KINDS}
 
     def _safe_format(g: Game[Any, Any]) -> str:
-        return g.format_state(g.initial_state())
+        """The start position, or "" with hidden information (a page starts such a game
+        on the server, which deals: ``/api/play``)."""
+        return "" if g.observation() is not None else g.format_state(g.initial_state())
 
     @app.get("/api/position", summary="a position: its picture, legal moves, result")
     def position(
@@ -284,10 +329,19 @@ def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Librar
         last = g.format_action(*history[-1]) if history else None
         terminal = g.is_terminal(s)
         to_move = None if terminal else g.to_move(s)
+        if g.observation() is not None and not terminal:
+            # hidden information: a stateless request is a spectator's (the public part);
+            # a seat's own view comes from the game the server holds (/api/play)
+            view = seat_view_of(g, s, None)
+            return {"game": shown_spec(g, g.spec), "start": "", "moves": [],
+                    "position": "", "players": g.num_players, "to_move": to_move,
+                    "chance": [], "terminal": False, "returns": None, "result": None,
+                    "legal": [], "last": None, "text": view["text"],
+                    "svg": g.render_svg(s, interactive=False, seat=None)}
         chance = ([{"move": g.format_action(s, a), "p": p} for a, p in g.chance_outcomes(s)]
                   if to_move == CHANCE else [])
         svg = g.render_svg(s, pv=pv_actions, labels=_labels(labels), last=last,
-                           flip=validation.flag("flip", flip))
+                           flip=validation.flag("flip", flip), seat="all")
         return {
             "game": g.spec, "start": position or "", "moves": [g.format_action(b, a)
                                                              for b, a in history],
@@ -312,7 +366,9 @@ def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Librar
         specs."""
         g = validation.game(game, caps)
         s, specs = validation.new_game(g, position, list(agent or []), caps)
-        return {"game": g.name, "position": g.format_state(s), "agents": specs,
+        hidden = g.observation() is not None  # (the server deals and holds such a game)
+        return {"game": g.name, "position": "" if hidden else g.format_state(s),
+                "agents": specs,
                 "to_move": None if g.is_terminal(s) else g.to_move(s)}
 
     @app.get("/api/roll", summary="draw a chance outcome")
@@ -325,6 +381,23 @@ def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Librar
         outcomes = list(g.chance_outcomes(s))
         a = random.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
         return {"move": g.format_action(s, a)}
+
+
+def _replay_position(stored: dict[str, Any], ply: int, caps: Caps) -> dict[str, Any]:
+    """The position after ``ply`` moves of a stored (finished) game, every card drawn."""
+    moves = stored["moves"]
+    if not 0 <= ply <= len(moves):
+        raise WebInputError(f"ply {ply}: the game has {len(moves)} moves (0 to {len(moves)})")
+    g = validation.game(stored["game"], caps)
+    s = g.initial_state() if not stored.get("start_position") else g.parse_state(
+        stored["start_position"])
+    last = None
+    for text in moves[:ply]:
+        action = g.parse_action(s, text)
+        last = g.format_action(s, action)
+        s = g.result(s, action)
+    return {"svg": g.render_svg(s, last=last, interactive=False, seat="all"),
+            "text": g.render(s)}
 
 
 def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:
@@ -376,7 +449,7 @@ def _add_thinking_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
         def work() -> dict[str, Any]:
             start = time_now()
             with a:  # one move, then the agent is closed (Agent's life cycle)
-                action = a.choose(g, seat_view(g, s, g.to_move(s)), limit)
+                action = a.choose(seat_game(g), seat_view(g, s, g.to_move(s)), limit)
             elapsed = time_now() - start
             out: dict[str, Any] = {"move": g.format_action(s, action), "agent": spec,
                                    "seconds": round(elapsed, 4), "budget": round(seconds, 4)}
@@ -497,8 +570,15 @@ def _add_tournament_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: 
         return library.tournament(file, tid)
 
     @app.get("/api/tournaments/{file}/{tid}/games/{index}", summary="one game's moves")
-    def tournament_game(file: str, tid: int, index: int) -> dict[str, Any]:
-        return library.game(file, tid, index)
+    def tournament_game(file: str, tid: int, index: int, ply: int | None = None
+                        ) -> dict[str, Any]:
+        """A stored game (moves, agents, result); with ``ply``, its position after that
+        many moves drawn whole (``svg``, ``text``): a stored game is over, so its cards
+        are no secret any more (``/api/position`` shows a hidden game's public part only)."""
+        game = library.game(file, tid, index)
+        if ply is None:
+            return game
+        return _replay_position(game, ply, caps)
 
     @app.get("/api/tournaments/{file}/{tid}/live", summary="updates as games come in (SSE)")
     async def live(file: str, tid: int, interval: float = 1.0,

@@ -8,8 +8,10 @@ bounded in-memory store (:class:`SessionStore`: the most recently used ``limit``
 each forgotten ``ttl`` seconds after its last use), and answers a request with what one seat
 may see, through the single function :func:`seat_view`: the whole position in a game of
 perfect information, the seat's observation in one with hidden cards (bridge, Oh Hell),
-whose agents' seats are never shown to a page (403) and whose agents' reasoning is shown
-whole only once the game is over (:func:`public_reasoning`).
+whose agents' seats are never shown to a page (403) and whose agents' reasoning (its
+values, nodes and counts too) is shown only once the game is over. Everything a page gets
+of such a game is computed from the seat's observation (``tests/test_information_sets.py``
+holds every route to it).
 
 A move names the ply it expects (the number of moves played so far): a stale one (a double
 click, a second tab, a click while the engine thinks) is refused with 409 and changes
@@ -34,6 +36,7 @@ from fastapi import FastAPI, Query
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel
 
+from ...agents import seat_game
 from ...agents import seat_view as agent_view
 from ...errors import GameError, echo
 from ...game import CHANCE, Game
@@ -173,24 +176,23 @@ class SessionStore:
 
 
 def seat_view(game: Game[Any, Any], state: Any, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` may see of ``state`` (``None``: a spectator). Every game of the library
-    has perfect information today, so every seat sees the whole position; a game with
-    hidden information answers here with its observation (the player's own hand) instead,
-    and nothing else of the server changes. The drawing is added by the caller from the
-    same observation."""
+    """What ``seat`` may see of ``state`` (``None``: a spectator): the whole position in a
+    game of perfect information (or once the game is over); in a game with hidden
+    information (bridge, Oh Hell) only what is computed from the seat's observation
+    ``observe(state, seat)`` (a spectator's: the public part), never from the state. The
+    drawing is added by the caller, with the same seat."""
     terminal = game.is_terminal(state)
     to_move = None if terminal else game.to_move(state)
     observation = game.observation()
     if observation is not None and not terminal:  # hidden information: the seat's own view
-        mine = seat is not None and to_move == seat
-        own = observation.observe(state, seat) if seat is not None else None
+        own = observation.observe(state, seat)
         return {
             "position": "",
             "to_move": to_move,
             "terminal": terminal,
             "legal": [game.format_action(state, a) for a in observation.actions(own)]
-            if mine else [],
-            "text": observation.describe(own) if own is not None else "",
+            if seat is not None and to_move == seat else [],
+            "text": observation.describe(own),
         }
     return {
         "position": game.format_state(state),
@@ -201,12 +203,11 @@ def seat_view(game: Game[Any, Any], state: Any, seat: int | None) -> dict[str, A
     }
 
 
-def public_reasoning(full: dict[str, Any], played: str) -> dict[str, Any]:
-    """An agent's reasoning as the table may see it while the cards are hidden: the worlds
-    (or iterations) sampled and the statistics of the move it played; the other candidates
-    are its own hidden cards, so they are withheld (counted) until the game is over."""
-    shown = [m for m in full["moves"] if m["move"] == played]
-    return {**full, "moves": shown, "withheld": len(full["moves"]) - len(shown)}
+def shown_spec(game: Game[Any, Any], spec: str) -> str:
+    """The game's spec as a page may see it: with hidden information the public game's
+    (bridge: a fixed ``deal=`` is the holder's), else ``spec`` as given."""
+    observation = game.observation()
+    return spec if observation is None else observation.public_game().spec
 
 
 def move_entry(game: Game[Any, Any], move: Move, ply: int, seat: int | None) -> dict[str, Any]:
@@ -248,7 +249,7 @@ def view(session: Session, seat: int | None, ply: int | None = None,
                             f"{session.ply} can be shown)")
     s = session.state_at(shown)
     out: dict[str, Any] = {
-        "id": session.id, "game": session.spec, "start": session.start_text,
+        "id": session.id, "game": shown_spec(g, session.spec), "start": session.start_text,
         "agents": list(session.agents), "time": session.time, "clock": session.clock,
         "players": g.num_players, "seat": seat, "ply": session.ply, "shown": shown,
         "moves": [move_entry(g, m, i + 1, seat) for i, m in enumerate(session.moves)],
@@ -265,9 +266,9 @@ def view(session: Session, seat: int | None, ply: int | None = None,
     out["last"] = last_text
     if hidden and last is not None and last.mover == CHANCE:
         out["last"] = last_text = None
-    extra: dict[str, Any] = {"seat": -1 if seat is None else seat} if hidden else {}
+    # the drawing is the seat's (a spectator's: None), every hand once the game is over
     out["svg"] = g.render_svg(s, last=last_text, flip=flip, interactive=bool(out["legal"]),
-                              **extra)
+                              seat=seat if hidden else "all")
     if not hidden:  # every agent's reasoning so far (hidden cards: once the game is over)
         out["reasonings"] = [session.reasonings[k] for k in sorted(session.reasonings)
                              if k <= shown]
@@ -458,23 +459,31 @@ def _add_think_route(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionS
         loop = asyncio.get_running_loop()
         events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
 
+        hidden = g.observation() is not None
+
         def info(r: SearchResult) -> None:
-            data = info_event(g, s, r, last)
+            # with hidden cards an iteration's depth, values and nodes tell the agent's
+            # hand: only that it is thinking, until the game is over
+            data = {"seconds": round(r.seconds, 4)} if hidden else info_event(g, s, r, last)
             loop.call_soon_threadsafe(events.put_nowait, ("info", data))
 
-        agent = await anyio.to_thread.run_sync(validation.agent, g, spec, seconds, info, caps)
+        seated = seat_game(g)  # (hidden information: the rules without the holder's secrets)
+        agent = await anyio.to_thread.run_sync(validation.agent, seated, spec, seconds, info,
+                                               caps)
 
         def work() -> dict[str, Any]:
             start = time.perf_counter()
             with agent:  # one move, then the agent is closed (Agent's life cycle)
-                action = agent.choose(g, agent_view(g, s, g.to_move(s)), limit)
+                action = agent.choose(seated, agent_view(g, s, g.to_move(s)), limit)
             out: dict[str, Any] = {"move": g.format_action(s, action),
                                    "text": g.describe_action(s, action), "agent": spec,
                                    "player": player,
                                    "seconds": round(time.perf_counter() - start, 4),
                                    "budget": round(seconds, 4)}
-            out.update(report_fields(g, s, out["move"], agent.report))
-            full = out.pop("reasoning", None)
+            fields = report_fields(g, s, out["move"], agent.report)
+            full = fields.pop("reasoning", None)
+            if not hidden:  # (hidden cards: value, depth, nodes and PV come with the end)
+                out.update(fields)
             if stop.is_set():  # the page left (a reload): it asks again, at this ply
                 raise StaleMove("the search was stopped: nothing was played")
             with session.lock:  # played only if nobody moved meanwhile
@@ -484,9 +493,8 @@ def _add_think_route(app: FastAPI, caps: Caps, gate: SearchGate, store: SessionS
                     full = {"ply": session.ply, "player": player, "agent": spec,
                             "move": out["move"], **full}
                     session.reasonings[session.ply] = full
-                    over = g.is_terminal(session.state)
-                    out["reasoning"] = full if g.observation() is None or over \
-                        else public_reasoning(full, out["move"])
+                    if not hidden or g.is_terminal(session.state):
+                        out["reasoning"] = full
                 session.roll(rng)
                 out["view"] = view(session, seat)
             return out

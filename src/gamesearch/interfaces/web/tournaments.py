@@ -31,7 +31,7 @@ from ...arena.duplicate import duplicate_summary, table_views, team_names
 from ...arena.errors import ArenaError
 from ...arena.ratings import Score, format_elo
 from ...arena.report import Standing, pair_score, render_svg, result_text, standings
-from ...arena.schedule import AgentEntry, TournamentConfig, table_count
+from ...arena.schedule import AgentEntry, TournamentConfig, check_boards, table_count
 from ...arena.store import Store
 from .validation import WebInputError
 
@@ -176,6 +176,7 @@ def _duplicate_config(name: str, stored: dict[str, Any], agents: list[AgentEntry
     if not cfg.get("duplicate"):
         return None
     try:
+        check_boards(cfg)
         return TournamentConfig(str(cfg.get("game", stored["game"])), tuple(agents),
                                 format=str(cfg.get("format", "round-robin")),
                                 games_per_pair=int(cfg["games_per_pair"]),

@@ -173,8 +173,9 @@ async function step(k) {
   const r = T.replay;
   r.k = Math.max(0, Math.min(r.g.moves.length, k));
   try {
-    const pos = await api("/api/position", { game: r.g.game, position: r.g.start_position || "",
-      moves: r.g.moves.slice(0, r.k).join(" ") });
+    // a stored game is over: the server draws it whole (every hand of a card game)
+    const pos = await api(`/api/tournaments/${encodeURIComponent(T.file)}/${T.id}/games/${r.g.index}`,
+      { ply: r.k });
     $("#r-board").innerHTML = pos.svg || `<pre>${esc(pos.text)}</pre>`;  // (no moves to click)
     const v = r.g.duplicate;  // (a duplicate table: the game's outcome and IMPs, no ranks)
     const who = v ? `board ${v.board + 1}, table ${v.table + 1}: ` +
