@@ -59,6 +59,7 @@ BASES: dict[str, tuple[list[str], dict[str, str | None]]] = {
     "epd": (["{tmp}/suite.epd"], {"--nodes": "300"}),
     "equilibrium": (["kuhn_poker"], {"--algorithm": "cfr+", "--iterations": "10",
                                      "--json": None}),
+    "nash": ([], {"--matrix": "[[0,-1,1],[1,0,-1],[-1,1,0]]"}),
 }
 #: Commands not fuzzed here, and why.
 SKIPPED = {
@@ -383,6 +384,7 @@ test_fuzz_tournament = fuzz("tournament", 60)
 test_fuzz_perft = fuzz("perft", 60)
 test_fuzz_epd = fuzz("epd", 60)
 test_fuzz_equilibrium = fuzz("equilibrium", 80)
+test_fuzz_nash = fuzz("nash", 60)
 
 
 # ----- through real processes --------------------------------------------------------------

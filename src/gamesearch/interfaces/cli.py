@@ -32,6 +32,7 @@ from .chess_cli import add_chess_commands
 from .egdb_cli import add_egdb_commands
 from .equilibrium_cli import add_equilibrium_command
 from .gtp import add_gtp_command
+from .nash_cli import add_nash_command
 
 
 class CliError(GameError):
@@ -654,6 +655,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_egdb_commands(sub)
     add_equilibrium_command(sub)
     add_gtp_command(sub)
+    add_nash_command(sub)
 
     s = sub.add_parser("gnubg-match", help="play money games against GNU Backgammon through "
                        "its external-player interface; gnubg analyses our moves")
