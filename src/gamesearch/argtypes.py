@@ -37,6 +37,14 @@ _SIZE = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[kKmMgG]?", re.ASCII)
 _SIZE_UNITS = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 
 
+def ascii_digits(text: str) -> bool:
+    """Whether ``text`` is one or more ASCII digits ``0``-``9``, the test every parser of
+    a count or a square uses before ``int()``: ``str.isdigit`` alone is true of ``²``
+    (which ``int`` then refuses with a bare ValueError, a traceback) and of ``٣`` (which
+    ``int`` reads as 3, a number no one typed in the notation)."""
+    return text.isascii() and text.isdigit()
+
+
 def _fmt(x: float) -> str:
     if isinstance(x, int) or (float(x).is_integer() and abs(x) < 1e16):
         n = int(x)

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import partial
 
+from ..argtypes import ascii_digits
 from ..capabilities import Drawing, Evaluation
 from ..errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
 from ..game import CHANCE, Game, GameType
@@ -163,7 +164,7 @@ class Pig(Game[PigState, PigAction]):
         if not legal:
             raise IllegalMoveError(text, legal, reason="the game is over")
         if state[4]:
-            if word.isdigit() and 1 <= int(word) <= self.sides:
+            if ascii_digits(word) and 1 <= int(word) <= self.sides:
                 return int(word)
             raise IllegalMoveError(text, legal, reason="the die is rolling: give a face")
         if word in ("roll", "r"):
