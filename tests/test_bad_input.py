@@ -8,11 +8,18 @@ the test fail (checked by hand when the test was written).
 
 from __future__ import annotations
 
+import io
+import os
+import time
+from pathlib import Path
+
 import pytest
 
 from cli_runner import cli
+from gamesearch import files
 from gamesearch.errors import MAX_MESSAGE_CHARS, GameError
 from gamesearch.games import get_game
+from gamesearch.interfaces.gtp import GTPEngine
 
 
 def one_line_error(argv: list[str]) -> str:
@@ -76,3 +83,57 @@ def test_pig_face_in_other_digits_is_refused() -> None:
     game = get_game("pig")
     state = game.result(game.initial_state(), game.actions(game.initial_state())[0])
     assert "give a face" in refused(lambda: game.parse_action(state, "²"))
+
+
+# ----- SGF records: play --load and GTP's loadsgf -------------------------------------------
+OFF_BOARD = {
+    "move.sgf": ("(;GM[1]FF[4]SZ[5];B[zz])", "move 1 is off the 5x5 board"),
+    "white.sgf": ("(;GM[1]SZ[5]AB[aa];W[zz])", "move 1 is off the 5x5 board"),
+    "later.sgf": ("(;GM[1]SZ[5]KM[7.5];B[aa];W[bb];B[zy])", "move 3 is off the 5x5 board"),
+    "setup.sgf": ("(;GM[1]SZ[5]AB[zz])", "setup stones"),
+    "player.sgf": ("(;GM[1]SZ[5]AB[aa]PL[x];W[bb])", "PL"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OFF_BOARD))
+def test_sgf_points_off_the_board_are_one_line_errors(name: str, tmp_path: Path) -> None:
+    # guards go.sgf's _move() and the try around get_setup_stones / PL (sgfmill raises a
+    # bare ValueError for B[zz] on 5x5: a traceback of play --load, "? internal error" of GTP)
+    text, words = OFF_BOARD[name]
+    path = tmp_path / name
+    path.write_text(text)
+    line = one_line_error(["play", "go:size=5", "--load", str(path), "--first", "random",
+                           "--second", "random"])
+    assert words in line and "--load" in line
+    e = GTPEngine(io.StringIO(), "random", "go:size=5")
+    answer = e.handle(f"loadsgf {path}")
+    assert answer is not None and answer.startswith("? cannot load file") and words in answer
+    assert answer.count("\n") == 2
+
+
+@pytest.mark.parametrize("path, words", [
+    ("/dev/zero", "too large"),
+    ("/", "it is a directory"),
+    ("/no/such/record.sgf", "No such file"),
+    ("/dev/null", "no SGF data"),
+])
+def test_play_load_reads_through_the_capped_reader(path: str, words: str) -> None:
+    # guards _load_record's read_bytes(path, ..., MAX_RECORD_BYTES) (open().read() of
+    # /dev/zero filled the memory)
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero here")
+    line = one_line_error(["play", "go:size=5", "--load", path, "--first", "random",
+                           "--second", "random"])
+    assert words in line and "Traceback" not in line
+
+
+def test_play_load_gives_up_a_fifo_without_writer(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # the FIFO guard of files.read_bytes, shortened for the test (30 s in use)
+    monkeypatch.setattr(files, "IDLE_SECONDS", 0.2)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    start = time.monotonic()
+    line = one_line_error(["play", "go:size=5", "--load", str(fifo), "--first", "random",
+                           "--second", "random"])
+    assert "nothing to read" in line and time.monotonic() - start < 10
