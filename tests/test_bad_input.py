@@ -9,7 +9,9 @@ the test fail (checked by hand when the test was written).
 from __future__ import annotations
 
 import io
+import json
 import os
+import shutil
 import time
 from pathlib import Path
 
@@ -137,3 +139,100 @@ def test_play_load_gives_up_a_fifo_without_writer(tmp_path: Path,
     line = one_line_error(["play", "go:size=5", "--load", str(fifo), "--first", "random",
                            "--second", "random"])
     assert "nothing to read" in line and time.monotonic() - start < 10
+
+
+# ----- endgame-database folders ---------------------------------------------------------------
+@pytest.fixture(scope="module")
+def egdb_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A built 2-piece checkers database (0.2 s); tests copy it before damaging it."""
+    folder = tmp_path_factory.mktemp("egdb")
+    code, _, err = cli(["egdb", "build", "checkers", "--pieces", "2", "--dir", str(folder)])
+    assert code == 0, err
+    return folder
+
+
+def damaged_copy(egdb_folder: Path, tmp_path: Path, pieces: str) -> Path:
+    folder = tmp_path / "db"
+    shutil.copytree(egdb_folder, folder)
+    marker = folder / "checkers" / "egdb.json"
+    info = json.loads(marker.read_text())
+    marker.write_text(json.dumps(info).replace(f'"pieces": {info["pieces"]}',
+                                               f'"pieces": {pieces}'))
+    return folder
+
+
+@pytest.mark.parametrize("pieces", ['"abc"', "null", "1e400", "NaN", "[2]", "2.5", "true",
+                                    "-5", "99", '"2"'])
+def test_egdb_marker_with_a_bad_piece_count_is_damaged(pieces: str, egdb_folder: Path,
+                                                       tmp_path: Path) -> None:
+    # guards complete_pieces' type(pieces) is int and 1 <= pieces <= MAX_PIECES check
+    # (int() crashed on "abc", null, 1e400, NaN, [2]; read 2.5 and true as 2 and 1; took 99)
+    folder = damaged_copy(egdb_folder, tmp_path, pieces)
+    for argv in (["verify", "checkers"], ["probe", "checkers", "--position", "B:W18:B14"]):
+        line = one_line_error(["egdb", *argv, "--dir", str(folder)])
+        assert "damaged (pieces" in line, line
+    # the intact marker still reads
+    assert cli(["egdb", "probe", "checkers", "--dir", str(egdb_folder), "--position",
+                "B:W18:B14"])[0] == 0
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"\x00" * 100, "not a text file"),
+    (b"[1]", "not a JSON object"),
+    (b"{", "not JSON"),
+    (b" " * 70_000, "too large"),
+])
+def test_egdb_marker_that_is_not_a_small_json_object(content: bytes, words: str,
+                                                     egdb_folder: Path, tmp_path: Path) -> None:
+    # guards complete_pieces reading through read_text (capped) and its isinstance(dict)
+    folder = damaged_copy(egdb_folder, tmp_path, "2")
+    (folder / "checkers" / "egdb.json").write_bytes(content)
+    assert words in one_line_error(["egdb", "verify", "checkers", "--dir", str(folder)])
+
+
+def bad_folders(tmp_path: Path) -> list[tuple[str, str]]:
+    """(--dir, words of its error) for folders no database can be written into."""
+    a_file = tmp_path / "a-file"
+    a_file.write_text("not a folder")
+    found = [(str(a_file), "Not a directory"), ("/proc/gamesearch-test", "cannot write"),
+             (str(tmp_path / ("x" * 5000)), "File name too long")]
+    if os.geteuid() != 0:  # (root writes into read-only folders)
+        locked = tmp_path / "locked"
+        locked.mkdir()
+        locked.chmod(0o555)
+        found.append((str(locked / "db"), "cannot write"))
+    return found
+
+
+def test_egdb_folders_that_cannot_be_written_or_read(tmp_path: Path) -> None:
+    # guards cmd_build's prepare_folder() and complete_pieces' guarded marker.exists()
+    # (each was a NotADirectoryError, FileNotFoundError or "File name too long" traceback)
+    for folder, words in bad_folders(tmp_path):
+        start = time.monotonic()
+        line = one_line_error(["egdb", "build", "checkers", "--pieces", "2", "--dir", folder])
+        # named as the --dir, before any slice is solved (write_slice's own guard, the
+        # safety net for a disk that fills during a build, says "database folder")
+        assert words in line and "--dir" in line and time.monotonic() - start < 5, line
+        for argv in (["verify", "checkers"], ["probe", "checkers", "--position", "B:W18:B14"]):
+            line = one_line_error(["egdb", *argv, "--dir", folder])
+            assert "database" in line, line
+
+
+def test_prepare_folder_names_a_missing_parent(tmp_path: Path) -> None:
+    with pytest.raises(files.OutputFolderError, match="does not exist"):
+        files.prepare_folder(tmp_path / "missing" / "out", "--out", parents=False)
+    assert files.prepare_folder(tmp_path / "made", "--out", parents=False).is_dir()
+    assert files.prepare_folder(tmp_path / "a" / "b", "--dir").is_dir()
+
+
+def test_egdb_writes_into_a_folder_that_went_bad_are_one_line(tmp_path: Path) -> None:
+    # guards CheckersEndgameDatabase._writing() around write_slice and mark_complete (the
+    # safety net behind prepare_folder: a folder removed or a disk filled during a build)
+    from gamesearch.games.checkers.egdb import open_database
+    from gamesearch.tablefiles import TableFileError
+
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    db = open_database(a_file)
+    with pytest.raises(TableFileError, match="cannot write the database folder"):
+        db.mark_complete(2)

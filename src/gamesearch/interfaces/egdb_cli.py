@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from ..arena.tables import BuildProgress, SliceTables, build_tables, verify_tables
 from ..errors import GameError, UnsupportedGameError
+from ..files import prepare_folder
 from ..games import get_game
 
 #: The game option that names the database folder.
@@ -72,6 +73,9 @@ def _bar(stream: TextIO) -> Any:
 
 def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
     _, tables = open_tables(args.game, args.dir)
+    # the folder made and written to once before the build: a --dir that is a file, under
+    # /proc, read-only or too long fails here, not after the first slice is solved
+    prepare_folder(tables.directory, "--dir")
     quiet = args.json or (not sys.stderr.isatty() and not args.progress)
     state = build_tables(tables, args.pieces, workers=args.workers, backend=args.backend,
                          ray_address=args.ray_address,
