@@ -236,3 +236,89 @@ def test_egdb_writes_into_a_folder_that_went_bad_are_one_line(tmp_path: Path) ->
     db = open_database(a_file)
     with pytest.raises(TableFileError, match="cannot write the database folder"):
         db.mark_complete(2)
+
+
+# ----- gnubg-match: checked before a single game is played -----------------------------------
+GOOD_ROW = {"agent": "star2:depth=2", "game": "backgammon", "gnubg_plies": 0, "seed": 1,
+            "games": 1, "points": [1], "moves": 30, "error_total": 0.3, "error_rate": 0.01,
+            "rating": "Advanced", "seconds": 20.0, "protocol_errors": []}
+
+
+def row_text(**changes: object) -> str:
+    row = {k: v for k, v in {**GOOD_ROW, **changes}.items() if v is not MISSING}
+    return json.dumps(row)
+
+
+MISSING = object()
+RESUME_FILES: dict[str, tuple[bytes, str]] = {
+    "garbage": (b"garbage\n", "not JSON"),
+    "binary": (bytes(range(256)) * 4, "not a text file"),
+    "list": (b"[1, 2]\n", "a JSON list, not an object"),
+    "number": (b"3\n", "a JSON int, not an object"),
+    "missing": (row_text(seed=MISSING).encode(), "'seed' is missing"),
+    "mistyped-seed": (row_text(seed="1").encode(), "seed '1'"),
+    "bool-games": (row_text(games=True).encode(), "games True"),
+    "bad-points": (row_text(points=[1, "x"]).encode(), "points"),
+    "too-many-points": (row_text(points=[1, 1]).encode(), "2 points for 1 games"),
+    "nan-rate": (row_text(error_rate=0.01).replace("0.01", "NaN").encode(), "NaN"),
+    "inf-total": (row_text(error_total=0.3).replace("0.3", "Infinity").encode(),
+                  "Infinity"),
+    "negative-rate": (row_text(error_rate=-1).encode(), "error_rate -1"),
+    "second-line": ((row_text() + "\n{").encode(), "line 2"),
+}
+
+
+def gnubg_error(argv: list[str]) -> str:
+    """``gnubg-match``'s one-line error, found within seconds: before gnubg is started (a
+    passing check would start a real match, which the time bound would catch)."""
+    start = time.monotonic()
+    line = one_line_error(["gnubg-match", "--games", "1", *argv])
+    assert time.monotonic() - start < 10, line
+    return line
+
+
+@pytest.mark.parametrize("name", sorted(RESUME_FILES))
+def test_gnubg_match_resume_file_is_checked_before_playing(name: str, tmp_path: Path) -> None:
+    # guards prepare()'s read_resume() before the first chunk: json.loads of garbage,
+    # row["seed"] of a list, NaN in the pooled summary... were tracebacks after the match
+    content, words = RESUME_FILES[name]
+    path = tmp_path / "resume.jsonl"
+    path.write_bytes(content)
+    line = gnubg_error(["--jsonl", str(path)])
+    assert words in line and "--jsonl" in line, line
+
+
+@pytest.mark.parametrize("where, words", [
+    ("/dev/zero", "not a text file"),
+    ("{tmp}/no/such/folder/r.jsonl", "does not exist"),
+    ("{tmp}", "it is a directory"),
+    ("{tmp}/" + "x" * 5000, "File name too long"),
+])
+def test_gnubg_match_resume_file_that_cannot_be(where: str, words: str,
+                                                 tmp_path: Path) -> None:
+    # guards prepare()'s folder check and read_resume's capped reader
+    line = gnubg_error(["--jsonl", where.format(tmp=tmp_path)])
+    assert words in line, line
+
+
+def test_gnubg_match_resume_of_other_chunk_sizes_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "resume.jsonl"
+    path.write_text(row_text(games=2, points=[1, -1]) + "\n")
+    assert "resume with the same --games and --chunk" in gnubg_error(["--jsonl", str(path)])
+
+
+def test_gnubg_match_out_folder(tmp_path: Path) -> None:
+    # guards prepare()'s prepare_folder(args.out, "--out", parents=False): a file was a
+    # traceback after the match, a missing parent was made silently
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    assert "is not a folder" in gnubg_error(["--out", str(a_file)])
+    line = gnubg_error(["--out", str(tmp_path / "missing" / "run")])
+    assert "the folder" in line and "missing" in line and "does not exist" in line
+    assert not (tmp_path / "missing").exists()
+
+
+def test_gnubg_match_refuses_a_person(tmp_path: Path) -> None:
+    # guards prepare()'s agent.interactive check (a human agent read stdin while gnubg
+    # waited on the socket)
+    assert "unattended" in gnubg_error(["--agent", "human"])
