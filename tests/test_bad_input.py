@@ -12,6 +12,7 @@ import io
 import json
 import os
 import shutil
+import sys
 import time
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from cli_runner import cli
 from gamesearch import files
 from gamesearch.errors import MAX_MESSAGE_CHARS, GameError
 from gamesearch.games import get_game
+from gamesearch.games.go.gtp import GTPClient, GTPError
 from gamesearch.interfaces.gtp import GTPEngine
 
 
@@ -322,3 +324,86 @@ def test_gnubg_match_refuses_a_person(tmp_path: Path) -> None:
     # guards prepare()'s agent.interactive check (a human agent read stdin while gnubg
     # waited on the socket)
     assert "unattended" in gnubg_error(["--agent", "human"])
+
+
+# ----- the GTP client: every wait bounded -------------------------------------------------------
+def python_engine(body: str) -> list[str]:
+    """A stand-in engine: ``python -c`` running ``body`` (it must end by itself within a few
+    seconds, so that a broken guard fails the test instead of hanging it)."""
+    return [sys.executable, "-c", body]
+
+
+TRICKLE = """
+import sys, time
+sys.stdin.readline()
+print("= the start", flush=True)
+for _ in range(50):  # a line every 0.1 s for 5 s, never the blank line that ends an answer
+    time.sleep(0.1)
+    print("more", flush=True)
+"""
+SPEW = """
+import sys
+sys.stdin.readline()
+sys.stdout.write("= " + "x" * 200_000 + "\\n")
+sys.stdout.write("= x\\n" * 200_000)
+sys.stdout.flush()
+"""
+
+
+def test_gtp_client_refuses_a_program_that_echoes() -> None:
+    # guards GTPClient.send's first-line check (line[:1] not in "=?"): /bin/cat echoed the
+    # command, and the client waited for a blank line that never came
+    cat = shutil.which("cat")
+    if cat is None:
+        pytest.skip("no cat here")
+    client = GTPClient([cat], command_seconds=8.0)
+    start = time.monotonic()
+    try:
+        with pytest.raises(GTPError, match="not a GTP answer"):
+            client.send("protocol_version")
+        assert time.monotonic() - start < 4
+    finally:
+        client.close()
+
+
+def test_gtp_client_deadline_holds_for_the_whole_answer() -> None:
+    # guards the deadline computed once per send (it was the timeout of each line, so an
+    # engine that trickles lines was waited for as long as it trickled)
+    client = GTPClient(python_engine(TRICKLE))
+    start = time.monotonic()
+    try:
+        with pytest.raises(GTPError, match="within 1 s"):
+            client.send("genmove b", timeout=1.0)
+        assert time.monotonic() - start < 3.5
+    finally:
+        client.close()
+
+
+def test_gtp_client_caps_lines_and_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    # guards MAX_LINE_CHARS (readline's limit) and MAX_ANSWER_CHARS
+    from gamesearch.games.go import gtp as gtp_protocol
+
+    client = GTPClient(python_engine(SPEW))
+    try:
+        with pytest.raises(GTPError, match="longer than"):
+            client.send("showboard", timeout=10.0)
+    finally:
+        client.close()
+    monkeypatch.setattr(gtp_protocol, "MAX_LINE_CHARS", 1 << 20)
+    monkeypatch.setattr(gtp_protocol, "MAX_ANSWER_CHARS", 300_000)
+    client = GTPClient(python_engine(SPEW))
+    try:
+        with pytest.raises(GTPError, match="answer to 'showboard' is longer than 300000"):
+            client.send("showboard", timeout=10.0)
+    finally:
+        client.close()
+
+
+def test_match_against_an_echoing_gtp_agent_ends_at_once() -> None:
+    cat = shutil.which("cat")
+    if cat is None:
+        pytest.skip("no cat here")
+    start = time.monotonic()
+    line = one_line_error(["match", "go:size=5", f"gtp:{cat}", "random", "--games", "1",
+                           "--time-control", "2+0.1", "--quiet"])
+    assert "not a GTP answer" in line and time.monotonic() - start < 20, line
