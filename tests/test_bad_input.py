@@ -407,3 +407,54 @@ def test_match_against_an_echoing_gtp_agent_ends_at_once() -> None:
     line = one_line_error(["match", "go:size=5", f"gtp:{cat}", "random", "--games", "1",
                            "--time-control", "2+0.1", "--quiet"])
     assert "not a GTP answer" in line and time.monotonic() - start < 20, line
+
+
+# ----- the GTP engine: every line answered, nothing echoed whole ----------------------------
+def gtp_engine() -> GTPEngine:
+    return GTPEngine(io.StringIO(), "random", "go:size=5")
+
+
+@pytest.mark.parametrize("line", [
+    " " * 10_001 + "name",
+    "\t" * 20_000 + "name",
+    " " * 30_000,
+    "#" + "x" * 20_000,
+    "name " + "x" * 20_000,
+])
+def test_gtp_over_long_lines_get_one_answer(line: str) -> None:
+    # guards handle()'s too_long answer before the empty-line skip (a long line of blanks
+    # then a command was cut to blanks and got no answer: the controller waited for ever)
+    answer = gtp_engine().handle(line + "\n")
+    assert answer is not None and answer.startswith("? line too long"), answer
+    assert answer.count("\n") == 2 and len(answer) < 200
+
+
+@pytest.mark.parametrize("line", ["1" * 10_500 + " name", "7" * 9_000 + " name",
+                                  "1" * 19 + " name"])
+def test_gtp_over_long_ids_are_not_echoed_whole(line: str) -> None:
+    # guards handle()'s MAX_ID_DIGITS check (the id was echoed whole: 10,000 digits back)
+    answer = gtp_engine().handle(line + "\n")
+    assert answer is not None and answer.startswith("? invalid id") and len(answer) < 200
+    assert gtp_engine().handle("123456789012345678 name\n") == "=123456789012345678 gamesearch\n\n"
+
+
+def test_gtp_reads_an_endless_line_in_pieces() -> None:
+    # guards _stdin_lines' readline(MAX_LINE + 2) and the loop that drops the rest
+    script = ("import sys, io\n"
+              "from gamesearch.interfaces import gtp\n"
+              "sys.stdin = io.TextIOWrapper(io.BytesIO(b' ' * 5_000_000 + b'name\\nname\\n'))\n"
+              "print([len(x) for x in gtp._stdin_lines()])\n")
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    from gamesearch.interfaces.gtp import MAX_LINE
+    assert done.stdout.strip() == f"[{MAX_LINE + 2}, 5]"
+
+
+def test_gtp_refuses_a_human_agent() -> None:
+    # guards GTPEngine's agent.interactive check (a human agent read the protocol channel
+    # as moves)
+    line = one_line_error(["gtp", "--agent", "human", "--game", "go:size=5"])
+    assert "standard input is the GTP channel" in line
