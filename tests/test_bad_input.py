@@ -27,14 +27,17 @@ from gamesearch.interfaces.gtp import GTPEngine
 
 
 def one_line_error(argv: list[str]) -> str:
-    """``gamesearch argv``'s one error line (exit status 2, no traceback)."""
+    """``gamesearch argv``'s one error line (exit status 2, no traceback; argparse's usage
+    lines may come before it)."""
     code, _, err = cli(argv)
     assert code == 2, (code, err[-2000:])
     assert "Traceback" not in err, err[-2000:]
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("gamesearch: "), err[-2000:]
-    assert len(lines[0]) <= MAX_MESSAGE_CHARS + 40
-    return lines[0]
+    usage = lines[:-1]  # (argparse's own errors come after its usage lines)
+    assert not usage or (usage[0].startswith("usage: ") and all(
+        u.startswith(" ") for u in usage[1:])), err[-2000:]
+    assert lines[-1].startswith("gamesearch: ") and len(lines[-1]) <= MAX_MESSAGE_CHARS + 40
+    return lines[-1]
 
 
 def refused(call: object) -> str:
@@ -458,3 +461,18 @@ def test_gtp_refuses_a_human_agent() -> None:
     # as moves)
     line = one_line_error(["gtp", "--agent", "human", "--game", "go:size=5"])
     assert "standard input is the GTP channel" in line
+
+
+@pytest.mark.parametrize("argv", [
+    ["egdb", "count", "checkers", "--pieces", "٣"],
+    ["egdb", "build", "checkers", "--pieces", "2", "--workers", "٢"],
+    ["gnubg-match", "--games", "٣"],
+    ["gnubg-match", "--seed", "1_0"],
+    ["gnubg-match", "--move-time", "１"],
+    ["gnubg-match", "--timeout", "1e400"],
+])
+def test_numbers_of_the_new_tools_are_ascii(argv: list[str]) -> None:
+    # guards the type=whole_number / real_number / argtype() of egdb and gnubg-match
+    # (type=int read "٣" as 3 pieces, 3 games)
+    line = one_line_error(argv)
+    assert "expected a" in line, line

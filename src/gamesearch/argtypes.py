@@ -175,6 +175,24 @@ def argtype(name: str) -> Callable[[str], Any]:
     return _as_argtype(_range(name), name)
 
 
+def whole_number(text: str) -> int:
+    """argparse ``type=`` for a whole number whose range its command checks itself: ASCII
+    digits only, as every number here (``int("٣")`` is 3, ``int("1_0")`` 10)."""
+    t = text.strip()
+    if len(t) > MAX_NUMBER_CHARS or not _INT.fullmatch(t):
+        raise argparse.ArgumentTypeError(f"{echo(text)}: expected a whole number")
+    return int(t)
+
+
+def real_number(text: str) -> float:
+    """argparse ``type=`` for a finite number whose range its command checks itself (ASCII
+    only: ``float("１")`` is 1.0; no NaN, no infinity)."""
+    t = text.strip()
+    if len(t) > MAX_NUMBER_CHARS or not _REAL.fullmatch(t) or not math.isfinite(float(t)):
+        raise argparse.ArgumentTypeError(f"{echo(text)}: expected a finite number")
+    return float(t)
+
+
 def help_range(name: str) -> str:
     """The range as help text: ``"(1 to 1,000 plies)"``."""
     return f"({_range(name).describe()})"

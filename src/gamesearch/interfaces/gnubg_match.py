@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..agents import make_agent
+from ..argtypes import real_number, whole_number
 from ..errors import GameError, echo, one_line
 from ..files import iter_lines, prepare_folder
 from ..games import get_game
@@ -273,18 +274,18 @@ def rating_band(error_rate: float) -> str:
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
     """The runner's options (shared by ``python -m`` and ``gamesearch gnubg-match``)."""
-    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--games", type=whole_number, default=10)
     ap.add_argument("--agent", default="star2:depth=2")
     ap.add_argument("--game", default="backgammon",
                     help="the game spec, e.g. backgammon:evaluator=td")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--gnubg-plies", type=int, default=0)
-    ap.add_argument("--analysis-plies", type=int, default=0)
-    ap.add_argument("--move-time", type=float, default=None,
+    ap.add_argument("--seed", type=whole_number, default=1)
+    ap.add_argument("--gnubg-plies", type=whole_number, default=0)
+    ap.add_argument("--analysis-plies", type=whole_number, default=0)
+    ap.add_argument("--move-time", type=real_number, default=None,
                     help="seconds per move for agents without a depth")
-    ap.add_argument("--timeout", type=float, default=3600.0,
+    ap.add_argument("--timeout", type=real_number, default=3600.0,
                     help="seconds for each gnubg session (a chunk)")
-    ap.add_argument("--chunk", type=int, default=None,
+    ap.add_argument("--chunk", type=whole_number, default=None,
                     help="games per gnubg session (default: all in one); chunk k uses "
                          "seed SEED+k")
     ap.add_argument("--jsonl", type=Path, default=None,
