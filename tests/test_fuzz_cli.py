@@ -67,10 +67,11 @@ SKIPPED = {
     "gtp": "the GTP engine reads commands until quit; tests/test_gtp.py fuzzes it by pipes",
     "web": "serves until stopped; tests/test_web_*.py drive the server and its inputs",
     "egdb": "nested sub-commands (build, verify, count, probe) this table cannot hold; "
-            "tests/test_egdb_cli.py gives each bad input and checks its one-line error",
+            "tests/test_egdb_cli.py and tests/test_bad_input.py give each bad input, "
+            "tests/test_fuzz_new_inputs.py fuzzes the database folders",
     "gnubg-match": "starts GNU Backgammon and plays it for minutes; "
-                   "tests/test_gnubg_external.py gives each bad argument and checks its "
-                   "one-line error",
+                   "tests/test_gnubg_external.py and tests/test_bad_input.py give each bad "
+                   "argument, tests/test_fuzz_new_inputs.py fuzzes the resume files",
 }
 #: Valid values of these options are drawn only up to the cap (seconds, games, entries...).
 CAPS: dict[tuple[str, str], float] = {

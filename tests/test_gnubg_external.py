@@ -133,7 +133,9 @@ def test_bad_arguments_are_one_line_errors() -> None:
     (["--analysis-plies", "-1"], "--analysis-plies"),
     (["--move-time", "0"], "--move-time"),
     (["--timeout", "-5"], "--timeout"),
-    (["--games", "x"], "invalid int value"),
+    (["--games", "x"], "expected a whole number"),
+    (["--games", "٣"], "expected a whole number"),
+    (["--move-time", "nan"], "expected a finite number"),
     (["--games", "1", "--game", "pig"], "gnubg plays backgammon"),
     (["--games", "1", "--agent", "nonesuch"], "nonesuch"),
 ])

@@ -92,6 +92,10 @@ class Agent:
     name: str = "agent"
     #: what the agent reports of its last move (set by :meth:`choose`; None: nothing)
     report: AgentReport | None = None
+    #: the agent asks a person at the terminal (standard input): front ends whose standard
+    #: input is a protocol channel (GTP) or that run unattended (a match against gnubg)
+    #: refuse it rather than read the channel as moves or wait for no one
+    interactive: bool = False
 
     def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         """A legal action for the player to move; ``limit``: what the caller allows for
@@ -275,6 +279,7 @@ class HumanAgent(Agent):
     """Asks a person for a move in the game's notation; refuses illegal ones and asks again."""
 
     name = "human"
+    interactive = True
 
     def __init__(
         self, read: Callable[[str], str] = input, write: Callable[[str], None] = print

@@ -37,6 +37,14 @@ _SIZE = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[kKmMgG]?", re.ASCII)
 _SIZE_UNITS = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
 
 
+def ascii_digits(text: str) -> bool:
+    """Whether ``text`` is one or more ASCII digits ``0``-``9``, the test every parser of
+    a count or a square uses before ``int()``: ``str.isdigit`` alone is true of ``²``
+    (which ``int`` then refuses with a bare ValueError, a traceback) and of ``٣`` (which
+    ``int`` reads as 3, a number no one typed in the notation)."""
+    return text.isascii() and text.isdigit()
+
+
 def _fmt(x: float) -> str:
     if isinstance(x, int) or (float(x).is_integer() and abs(x) < 1e16):
         n = int(x)
@@ -167,6 +175,24 @@ def _as_argtype(rng: Range, name: str) -> Callable[[str], Any]:
 def argtype(name: str) -> Callable[[str], Any]:
     """An argparse ``type=``: the option's text parsed in the range ``RANGES[name]``."""
     return _as_argtype(_range(name), name)
+
+
+def whole_number(text: str) -> int:
+    """argparse ``type=`` for a whole number whose range its command checks itself: ASCII
+    digits only, as every number here (``int("٣")`` is 3, ``int("1_0")`` 10)."""
+    t = text.strip()
+    if len(t) > MAX_NUMBER_CHARS or not _INT.fullmatch(t):
+        raise argparse.ArgumentTypeError(f"{echo(text)}: expected a whole number")
+    return int(t)
+
+
+def real_number(text: str) -> float:
+    """argparse ``type=`` for a finite number whose range its command checks itself (ASCII
+    only: ``float("１")`` is 1.0; no NaN, no infinity)."""
+    t = text.strip()
+    if len(t) > MAX_NUMBER_CHARS or not _REAL.fullmatch(t) or not math.isfinite(float(t)):
+        raise argparse.ArgumentTypeError(f"{echo(text)}: expected a finite number")
+    return float(t)
 
 
 def help_range(name: str) -> str:

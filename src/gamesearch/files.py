@@ -11,6 +11,11 @@ guarded place.
 
 Every failure is a :class:`InputFileError` (a :class:`~gamesearch.errors.GameError`): one line
 naming the file and what is wrong with it.
+
+The folders a command writes into are checked before the work that fills them
+(:func:`prepare_folder`): a path that is a file, under a missing folder, read-only, under
+``/proc`` or too long is a one-line :class:`OutputFolderError` at the start, not a traceback
+once an hour of building or a whole match is done.
 """
 
 from __future__ import annotations
@@ -20,8 +25,10 @@ import os
 import select
 import stat
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 from .errors import GameError, echo
 
@@ -160,3 +167,38 @@ def iter_lines(path: str, what: str, limit: int = MAX_TEXT_BYTES) -> Iterator[tu
 def read_text(path: str, what: str, limit: int = MAX_TEXT_BYTES) -> str:
     """All of a UTF-8 text file (``-``: standard input), lines joined by ``\\n``."""
     return "\n".join(line for _, line in iter_lines(path, what, limit))
+
+
+class OutputFolderError(GameError, ValueError):
+    """A folder that cannot be made or written into."""
+
+
+def _reason(exc: OSError | ValueError) -> str:
+    return (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)) or \
+        type(exc).__name__
+
+
+def prepare_folder(path: str | Path, what: str, *, parents: bool = True) -> Path:
+    """The folder ``path``, made if missing and checked to take a new file (one is written
+    and removed), before any work is done for it. With ``parents`` its missing parents are
+    made too; without, the folder it is in must exist (a mistyped parent is an error naming
+    it, not a tree made silently). :class:`OutputFolderError` names the folder and the fault.
+    """
+    folder = Path(path)
+    try:
+        if not folder.is_dir():
+            if folder.exists():
+                raise OutputFolderError(f"{what} {echo(str(folder))} is not a folder")
+            parent = folder.parent
+            if not parents and not parent.is_dir():
+                raise OutputFolderError(f"{what} {echo(str(folder))}: the folder "
+                                        f"{echo(str(parent))} does not exist")
+            folder.mkdir(parents=parents, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OutputFolderError:
+        raise
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+        raise OutputFolderError(f"{what} {echo(str(folder))}: cannot write there: "
+                                f"{_reason(exc)}") from None
+    return folder

@@ -20,7 +20,9 @@ and its grace is a "timeout"). The client's own deadline on ``genmove`` is only 
 against an engine that never answers, and it is generous, so that a slow answer on a loaded
 machine is not a forfeit: the engine's clock plus :data:`GENMOVE_GRACE`, and never less than
 :data:`GENMOVE_LIMIT` (10 minutes). Every other command (``play``, ``boardsize``...) has
-:data:`COMMAND_LIMIT`. Only an engine that passes these is scored a crash.
+:data:`COMMAND_LIMIT`. Only an engine that passes these is scored a crash. Each deadline holds
+for the whole answer, and a program whose output is not GTP (``gtp:/bin/cat`` echoes the
+command) is an error at its first line, so no wait outlasts these limits.
 
 :class:`~gamesearch.games.go.gtp.GTPClient` is the protocol alone (one command, one
 answer, a deadline on each).

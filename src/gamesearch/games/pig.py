@@ -32,8 +32,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import partial
 
+from ..argtypes import ascii_digits
 from ..capabilities import Drawing, Evaluation
-from ..errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
+from ..errors import IllegalMoveError, InvalidLimitError, InvalidPositionError, echo
 from ..game import CHANCE, Game, GameType
 from ..spec import GameOption
 
@@ -163,7 +164,7 @@ class Pig(Game[PigState, PigAction]):
         if not legal:
             raise IllegalMoveError(text, legal, reason="the game is over")
         if state[4]:
-            if word.isdigit() and 1 <= int(word) <= self.sides:
+            if ascii_digits(word) and 1 <= int(word) <= self.sides:
                 return int(word)
             raise IllegalMoveError(text, legal, reason="the die is rolling: give a face")
         if word in ("roll", "r"):
@@ -181,8 +182,10 @@ class Pig(Game[PigState, PigAction]):
         text = text.strip().lower()
         rolling = text.endswith("r")
         fields = (text[:-1] if rolling else text).split("-")
-        where = f"pig position {raw!r}"
-        if len(fields) != 4 or not all(f.isdigit() and f.isascii() for f in fields):
+        where = f"pig position {echo(raw)}"
+        # (at most 9 digits a field: int() refuses 4,300 digits or more with a ValueError,
+        # and no score of a game to at most goal points needs more)
+        if len(fields) != 4 or not all(ascii_digits(f) and len(f) <= 9 for f in fields):
             raise InvalidPositionError(
                 f"{where}: expected four whole numbers >= 0, {self.state_notation}"
             )

@@ -19,7 +19,7 @@ from .. import __version__
 from ..agents import AGENT_KINDS, QuitGame, make_agent, play_game, seat_game
 from ..argtypes import argtype, help_range
 from ..errors import GameError, InvalidLimitError, echo, one_line
-from ..files import iter_lines
+from ..files import InputFileError, iter_lines, read_bytes
 from ..game import CHANCE, Game
 from ..games import available_games, game_options, get_game
 from ..search import ALGORITHMS, Limit, SearchResult
@@ -138,13 +138,18 @@ def _game_record(game: Game[Any, Any], args: argparse.Namespace) -> Any:
     return record
 
 
+#: The largest game record ``play --load`` reads, in bytes (a 19x19 SGF game is a few KiB).
+MAX_RECORD_BYTES = 1 << 20
+
+
 def _load_record(game: Game[Any, Any], record: Any, path: str) -> tuple[Any, list[Any]]:
-    """The start and the moves of the record in the file ``path``."""
+    """The start and the moves of the record in the file ``path``, read through
+    :func:`~gamesearch.files.read_bytes`: at most :data:`MAX_RECORD_BYTES` (``/dev/zero``
+    is cut off there instead of filling the memory), a FIFO with no writer given up."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as exc:
-        raise CliError(f"--load {echo(path)}: {exc.strerror or exc}") from None
+        data = read_bytes(path, "--load file", MAX_RECORD_BYTES)
+    except InputFileError as exc:  # (it names the file)
+        raise CliError(_message(exc)) from None
     try:
         start, moves = record.read(data)
     except GameError as exc:

@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..arena.tables import BuildProgress, SliceTables, build_tables, verify_tables
+from ..argtypes import whole_number
 from ..errors import GameError, UnsupportedGameError
+from ..files import prepare_folder
 from ..games import get_game
 
 #: The game option that names the database folder.
@@ -72,6 +74,9 @@ def _bar(stream: TextIO) -> Any:
 
 def cmd_build(args: argparse.Namespace, out: TextIO) -> int:
     _, tables = open_tables(args.game, args.dir)
+    # the folder made and written to once before the build: a --dir that is a file, under
+    # /proc, read-only or too long fails here, not after the first slice is solved
+    prepare_folder(tables.directory, "--dir")
     quiet = args.json or (not sys.stderr.isatty() and not args.progress)
     state = build_tables(tables, args.pieces, workers=args.workers, backend=args.backend,
                          ray_address=args.ray_address,
@@ -158,8 +163,8 @@ def add_egdb_commands(sub: Any) -> None:
 
     s = cmds.add_parser("build", help="build every position up to --pieces, resumably")
     common(s)
-    s.add_argument("--pieces", type=int, required=True)
-    s.add_argument("--workers", type=int, default=1, help="slices built at once")
+    s.add_argument("--pieces", type=whole_number, required=True)
+    s.add_argument("--workers", type=whole_number, default=1, help="slices built at once")
     s.add_argument("--backend", choices=("local", "ray"), default="local")
     s.add_argument("--ray-address", default=None, help="HOST:PORT of a Ray cluster")
     s.add_argument("--progress", action="store_true",
@@ -167,11 +172,11 @@ def add_egdb_commands(sub: Any) -> None:
     s.set_defaults(func=cmd_build)
     s = cmds.add_parser("verify", help="check every position against its successors")
     common(s)
-    s.add_argument("--pieces", type=int, default=None, help="(default: all built)")
+    s.add_argument("--pieces", type=whole_number, default=None, help="(default: all built)")
     s.set_defaults(func=cmd_verify)
     s = cmds.add_parser("count", help="positions per piece count (no build needed)")
     common(s)
-    s.add_argument("--pieces", type=int, required=True)
+    s.add_argument("--pieces", type=whole_number, required=True)
     s.set_defaults(func=cmd_count)
     s = cmds.add_parser("probe", help="the value of a position (FEN) for the side to move")
     common(s)

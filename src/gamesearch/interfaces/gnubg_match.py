@@ -35,12 +35,15 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..agents import make_agent
-from ..errors import GameError
+from ..argtypes import real_number, whole_number
+from ..errors import GameError, echo, one_line
+from ..files import iter_lines, prepare_folder
 from ..games import get_game
 from ..games.backgammon import Backgammon
 from ..games.backgammon.fibs import parse_fibs_board
@@ -163,7 +166,7 @@ def read_results(text: str, report: MatchReport) -> None:
     m = re.search(r"Total moves\s+(\d+)\s+(\d+)", stats)
     if m:
         report.moves = int(m.group(2)) or report.moves
-    pair = r"\((?:MWC|Points)\)\s+(-?[\d.]+)\s*\([^)]*\)\s+(-?[\d.]+)"
+    pair = r"\((?:MWC|Points)\)\s+(-?\d+(?:\.\d*)?)\s*\([^)]*\)\s+(-?\d+(?:\.\d*)?)"
     m = re.search(r"Error total EMG " + pair, stats)
     if m:
         report.error_total = abs(float(m.group(2)))
@@ -271,24 +274,25 @@ def rating_band(error_rate: float) -> str:
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
     """The runner's options (shared by ``python -m`` and ``gamesearch gnubg-match``)."""
-    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--games", type=whole_number, default=10)
     ap.add_argument("--agent", default="star2:depth=2")
     ap.add_argument("--game", default="backgammon",
                     help="the game spec, e.g. backgammon:evaluator=td")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--gnubg-plies", type=int, default=0)
-    ap.add_argument("--analysis-plies", type=int, default=0)
-    ap.add_argument("--move-time", type=float, default=None,
+    ap.add_argument("--seed", type=whole_number, default=1)
+    ap.add_argument("--gnubg-plies", type=whole_number, default=0)
+    ap.add_argument("--analysis-plies", type=whole_number, default=0)
+    ap.add_argument("--move-time", type=real_number, default=None,
                     help="seconds per move for agents without a depth")
-    ap.add_argument("--timeout", type=float, default=3600.0,
+    ap.add_argument("--timeout", type=real_number, default=3600.0,
                     help="seconds for each gnubg session (a chunk)")
-    ap.add_argument("--chunk", type=int, default=None,
+    ap.add_argument("--chunk", type=whole_number, default=None,
                     help="games per gnubg session (default: all in one); chunk k uses "
                          "seed SEED+k")
     ap.add_argument("--jsonl", type=Path, default=None,
                     help="append each chunk's result here; chunks already in the file are "
                          "skipped (run the same command again to resume)")
-    ap.add_argument("--out", help="a folder for gnubg's output and the match's SGF")
+    ap.add_argument("--out", help="a folder for gnubg's output and the match's SGF (made "
+                                  "if missing; the folder it is in must exist)")
 
 
 def check_arguments(args: argparse.Namespace) -> str | None:
@@ -305,9 +309,116 @@ def check_arguments(args: argparse.Namespace) -> str | None:
         return f"--move-time: above 0 and at most 3600 seconds, not {args.move_time}"
     if not 0 < args.timeout <= 7 * 86400:
         return f"--timeout: above 0 and at most a week, not {args.timeout}"
-    if args.jsonl is not None and args.jsonl.is_dir():
-        return f"--jsonl: {args.jsonl} is a folder"
     return None
+
+
+#: The largest resume file (``--jsonl``) read: a chunk's row is a few hundred bytes.
+MAX_RESUME_BYTES = 16 << 20
+#: The fields of a resume row and what each holds (checked before a row is trusted).
+_WHOLE = "a whole number"
+_RATE = "a finite number >= 0 or null"
+_ROW_FIELDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "agent": ("a text", lambda v: isinstance(v, str)),
+    "game": ("a text", lambda v: isinstance(v, str)),
+    "gnubg_plies": (_WHOLE, lambda v: _is_int(v) and 0 <= v <= 4),
+    "seed": (_WHOLE, lambda v: _is_int(v) and abs(v) < 1 << 63),
+    "games": ("a whole number from 1 to 10000", lambda v: _is_int(v) and 1 <= v <= 10_000),
+    "points": ("a list of whole numbers from -3 to 3",
+               lambda v: isinstance(v, list) and all(_is_int(p) and -3 <= p <= 3 for p in v)),
+    "moves": ("a whole number >= 0", lambda v: _is_int(v) and v >= 0),
+    "error_total": (_RATE, lambda v: v is None or _is_real(v)),
+    "error_rate": (_RATE, lambda v: v is None or _is_real(v)),
+    "rating": ("a text or null", lambda v: v is None or isinstance(v, str)),
+}
+
+
+def _is_int(v: Any) -> bool:
+    return type(v) is int
+
+
+def _is_real(v: Any) -> bool:
+    return type(v) in (int, float) and math.isfinite(v) and v >= 0
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def read_resume(path: Path) -> list[dict[str, Any]]:
+    """The rows of a resume file (``--jsonl``), each checked before the match is played:
+    the file is read through :func:`~gamesearch.files.iter_lines` (capped, text only: a
+    binary file or ``/dev/zero`` is refused), and each line must be a JSON object with every
+    field of :data:`_ROW_FIELDS` of the right type (no ``NaN`` or ``Infinity``, which
+    Python's ``json`` would take). Any fault is a one-line :class:`GameError` naming the file
+    and the line, so that a damaged file is found now, not after a whole match."""
+    import json
+
+    rows = []
+    name = f"--jsonl {echo(str(path))}"
+    for number, line in iter_lines(str(path), "--jsonl file", MAX_RESUME_BYTES):
+        if not line.strip():
+            continue
+        where = f"{name} line {number}"
+        try:
+            row = json.loads(line, parse_constant=_no_constant)
+        except (ValueError, RecursionError) as exc:
+            raise GameError(f"{where}: not JSON ({one_line(str(exc))}); a resume file holds "
+                            "one JSON object a chunk, as gnubg-match writes it") from None
+        if not isinstance(row, dict):
+            raise GameError(f"{where}: a JSON {type(row).__name__}, not an object; a resume "
+                            "file holds one JSON object a chunk")
+        for field_name, (kind, ok) in _ROW_FIELDS.items():
+            if field_name not in row:
+                raise GameError(f"{where}: the field {field_name!r} is missing")
+            if not ok(row[field_name]):
+                raise GameError(f"{where}: {field_name} {echo(row[field_name])}: expected "
+                                f"{kind}")
+        if len(row["points"]) > row["games"]:
+            raise GameError(f"{where}: {len(row['points'])} points for {row['games']} games")
+        rows.append(row)
+    return rows
+
+
+def prepare(args: argparse.Namespace) -> dict[int, dict[str, Any]]:
+    """Everything that can be checked before the match is played, so that a bad option is
+    one line now and not after hours of games: the game and the agent (a person at the
+    terminal is refused: gnubg's board lines come over a socket, with no one to answer
+    them), the resume file (read and checked; its folder must exist and it must be a file)
+    and the ``--out`` folder (made if missing, but its parent must exist: a mistyped path is
+    an error naming the missing folder, not a tree made silently). Returns the chunks the
+    resume file already holds for this match, by seed."""
+    game = get_game(args.game)
+    if not isinstance(game, Backgammon):
+        raise GameError(f"gnubg plays backgammon, not {game.spec}")
+    agent = make_agent(game, args.agent, args.move_time)
+    try:
+        if agent.interactive:
+            raise GameError(f"--agent {echo(args.agent)}: gnubg-match plays an engine "
+                            "unattended (gnubg's board lines come over a socket); play "
+                            "gnubg yourself, or backgammon here with gamesearch play")
+    finally:
+        agent.close()
+    done: dict[int, dict[str, Any]] = {}
+    if args.jsonl is not None:
+        path = Path(args.jsonl)
+        folder = path.parent
+        try:
+            if not folder.is_dir():
+                raise GameError(f"--jsonl {echo(str(path))}: the folder {echo(str(folder))} "
+                                "does not exist")
+            present = path.exists() or path.is_symlink()
+        except OSError as exc:  # a name too long
+            raise GameError(f"--jsonl {echo(str(path))}: {exc.strerror or exc}") from None
+        if present:
+            for row in read_resume(path):
+                if (row["agent"], row["game"], row["gnubg_plies"]) == \
+                        (args.agent, args.game, args.gnubg_plies):
+                    done[row["seed"]] = row
+        if not os.access(path if present else folder, os.W_OK):
+            raise GameError(f"--jsonl {echo(str(path))}: cannot write there")
+    if args.out:
+        prepare_folder(args.out, "--out", parents=False)
+    return done
 
 
 def run_from_arguments(args: argparse.Namespace, out: TextIO) -> int:
@@ -315,20 +426,17 @@ def run_from_arguments(args: argparse.Namespace, out: TextIO) -> int:
     import json
 
     chunk = args.chunk or args.games
-    done: dict[int, dict[str, Any]] = {}
-    if args.jsonl is not None and args.jsonl.exists():
-        for line in args.jsonl.read_text().splitlines():
-            if line.strip():
-                row = json.loads(line)
-                if (row.get("agent"), row.get("game"), row.get("gnubg_plies")) == \
-                        (args.agent, args.game, args.gnubg_plies):
-                    done[int(row["seed"])] = row
+    done = prepare(args)
     chunks: list[dict[str, Any]] = []
     played = 0
     index = 0
     while played < args.games:
         n = min(chunk, args.games - played)
         seed = args.seed + index
+        if seed in done and done[seed]["games"] != n:
+            raise GameError(f"--jsonl {echo(str(args.jsonl))}: the chunk of seed {seed} has "
+                            f"{done[seed]['games']} games, this run's has {n} (resume with "
+                            "the same --games and --chunk)")
         if seed in done:
             chunks.append(done[seed])
         else:

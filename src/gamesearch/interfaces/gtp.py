@@ -20,8 +20,12 @@ Behaviour:
 
 * every command gets exactly one answer, ``= ...`` or ``? message`` (one line), whatever
   the input: an unknown command, a malformed vertex, an occupied point, a ko or superko
-  violation, suicide, a size out of range... never a traceback; only ``quit`` and the end
+  violation, suicide, a size out of range, a line over :data:`MAX_LINE` characters (blanks
+  first or not; read in pieces, so an endless line fills no memory), an id of more than
+  :data:`MAX_ID_DIGITS` digits (quoted cut)... never a traceback; only ``quit`` and the end
   of input end the loop;
+* an agent that asks a person (``--agent human``) is refused at the start: standard input
+  is the protocol's channel;
 * ``play`` and ``genmove`` take the colour given, whoever the rules would have to move
   (GTP allows a colour to play twice: the position is then handed to the other colour,
   without a pass);
@@ -76,6 +80,8 @@ MARGIN_SECONDS = 0.2
 STATUS_PLAYOUTS = 200
 #: Longest command line read (longer lines are answered ``?`` at once).
 MAX_LINE = 10_000
+#: The longest command id echoed back (GTP's ids are numbers; 18 digits fit 64 bits).
+MAX_ID_DIGITS = 18
 
 COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands",
             "boardsize", "clear_board", "komi", "play", "genmove", "undo", "final_score",
@@ -134,6 +140,11 @@ class GTPEngine:
         self.agent_spec = agent_spec or hooks.default_opponent or "mcts:time=1"
         self.agent: Agent = make_agent(game, self.agent_spec,
                                        default_time=DEFAULT_MOVE_SECONDS)
+        if self.agent.interactive:  # its keyboard would be the protocol's channel
+            self.agent.close()
+            raise InvalidLimitError(f"gtp --agent {echo(self.agent_spec)}: standard input is "
+                                    "the GTP channel, so no person can type moves there; the "
+                                    "GTP controller (a GUI) is where a person plays")
         self.states: list[GoState] = [game.initial_state()]
         self.rng = random.Random(0)
         #: main time, byo-yomi time, byo-yomi stones (None: no clock)
@@ -154,22 +165,31 @@ class GTPEngine:
                 break
 
     def handle(self, raw: str) -> str | None:
-        """The answer to one input line (``None`` for a line with no command)."""
-        line = "".join(ch for ch in raw[:MAX_LINE + 1]
+        """The answer to one input line (``None`` for a line with no command). A line
+        longer than :data:`MAX_LINE` is answered ``? line too long`` whatever it holds
+        (blanks first included: every line a controller sends that could be a command gets
+        an answer), and an id is echoed only when it is a number of at most
+        :data:`MAX_ID_DIGITS` digits (a longer one is refused, quoted cut)."""
+        text = raw.rstrip("\r\n")
+        too_long = len(text) > MAX_LINE
+        line = "".join(ch for ch in text[:MAX_LINE + 1]
                        if ch in "\t\n" or (ord(ch) >= 32 and ord(ch) != 127))
         line = line.replace("\t", " ").split("#", 1)[0].strip()
         if not line:
-            return None
+            return f"? line too long (more than {MAX_LINE} characters)\n\n" if too_long \
+                else None
         words = line.split()
         ident = ""
         if words[0].isascii() and words[0].isdigit():
             ident = words.pop(0)
+            if len(ident) > MAX_ID_DIGITS:
+                return f"? invalid id {echo(ident, 20)}: at most {MAX_ID_DIGITS} digits\n\n"
             if not words:
                 return f"?{ident} no command\n\n"
         name, args = words[0], words[1:]
         try:
-            if len(raw) > MAX_LINE:
-                raise GTPFailure("line too long")
+            if too_long:
+                raise GTPFailure(f"line too long (more than {MAX_LINE} characters)")
             handler = self.handlers.get(name)
             if handler is None:
                 raise GTPFailure("unknown command")
@@ -458,8 +478,14 @@ class GTPEngine:
 
 
 def _stdin_lines() -> Iterator[str]:
+    """Standard input line by line, each read at most :data:`MAX_LINE` + 2 bytes at a time:
+    the rest of a longer line is read and dropped (an endless line, ``/dev/zero``, fills no
+    memory), and the line's first part is answered ``? line too long``."""
     stream = sys.stdin.buffer
-    for raw in stream:
+    while raw := stream.readline(MAX_LINE + 2):
+        if len(raw) == MAX_LINE + 2 and not raw.endswith(b"\n"):
+            while (rest := stream.readline(1 << 16)) and not rest.endswith(b"\n"):
+                pass
         yield raw.decode("utf-8", "replace")
 
 

@@ -30,6 +30,7 @@ slice by slice and never leaves a slice a probe would read.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -42,11 +43,14 @@ import numpy as np
 
 from ...capabilities import EndgameValue
 from ...errors import GameError, InvalidLimitError, echo
+from ...files import InputFileError, read_text
 from ...tablefiles import TableFileError, open_table, write_table
 from . import compiled as K
 
 #: The largest piece count a build accepts (8: Chinook's 443,748,401,247 positions).
 MAX_PIECES = 8
+#: The largest ``egdb.json`` read (it holds three short fields).
+MAX_MARKER_BYTES = 1 << 16
 GAME = "checkers"
 #: (black men, black kings, white men, white kings, Black's lead row, White's lead row)
 SliceKey = tuple[int, int, int, int, int, int]
@@ -282,16 +286,31 @@ class CheckersEndgameDatabase:
         return self._open[key]
 
     def write_slice(self, key: SliceKey, codes: np.ndarray) -> int:
-        """Store a solved slice (distances first, values last); returns bytes written."""
-        self.directory.mkdir(parents=True, exist_ok=True)
+        """Store a solved slice (distances first, values last); returns bytes written. A
+        folder that cannot take it (gone, full, read-only) is a one-line
+        :class:`TableFileError`."""
         plies = np.where(codes == 0, 0, codes.astype(np.int64) - 1)
         dtype = np.uint8 if plies.max(initial=0) < 256 else np.uint16
         head = {"game": GAME, "slice": slice_name(key), "index_version": K.INDEX_VERSION,
                 "positions": len(codes), "distance": "plies"}
-        write_table(self.path(key, "dtw"), {**head, "kind": "dtw"}, plies.astype(dtype))
-        write_table(self.path(key, "wld"), {**head, "kind": "wld"}, pack_wld(codes))
-        self._open.pop(key, None)
-        return sum(os.path.getsize(self.path(key, k)) for k in ("dtw", "wld"))
+        with self._writing():
+            self.directory.mkdir(parents=True, exist_ok=True)
+            write_table(self.path(key, "dtw"), {**head, "kind": "dtw"}, plies.astype(dtype))
+            write_table(self.path(key, "wld"), {**head, "kind": "wld"}, pack_wld(codes))
+            self._open.pop(key, None)
+            return sum(os.path.getsize(self.path(key, k)) for k in ("dtw", "wld"))
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """OSError (and a NUL byte's ValueError) while writing the folder as one line."""
+        try:
+            yield
+        except (OSError, ValueError) as exc:
+            if isinstance(exc, GameError):
+                raise
+            raise TableFileError(f"cannot write the database folder "
+                                 f"{echo(str(self.directory))}: "
+                                 f"{getattr(exc, 'strerror', None) or exc}") from None
 
     # ----- building ------------------------------------------------------------------------
     def loaded(self, keys: Sequence[SliceKey]) -> _Arena:
@@ -326,32 +345,51 @@ class CheckersEndgameDatabase:
 
     def mark_complete(self, pieces: int) -> None:
         """Record that every slice up to ``pieces`` pieces is built."""
-        self.directory.mkdir(parents=True, exist_ok=True)
-        tmp = self.directory / "egdb.json.part"
-        tmp.write_text(json.dumps({"game": GAME, "index_version": K.INDEX_VERSION,
-                                   "pieces": pieces}))
-        os.replace(tmp, self.directory / "egdb.json")
+        with self._writing():
+            self.directory.mkdir(parents=True, exist_ok=True)
+            tmp = self.directory / "egdb.json.part"
+            tmp.write_text(json.dumps({"game": GAME, "index_version": K.INDEX_VERSION,
+                                       "pieces": pieces}))
+            os.replace(tmp, self.directory / "egdb.json")
         self._complete = None
 
     def complete_pieces(self) -> int:
-        """The piece count built in full; one-line errors for a missing or foreign folder."""
+        """The piece count built in full; one-line errors for a missing, unreadable, foreign
+        or damaged folder. The marker is read through :func:`~gamesearch.files.read_text`
+        (capped: a marker that is ``/dev/zero`` or a FIFO is refused, not read for ever), and
+        its ``pieces`` must be a whole number from 1 to :data:`MAX_PIECES` (JSON's ``"abc"``,
+        ``null``, ``1e400``, ``NaN``, ``[2]``, ``2.5`` or ``true`` are damage, not a count
+        that ``int()`` crashes on or rounds)."""
         if self._complete is None:
             marker = self.directory / "egdb.json"
             where = echo(str(self.directory))
-            if not marker.exists():
+            try:
+                present = marker.exists()
+            except (OSError, ValueError) as exc:  # a name too long, a NUL byte
+                raise TableFileError(f"cannot read the database folder {where}: "
+                                     f"{getattr(exc, 'strerror', None) or exc}") from None
+            if not present:
                 raise TableFileError(f"no checkers endgame database in {where} (build one "
                                      "with: gamesearch egdb build checkers --pieces N)")
             try:
-                info = json.loads(marker.read_text())
-                assert isinstance(info, dict)
-            except (ValueError, AssertionError, OSError):
-                raise TableFileError(f"{where}/egdb.json: damaged") from None
+                info = json.loads(read_text(str(marker), "endgame database marker",
+                                            MAX_MARKER_BYTES))
+            except InputFileError as exc:
+                raise TableFileError(str(exc)) from None
+            except ValueError:
+                raise TableFileError(f"{echo(str(marker))}: damaged (not JSON)") from None
+            if not isinstance(info, dict):
+                raise TableFileError(f"{echo(str(marker))}: damaged (not a JSON object)")
             if info.get("game") != GAME or info.get("index_version") != K.INDEX_VERSION:
                 raise TableFileError(
-                    f"{where}: a database of {info.get('game')!r} index version "
-                    f"{info.get('index_version')!r}, this is {GAME!r} version "
+                    f"{where}: a database of {echo(info.get('game'))} index version "
+                    f"{echo(info.get('index_version'))}, this is {GAME!r} version "
                     f"{K.INDEX_VERSION} (rebuild)")
-            self._complete = int(info.get("pieces", 0))
+            pieces = info.get("pieces")
+            if type(pieces) is not int or not 1 <= pieces <= MAX_PIECES:
+                raise TableFileError(f"{echo(str(marker))}: damaged (pieces {echo(pieces)}: "
+                                     f"expected a whole number from 1 to {MAX_PIECES})")
+            self._complete = pieces
         return self._complete
 
     def count(self, pieces: int) -> dict[int, int]:

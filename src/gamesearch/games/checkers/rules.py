@@ -60,6 +60,7 @@ from importlib import import_module
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from ...argtypes import ascii_digits
 from ...capabilities import (
     Drawing,
     EndgameDatabase,
@@ -76,7 +77,7 @@ from ...errors import (
     echo,
 )
 from ...game import Game, GameType
-from ...spec import GameOption
+from ...spec import GameOption, read_int
 from .board import CROWN_ROW, FULL, JUMPED, ROW, bits, generate_moves, mobility, row_col
 
 #: A move: the square bits (0-31) it visits, start first.
@@ -211,19 +212,18 @@ def _fen_squares(text: str, shown: str) -> tuple[int, int]:
         if king:
             item = item[1:]
         low, sep, high = item.partition("-")
-        try:
-            first, last = int(low), int(high) if sep else int(low)
-        except ValueError:
+        if not ascii_digits(low) or (sep and not ascii_digits(high)) or len(item) > 5:
             raise InvalidPositionError(
-                f"checkers FEN {shown!r}: bad square {echo(item)}; squares are 1-32, a king "
-                "K30, a range 21-24") from None
+                f"checkers FEN {shown}: bad square {echo(item)}; squares are 1-32, a king "
+                "K30, a range 21-24")
+        first, last = int(low), int(high) if sep else int(low)
         if not (1 <= first <= last <= 32):
-            raise InvalidPositionError(f"checkers FEN {shown!r}: square(s) {echo(item)} "
+            raise InvalidPositionError(f"checkers FEN {shown}: square(s) {echo(item)} "
                                        "outside 1-32")
         for sq in range(first - 1, last):
             bit = 1 << sq
             if (men | kings) & bit:
-                raise InvalidPositionError(f"checkers FEN {shown!r}: square {sq + 1} listed "
+                raise InvalidPositionError(f"checkers FEN {shown}: square {sq + 1} listed "
                                            "twice")
             if king:
                 kings |= bit
@@ -416,15 +416,14 @@ def openspiel_perft(state: CheckersState, depth: int, draw_plies: int = DRAW_PLI
     return _legs_perft(state, moves, 1, depth, draw_plies)
 
 
+#: The longest move limit ``draw_plies`` takes (a game of checkers is a few hundred plies).
+MAX_DRAW_PLIES = 100_000
+
+
 def _read_draw_plies(key: str, text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise InvalidLimitError(f"option {key}={echo(text)}: a whole number of plies, "
-                                "e.g. 80") from None
-    if value < 1:
-        raise InvalidLimitError(f"option {key}={value}: at least 1 ply")
-    return value
+    """``draw_plies``: a whole number in ASCII digits (``int()`` would take ``٣`` and
+    ``1_0``) from 1 to :data:`MAX_DRAW_PLIES`."""
+    return read_int(key, text, 1, MAX_DRAW_PLIES)
 
 
 class Checkers(Game[CheckersState, Move]):
@@ -441,7 +440,7 @@ class Checkers(Game[CheckersState, Move]):
     state_notation = ("PDN FEN: the side to move (B or W), then W and B with their squares "
                       "1-32, K before a king, e.g. B:W21,22,K30:B1,2,K5")
     options = (
-        GameOption("draw_plies", int, DRAW_PLIES, "a whole number >= 1",
+        GameOption("draw_plies", int, DRAW_PLIES, f"a whole number from 1 to {MAX_DRAW_PLIES}",
                    "plies without a capture or a man's move that draw the game",
                    read=_read_draw_plies),
         GameOption("draw_count", str, DRAW_COUNTS[0], DRAW_COUNTS,
@@ -612,7 +611,8 @@ class Checkers(Game[CheckersState, Move]):
             raise IllegalMoveError(text, legal, reason="the game is over")
         jump = "x" in word
         parts = word.replace("x", "-").split("-")
-        if len(parts) < 2 or not all(p.isdigit() and 1 <= int(p) <= 32 for p in parts):
+        if len(parts) < 2 or not all(ascii_digits(p) and len(p) <= 2 and 1 <= int(p) <= 32
+                                     for p in parts):
             raise IllegalMoveError(text, legal, reason="a move is its squares 1-32, e.g. "
                                    "11-15, 22x15 or 9x18x27")
         path = tuple(int(p) - 1 for p in parts)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...argtypes import ascii_digits
 from ..svg import disc, document, esc, label, pv_texts
 from .board import row_col
 
@@ -28,7 +29,8 @@ def _centre(sq: int) -> tuple[float, float]:
 
 
 def _squares(text: str) -> list[int]:
-    return [int(p) - 1 for p in text.replace("x", "-").split("-") if p.isdigit()]
+    return [int(p) - 1 for p in text.replace("x", "-").split("-")
+            if ascii_digits(p) and 1 <= int(p) <= 32]
 
 
 def render(game: Any, state: Any, *, pv: Sequence[Any] = (),

@@ -378,7 +378,7 @@ class ChineseCheckers(Game[CCState, int]):
     def split_position_line(self, line: str) -> tuple[str, str]:
         words = line.split()
         n = 1
-        while n < len(words) and n < 3 and words[n].isdigit():
+        while n < len(words) and n < 3 and words[n].isascii() and words[n].isdigit():
             n += 1
         return " ".join(words[:n]), " ".join(words[n:])
 

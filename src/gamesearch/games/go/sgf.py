@@ -91,6 +91,18 @@ def read_sgf_line(game: Go, data: bytes) -> tuple[GoState, list[int]]:
     return start, actions
 
 
+def _move(node: Any, k: int, size: int) -> tuple[str | None, tuple[int, int] | None]:
+    """The colour and point of the ``k``-th node's move (``(None, None)``: no move). sgfmill
+    raises a bare ValueError for a point off the board (``B[zz]`` on 5x5): here it is a
+    one-line error naming the move."""
+    try:
+        colour, point = node.get_move()
+    except ValueError:
+        raise InvalidPositionError(f"SGF record: move {k} is off the {size}x{size} board or "
+                                   "malformed") from None
+    return colour, point
+
+
 def _read(data: bytes, options: dict[str, Any]
           ) -> tuple[Go, list[GoState], GoState, list[int]]:
     """The game, the states of the main line, the state the moves replay from, and those
@@ -111,7 +123,11 @@ def _read(data: bytes, options: dict[str, Any]
     except GameError as exc:
         raise InvalidPositionError(f"SGF record: {exc}") from None
     root = nodes[0]
-    black, white, empty = root.get_setup_stones()
+    try:  # (sgfmill reads a point off the board, B[zz] on 5x5, as a bare ValueError)
+        black, white, empty = root.get_setup_stones()
+    except ValueError:
+        raise InvalidPositionError(f"SGF record: setup stones (AB/AW/AE) off the {size}x{size} "
+                                   "board or malformed") from None
     if empty:
         raise InvalidPositionError("SGF record: AE (empty points) at the start is not "
                                    "supported")
@@ -119,9 +135,14 @@ def _read(data: bytes, options: dict[str, Any]
                                                           for r, c in white]
     first = 0
     if stones:
-        first = 1 if not white and len(nodes) > 1 and nodes[1].get_move()[0] == "w" else 0
+        first = 1 if not white and len(nodes) > 1 and _move(nodes[1], 1, size)[0] == "w" \
+            else 0
         if root.has_property("PL"):
-            first = 0 if root.get("PL") == "b" else 1
+            try:
+                first = 0 if root.get("PL") == "b" else 1
+            except ValueError:
+                raise InvalidPositionError("SGF record: PL (the player to move) is not B "
+                                           "or W") from None
     s = game.position(stones, first) if stones else game.initial_state()
     states = [s]
     start = s
@@ -130,7 +151,7 @@ def _read(data: bytes, options: dict[str, Any]
         if node.has_setup_stones():
             raise InvalidPositionError(f"SGF record: setup stones at move {k} are not "
                                        "supported")
-        colour, point = node.get_move()
+        colour, point = _move(node, k, size)
         if colour is None:
             continue
         player = 0 if colour == "b" else 1

@@ -29,8 +29,9 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ...argtypes import ascii_digits
 from ...capabilities import Drawing, MatchHooks
-from ...errors import IllegalMoveError, InvalidPositionError
+from ...errors import IllegalMoveError, InvalidPositionError, echo
 from ...game import CHANCE, Game, GameType
 from ..cards import Card, DealSampler, Deck, legal_plays, revealed_voids, trick_winner
 
@@ -194,16 +195,16 @@ class OhHell(Game[OhHellState, int]):
         """A deal (``dealer hand0 hand1 hand2 trump``), optionally followed by ``bids=``
         and ``plays=`` (checked move by move)."""
         words = text.split()
-        if len(words) < 5 or not words[0].isdigit() or int(words[0]) >= PLAYERS:
+        if len(words) < 5 or not ascii_digits(words[0]) or int(words[0]) >= PLAYERS:
             raise InvalidPositionError(
-                f"ohhell position {text!r}: expected 'dealer hand0 hand1 hand2 trump' "
+                f"ohhell position {echo(text)}: expected 'dealer hand0 hand1 hand2 trump' "
                 "(dealer 0-2, hands like 2.3.45.-, trump like S5)")
         hands = [DECK.parse_hand(w) for w in words[1:4]]
         trump = DECK.parse_card(words[4])
         cards = [c for h in hands for c in h] + [trump]
         if any(len(h) != TRICKS for h in hands) or len(set(cards)) != len(cards):
             raise InvalidPositionError(
-                f"ohhell position {text!r}: each hand holds 3 cards, all distinct, and the "
+                f"ohhell position {echo(text)}: each hand holds 3 cards, all distinct, and the "
                 "trump card is another")
         state = self.result(self.initial_state(), int(words[0]))
         order = [sorted(h) for h in hands]
@@ -216,7 +217,7 @@ class OhHell(Game[OhHellState, int]):
             if key == "bids":  # by seat ("-": not yet), bid in turn from the dealer's left
                 bids = value.split(",")
                 if len(bids) != PLAYERS:
-                    raise InvalidPositionError(f"ohhell position: bids={value!r}: expected "
+                    raise InvalidPositionError(f"ohhell position: bids={echo(value)}: expected "
                                                f"{PLAYERS} bids by seat, '-' for one not made")
                 for turn in range(PLAYERS):
                     b = bids[(state.dealer + 1 + turn) % PLAYERS].strip()
@@ -227,7 +228,7 @@ class OhHell(Game[OhHellState, int]):
                 for c in value.split(","):
                     state = self.play(state, c)
             else:
-                raise InvalidPositionError(f"ohhell position: unknown part {word!r}; "
+                raise InvalidPositionError(f"ohhell position: unknown part {echo(word)}; "
                                            "expected bids=... or plays=...")
         return state
 
