@@ -65,6 +65,15 @@ def views(body: str) -> list[dict[str, Any]]:
     return [data] if "moves" in data else []
 
 
+def assert_unseen(blob: str, secret: list[int], played: set[str], ply: int) -> None:
+    """No card of ``secret`` but those already ``played`` is named or drawn in ``blob``."""
+    for c in secret:
+        if card_name(c) in played:
+            continue
+        assert f'"{card_name(c)}"' not in blob and \
+            SUIT_SYMBOLS[c // 13] + RANKS[c % 13] not in blob, (ply, card_name(c))
+
+
 def test_a_bridge_ending_by_clicks_never_shows_a_defender_card(server: str, page: Any) -> None:
     """South, the person, declares and plays dummy's cards too; East and West are ISMCTS.
     Mutation caught: the bridge drawing ignoring ``seat`` (East's cards drawn face up)."""
@@ -89,12 +98,7 @@ def test_a_bridge_ending_by_clicks_never_shows_a_defender_card(server: str, page
             played = {m["move"] for m in v["moves"]}
             if v["terminal"]:
                 continue
-            blob = json.dumps(v, ensure_ascii=False)
-            for c in secret:
-                if card_name(c) in played:
-                    continue
-                assert f'"{card_name(c)}"' not in blob and \
-                    SUIT_SYMBOLS[c // 13] + RANKS[c % 13] not in blob, (v["ply"], card_name(c))
+            assert_unseen(json.dumps(v, ensure_ascii=False), secret, played, v["ply"])
             checked += 1
     assert checked >= 6
 
@@ -163,11 +167,7 @@ def test_a_full_bridge_deal_by_clicks_as_one_seat(server: str, page: Any) -> Non
             # a stream is checked whole (start, info and move events: the card it played
             # is among ``played`` in the view after it)
             blob = body if body.startswith("event:") else json.dumps(v, ensure_ascii=False)
-            for c in secret:
-                if card_name(c) in played:
-                    continue
-                assert f'"{card_name(c)}"' not in blob and \
-                    SUIT_SYMBOLS[c // 13] + RANKS[c % 13] not in blob, (v["ply"], card_name(c))
+            assert_unseen(blob, secret, played, v["ply"])
             checked += 1
     assert checked >= 13
     assert len([b for b in bodies if b.startswith("event:")]) >= 26  # every agent card
