@@ -74,7 +74,12 @@ def test_imports_point_one_way() -> None:
 
 
 def test_no_game_name_is_compared_outside_games() -> None:
-    names = ["tictactoe", "connect4", "chess", "othello", "pig", "nim", "fig6.2"]
+    """Every registered game's name (the registry, so a new game is guarded at once), as
+    a literal compared or looked up, and any ``.name`` compared with or looked up in
+    something (``g.name in EXAMPLES`` passed the old list of seven names)."""
+    from gamesearch.games import available_games
+
+    names = sorted(available_games(), key=len, reverse=True)
     alt = "|".join(map(re.escape, names))
     pattern = re.compile(rf"""(==|!=|\bin\b|\bnot in\b)\s*\(?\s*["']({alt})["']"""
                          rf"""|["']({alt})["']\s*(==|!=)""")
@@ -84,7 +89,8 @@ def test_no_game_name_is_compared_outside_games() -> None:
         if rel.startswith("games/"):
             continue
         for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if pattern.search(line) or re.search(r"\.name\s*(==|!=)\s*[\"']", line):
+            if pattern.search(line) or re.search(
+                    r"\.name\s*(==|!=)\s*[\"']|\b(g|game)\.name\s+(not\s+)?in\s", line):
                 found.append(f"{rel}:{i}: {line.strip()}")
     assert found == [], "\n".join(found)
 

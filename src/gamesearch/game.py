@@ -117,6 +117,9 @@ class GameType:
     #: ``(low, high)``: every player's terminal utility and evaluation lies in it
     #: (``None``: not promised).
     value_bounds: tuple[float, float] | None = None
+    #: The whole game tree is small enough to search to its end at once (the textbook
+    #: trees): the web app's exact routes take it whatever its other flags say.
+    small: bool = False
 
     def __post_init__(self) -> None:
         if self.alternating and (self.num_players != 2 or self.chance):

@@ -535,6 +535,7 @@ class TreeGame(Game[int, str]):
             num_players=num_players, chance=CHANCE in self._player, zero_sum=zero_sum,
             constant_sum=constant,
             value_bounds=(min(entries), max(entries)) if entries else None,
+            small=True,
         )
         biggest = max(
             (abs(x) for r in self._returns + self._heuristic_vec if r is not None for x in r),

@@ -14,7 +14,6 @@ from ...argtypes import Range
 from ...errors import GameError, InvalidLimitError, echo
 from ...game import CHANCE, Game
 from ...games import get_game
-from ...games.trees import EXAMPLES
 from ...search import Limit, parse_spec
 from ...search.tt import parse_size
 from ...spec import PY_PREFIX, read_bool, split_spec
@@ -207,12 +206,13 @@ def agent(g: Game[Any, Any], spec_text: str, seconds: float, callback: Any, caps
 
 def solvable(g: Game[Any, Any]) -> bool:
     """Whether ``/api/solve`` takes the game: two players, zero-sum, no chance (the exact
-    solver), or a textbook tree (a full-depth search of its whole, small tree). The one rule
+    solver), or a small tree (``GameType.small``, the textbook trees: a full-depth search of
+    its whole tree). The one rule
     that ``/api/games`` reports as ``solvable`` and ``/api/solve`` and ``/api/scores``
     apply before any search: a game outside it (Pig: chance, and no end in sight) is refused
     at once instead of after the server's time cap."""
     gt = g.game_type
-    return (gt.num_players == 2 and gt.zero_sum and not gt.chance) or g.name in EXAMPLES
+    return (gt.num_players == 2 and gt.zero_sum and not gt.chance) or gt.small
 
 
 def require_solvable(g: Game[Any, Any], what: str = "solve") -> None:
