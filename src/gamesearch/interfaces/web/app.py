@@ -255,7 +255,8 @@ def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Librar
                         "notation": g.state_notation, "start": _safe_format(g),
                         "default_algorithm": default_algorithm(g),
                         "solvable": validation.solvable(g),
-                        "default_agent": default_agent(g)})
+                        "default_agent": default_agent(g),
+                        "seat_names": sessions.seat_names(g)})
         return {"games": out,
                 "algorithms": {n: a.summary for n, a in ALGORITHMS.items()},
                 "agents": AGENT_KINDS}
@@ -466,13 +467,15 @@ def _add_analysis_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
 
     @app.get("/api/scores", summary="every legal move's exact score")
     async def scores(game: Text = None, position: Text = None,
-                     moves: Text = None) -> dict[str, Any]:
+                     moves: Text = None, quick: Text = None) -> dict[str, Any]:
         """Each legal move's score for the player to move, in the game's convention
         (Connect Four: Pons's scores, shown above the seven columns): from the opening
         book where it is exact (or one ply on top of it), else from the solver (compiled
         when the game has one) in a budget of the server's per-move time for each move,
         within its time cap. ``null`` where the time ran out (``result``: win, draw or loss
-        when the book knows that much); ``source``: ``end``, ``book`` or ``solver``."""
+        when the book knows that much); ``source``: ``end``, ``book`` or ``solver``.
+        ``quick=1``: what is known at once (the game's end, the book; no solver), for a
+        page to show while the full answer is computed."""
         g = validation.game(game, caps)
         validation.require_solvable(g, "move scores")
         s, _ = validation.state(g, position, moves, caps)
@@ -480,9 +483,15 @@ def _add_analysis_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
         lim = Limit(time=min(caps.time, caps.score_time * n),
                     nodes=max(10_000, min(caps.nodes, 2 * caps.nodes // n)))
         book = "on" if g.opening_book(None) is not None else None  # its exact entries
-        items = await gate.run(partial(move_scores, g, s, fast=g.fast_solver(), limit=lim,
-                                       book=book))
-        return {"game": g.spec, "position": g.format_state(s), "scores": items}
+        fast = validation.flag("quick", quick)
+        if fast:  # milliseconds: no search slot taken
+            items = await anyio.to_thread.run_sync(partial(
+                move_scores, g, s, book=book, solve=False))
+        else:
+            items = await gate.run(partial(move_scores, g, s, fast=g.fast_solver(),
+                                           limit=lim, book=book))
+        return {"game": g.spec, "position": g.format_state(s), "scores": items,
+                "complete": all(i["score"] is not None for i in items)}
 
 
 def _add_learn_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:
