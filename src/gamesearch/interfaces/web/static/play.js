@@ -261,8 +261,9 @@ async function resign() {
   const gen = ++S.gen;
   S.busy = true;
   try {
+    // the person to move resigns (hot seat: whoever's turn it is), else this page's seat
     const params = seatParams({ flip: S.flip ? 1 : "" });
-    if (params.seat === "" && isHuman(v.to_move)) params.seat = v.to_move;
+    if (v.to_move !== null && isHuman(v.to_move)) params.seat = v.to_move;
     S.view = await api(`/api/play/${v.id}/resign`, params, { ply: v.ply });
   } catch (e) {
     S.busy = false;
@@ -411,6 +412,7 @@ async function show(ply) {
   ply = Math.max(0, ply);
   S.shown = ply;
   S.selected = null;
+  $("#tapmoves").innerHTML = "";  // an earlier position is looked at, not played on
   drawMoveList();
   const v = await api(`/api/play/${S.view.id}`, seatParams({ ply, flip: S.flip ? 1 : "" }));
   if (S.shown !== ply) return;
