@@ -30,7 +30,7 @@ def test_terminal_play_refuses_an_illegal_move_with_the_legal_list(
     assert "illegal move '8/3'; legal moves: 24/21 24/23, " in out and "8/5 6/5, " in out
     assert "human (player 1) plays 8/5 6/5" in out
     assert "star2:depth=1 (player 2) plays" in out and "chance plays" in out
-    assert "X (seat 0) to move, dice 31" in out and "|BAR|" in out
+    assert "X (player 1) to move, dice 31" in out and "|BAR|" in out
 
 
 def test_a_whole_game_ends_with_its_points() -> None:
@@ -39,7 +39,7 @@ def test_a_whole_game_ends_with_its_points() -> None:
     assert code == 0
     last = out.strip().splitlines()[-1]
     assert last.startswith("game over: player ") and " wins (" in last
-    assert any(f"({kind}, {k} points)" in last for kind, k in
+    assert any(f"({kind}, {k} point{'s' if k > 1 else ''})" in last for kind, k in
                (("single game", 1), ("gammon", 2), ("backgammon", 3))), last
 
 

@@ -151,10 +151,13 @@ def test_list_shows_each_games_options() -> None:
     data = json.loads(out)
     assert data["game_options"]["pig"] == [
         {"name": "goal", "type": "int", "default": "20", "range": "1 to 1000",
-         "help": "the score that wins"},
+         "help": "the score that wins", "choices": None},
         {"name": "sides", "type": "int", "default": "6", "range": "2 to 100",
-         "help": "the faces of the die"}]
+         "help": "the faces of the die", "choices": None}]
     assert data["game_options"]["chess"] == []
+    # a few values: each one, for a front end's choice (Chinese Checkers' seats)
+    seats = {o["name"]: o for o in data["game_options"]["chinese_checkers"]}["players"]
+    assert seats["choices"] == ["2", "3", "4", "6"]
     assert [o["name"] for o in data["game_options"]["nim"]] == ["heaps"]
     _code, out = run_inline("list")
     assert "goal=int" in out and "1 to 1000, default 20" in out

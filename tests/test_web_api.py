@@ -106,7 +106,21 @@ def test_analyze_is_the_cli_object(client: TestClient) -> None:
         web.pop(key), cli.pop(key)
     assert web["depth"] == cli["depth"] == 4
     assert web.pop("score_text") == str(web["value"])  # the web's words for the value
+    # the moves as people write them, beside the notation (tic-tac-toe: the same)
+    assert web["move_text"] == web["move"] and web["pv_text"] == web["pv"]
     assert web == cli
+
+
+def test_analyze_and_solve_say_chess_moves_in_san(client: TestClient) -> None:
+    """Issue 36 item 5: the Analyse page and /api/analyze gave ``d1d8``; people read SAN
+    (the game's ``describe_action``), beside the UCI the command line's JSON keeps."""
+    pytest.importorskip("chess")
+    mate = "6k1/5ppp/8/8/8/8/8/3QK3 w - - 0 1"
+    data = client.get("/api/analyze", params={"game": "chess", "position": mate,
+                                              "depth": "2"}).json()
+    assert data["move"] == "d1d8" and data["move_text"] == "Qd8#"
+    assert data["pv_text"][0] == "Qd8#"
+    assert "Qd8#" in data.get("root_values_text", {"Qd8#": 0})
 
 
 def test_analyze_with_time_matches_cli_keys(client: TestClient) -> None:

@@ -331,7 +331,9 @@ def test_pig_says_whose_turn_a_one_ended(server: str, page: Any) -> None:
         if "turn over" in str(page.text_content("#status")):
             break
     status = str(page.text_content("#status"))
-    assert "player 1 (human): rolled 1: turn over. player 2 (human) to move" in status
+    # the choice, then chance: neither credited to the other (issue 36: backgammon)
+    assert "player 1 (human) played roll; then chance: rolled 1: turn over. player 2 (human) " \
+        "to move" in status
     assert "player 0" not in str(page.text_content("#board"))
 
 

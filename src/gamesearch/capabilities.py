@@ -533,7 +533,10 @@ class MatchHooks:
     * ``table_outcome(state)`` -- a finished table of a duplicate board
       (:class:`TableOutcome`: a few words and the facts behind them; bridge: the contract,
       its declarer, the tricks and the score, ``3NT by South, 10 tricks (+1), N-S +430``);
-      ``None``: the game's ``termination``.
+      ``None``: the game's ``termination``;
+    * ``seat_names`` -- the colour (or name) of each seat, in seat order, where the game
+      gives seats one (Rolit: ``red``, ``yellow``...): front ends write ``player 1 (red)``
+      so a person knows which colour is theirs; ``None``: numbers only.
     """
 
     default_opponent: str | None = None
@@ -544,6 +547,7 @@ class MatchHooks:
     board_points: Callable[[float], float] | None = None
     team_names: tuple[str, str] | None = None
     table_outcome: Callable[[Any], TableOutcome] | None = None
+    seat_names: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

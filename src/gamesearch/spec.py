@@ -166,6 +166,9 @@ class GameOption:
     help: str = ""
     read: Callable[[str, str], Any] | None = None
     write: Callable[[Any], str] | None = None
+    #: every value the option takes, when they are few and ``range`` does not list them
+    #: (Chinese Checkers' players: 2, 3, 4 or 6): what a front end offers as a choice
+    choices: tuple[Any, ...] | None = None
 
     def parse(self, text: str) -> Any:
         """The value of the option's ``text`` in a spec, checked against its range."""
@@ -208,10 +211,28 @@ class GameOption:
         return f"{self.range[0]:g} to {self.range[1]:g}" if len(self.range) == 2 else str(
             self.range)
 
+    def values(self) -> list[Any] | None:
+        """Every value the option takes when they are few (at most 16): ``choices``, a
+        whole-number range, the words of a ``str`` range, ``0/1``; else ``None``."""
+        if self.choices is not None:
+            return list(self.choices)
+        if self.type is bool:
+            return [False, True]
+        if isinstance(self.range, tuple):
+            if self.type is str:
+                return list(self.range)
+            if self.type is int and len(self.range) == 2 and self.read is None \
+                    and self.range[1] - self.range[0] < 16:
+                return list(range(int(self.range[0]), int(self.range[1]) + 1))
+        return None
+
     def describe(self) -> dict[str, Any]:
-        """What ``gamesearch list --json`` and ``/api/games`` show of the option."""
+        """What ``gamesearch list --json`` and ``/api/games`` show of the option
+        (``choices``: every value in spec text when they are few, else ``None``)."""
+        values = self.values()
         return {"name": self.name, "type": self.type.__name__, "default": self.format(
-            self.default), "range": self.range_text(), "help": self.help}
+            self.default), "range": self.range_text(), "help": self.help,
+            "choices": None if values is None else [self.format(v) for v in values]}
 
 
 def read_game_options(game: str, declared: Sequence[GameOption],

@@ -283,8 +283,9 @@ class Nim(Game[NimState, NimAction]):
     # start, drawn from the board's seed: bridge's deal), and team_names and
     # table_outcome name the teams and describe a finished table (a TableOutcome: words and
     # facts) in duplicate's live lines, web page and export (bridge: N-S, E-W; the
-    # contract, the tricks and the score). Nim needs none: the default search
-    # plays it perfectly.
+    # contract, the tricks and the score); the web app also says a team game's result by
+    # team. seat_names gives each seat its colour, so people read `player 1 (red)`
+    # (Rolit). Nim needs none: the default search plays it perfectly.
 
     # turn_passing() -> TurnPassing: give_turn(state, player), the position with another
     # player to move; best-reply search lets an opponent move out of turn with it on three

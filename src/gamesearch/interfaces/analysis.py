@@ -15,7 +15,7 @@ from typing import Any
 
 from ..capabilities import RAW_SCORES
 from ..errors import GameError, SearchTimeout
-from ..game import BookEntry, FastSolver, Game, solve_until
+from ..game import CHANCE, BookEntry, FastSolver, Game, solve_until
 from ..search import Limit, SearchResult, make_searcher, parse_spec
 from ..search.solve import solve
 
@@ -90,9 +90,11 @@ def analyze(
     entry = book_entry(game, state, book) if not algorithm and limit is None else None
     if entry is not None:  # the opening book's answer: 0 nodes
         move = game.format_action(state, entry.move)
-        return {"game": game.spec, "position": game.format_state(state), "algorithm": "book",
-                "move": move, "value": entry.score, "exact": entry.exact, "nodes": 0,
-                "pv": [move]}
+        record: dict[str, Any] = {
+            "game": game.spec, "position": game.format_state(state), "algorithm": "book",
+            "move": move, "value": entry.score, "exact": entry.exact, "nodes": 0,
+            "pv": [move]}
+        return {**record, **people_notation(game, state, record)}
     spec = algorithm or default_algorithm(game)
     name, options, spec_limit = parse_spec(spec)
     if limit is None:
@@ -113,6 +115,7 @@ def analyze(
     data["pv"] = format_pv(game, state, result.pv)
     if "root_values" in data:
         data["root_values"] = {fmt(a): json_value(v) for a, v in data["root_values"]}
+    data.update(people_notation(game, state, data))
     return data
 
 
@@ -168,8 +171,42 @@ def solve_record(game: Game[Any, Any], state: Any, text: str, **options: Any
     """The whole ``solve --json`` object of ``state`` written as ``text`` (options: those
     of :func:`solve_position`)."""
     data = solve_position(game, state, **options)
-    return {"game": game.spec, "position": text, "algorithm": data.pop("algorithm", "solve"),
-            **data}
+    out = {"game": game.spec, "position": text, "algorithm": data.pop("algorithm", "solve"),
+           **data}
+    return {**out, **people_notation(game, state, out)}
+
+
+def people_notation(g: Game[Any, Any], s: Any, data: dict[str, Any]) -> dict[str, Any]:
+    """The moves of an ``analyze``/``solve`` object as people write them (the game's
+    ``describe_action``: chess's SAN ``Qxd8+`` beside the UCI ``d1d8`` the command line's
+    JSON keeps): ``move_text``, ``moves_text``, ``pv_text`` and ``root_values_text`` (move
+    text -> value), for whichever of ``move``, ``moves``, ``pv``, ``root_values`` it has."""
+    def text(move: Any) -> str | None:
+        try:
+            return g.describe_action(s, g.parse_action(s, str(move)))
+        except GameError:
+            return None
+
+    out: dict[str, Any] = {}
+    if isinstance(data.get("move"), str):
+        out["move_text"] = text(data["move"])
+    if isinstance(data.get("moves"), list):
+        out["moves_text"] = [text(m) for m in data["moves"]]
+    if isinstance(data.get("pv"), list):
+        line, t = [], s
+        try:
+            for word in data["pv"]:
+                if g.is_terminal(t) or g.to_move(t) == CHANCE:
+                    break
+                a = g.parse_action(t, str(word))
+                line.append(g.describe_action(t, a))
+                t = g.result(t, a)
+        except GameError:
+            pass
+        out["pv_text"] = line
+    if isinstance(data.get("root_values"), dict):
+        out["root_values_text"] = {text(m) or m: v for m, v in data["root_values"].items()}
+    return out
 
 
 def move_scores(
@@ -179,6 +216,7 @@ def move_scores(
     fast: FastSolver | None = None,
     limit: Limit | None = None,
     book: str | None = None,
+    solve: bool = True,
 ) -> list[dict[str, Any]]:
     """Every legal move's exact score for the player to move, in the game's score convention
     (Connect Four: Pons's scores, as his site shows above the seven columns).
@@ -199,7 +237,8 @@ def move_scores(
     solve (the compiled solver reads only the clock). A move still unsolved then gets
     ``score`` ``None``, with ``result`` (``win``/``draw``/``loss``) when the book knows
     that much. Each item: ``move``, ``score``, ``nodes``, ``source`` (``end``, ``book``,
-    ``solver`` or ``None``). Two-player zero-sum games without chance only.
+    ``solver`` or ``None``). Two-player zero-sum games without chance only. ``solve``
+    false: steps 1-3 only (what is known at once, in milliseconds).
     """
     gt = game.game_type
     if gt.num_players != 2 or not gt.zero_sum or gt.chance:
@@ -227,7 +266,8 @@ def move_scores(
         if entry is not None:  # the sign only: what the book knows if the solver runs out
             item["result"] = "win" if entry.score < 0 else "loss" if entry.score > 0 else "draw"
         pending.append((item, child))
-    _solve_pending(game, pending, fast, limit)
+    if solve:
+        _solve_pending(game, pending, fast, limit)
     return out
 
 

@@ -263,7 +263,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     else:
         hooks = game.match_hooks()  # a game scored in points says how many (a gammon: 2)
         how = game.termination(final) if hooks is not None and hooks.points else None
-        points = f" ({how}, {_value_text(float(best))} points)" if how else ""
+        plural = "" if abs(float(best)) == 1 else "s"
+        points = f" ({how}, {_value_text(float(best))} point{plural})" if how else ""
         write("game over: " + ", ".join(f"player {w + 1} ({specs[w]})" for w in winners)
               + " wins" + points)
     return 0

@@ -660,20 +660,21 @@ class Backgammon(Game[BGState, BGAction]):
         if self.is_terminal(state):
             winner = "O" if state[2] == 0 else "X"
             kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[self.points(state)]
-            lines.append(f" {winner} wins {kind} ({self.points(state)} points)")
+            k = self.points(state)
+            lines.append(f" {winner} wins {kind} ({k} point{'' if k == 1 else 's'})")
         elif state[3] == OPENING:
             lines.append(" the opening roll")
         elif state[3] == NOT_ROLLED:
-            lines.append(f" {mark} (seat {state[2]}) to roll")
+            lines.append(f" {mark} (player {state[2] + 1}) to roll")
         else:
-            lines.append(f" {mark} (seat {state[2]}) to move, dice {state[3]}{state[4]}")
+            lines.append(f" {mark} (player {state[2] + 1}) to move, dice {state[3]}{state[4]}")
         lines.append(f" position {self.format_state(state)}")
         return "\n".join(lines)
 
     def describe_action(self, state: BGState, action: BGAction) -> str:
         if state[3] == OPENING:
             starter, hi, lo = action
-            return f"opening roll {hi}{lo}: seat {starter} starts"
+            return f"opening roll {hi}{lo}: player {starter + 1} starts"
         if state[3] == NOT_ROLLED:
             return f"rolled {action[0]}{action[1]}"
         return self.format_action(state, action)

@@ -143,7 +143,7 @@ class ChineseCheckers(Game[CCState, int]):
                       "played")
     options = (
         GameOption("players", int, 2, "2, 3, 4 or 6", "the number of players",
-                   read=_read_players),
+                   read=_read_players, choices=(2, 3, 4, 6)),
         GameOption("max_moves", int, DEFAULT_MAX_MOVES, (1, MAX_MAX_MOVES),
                    "turns of all players together after which the game ends (OpenSpiel's "
                    "move limit)"),

@@ -12,7 +12,10 @@ from typing import Any
 from ..svg import disc, document, label, pv_texts, target
 
 CELL = 36
-PAD = 34
+#: the margin around the grid: the coordinates are drawn in it, clear of the edge stones
+#: (a stone's radius is 0.46 of a cell)
+PAD = 46
+STONE_R = CELL * 0.46
 FILL = ("", "#111111", "#f4f4f0")
 TEXT_ON = ("#111", "#eee", "#111")
 
@@ -56,8 +59,10 @@ def render(game: Any, state: Any, *, pv: Sequence[Any] = (),
         x: float = PAD + i * CELL
         parts.append(f'<line x1="{x}" y1="{PAD}" x2="{x}" y2="{PAD + span}" stroke="#333"/>')
         parts.append(f'<line x1="{PAD}" y1="{x}" x2="{PAD + span}" y2="{x}" stroke="#333"/>')
-        parts.append(label("ABCDEFGHJKLMNOPQRST"[i], x, PAD - 14, size=12, fill="#333"))
-        parts.append(label(str(n - i), PAD - 20, x + 4, size=12, fill="#333"))
+        parts.append(label("ABCDEFGHJKLMNOPQRST"[i], x, PAD - STONE_R - 5, size=12,
+                           fill="#333", attrs=' data-coord="col"'))
+        parts.append(label(str(n - i), PAD - STONE_R - 4, x + 4, anchor="end", size=12,
+                           fill="#333", attrs=' data-coord="row"'))
     if n >= 7:
         edge = 2 if n < 13 else 3
         stars = {edge, n - 1 - edge} | ({n // 2} if n % 2 else set())

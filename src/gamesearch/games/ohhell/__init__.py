@@ -233,15 +233,15 @@ class OhHell(Game[OhHellState, int]):
         return state
 
     def render(self, state: OhHellState) -> str:
-        lines = [f"dealer: {state.dealer}"]
+        lines = [f"dealer: player {state.dealer + 1}"]
         if state.trump_card is not None:
             lines.append(f"trump card: {DECK.name(state.trump_card)}")
         for s in range(PLAYERS):
             bid = "-" if state.bids[s] < 0 else str(state.bids[s])
-            lines.append(f"seat {s}: {DECK.format_hand(state.hand(s)):<14} bid {bid} "
+            lines.append(f"player {s + 1}: {DECK.format_hand(state.hand(s)):<14} bid {bid} "
                          f"won {state.won[s]}")
         for trick in state.tricks():
-            lines.append("trick: " + " ".join(f"{s}:{DECK.name(c)}" for s, c in trick))
+            lines.append("trick: " + " ".join(f"{s + 1}:{DECK.name(c)}" for s, c in trick))
         return "\n".join(lines)
 
     # ----- capabilities -----------------------------------------------------------------
@@ -316,16 +316,16 @@ class OhHellObservation:
         """The view in words for a person: own hand, trump, bids, tricks."""
         view = _view(observation)
         if view.seat is None:
-            lines = [f"a spectator; dealer: seat {view.dealer}"]
+            lines = [f"a spectator; dealer: player {view.dealer + 1}"]
         else:
-            lines = [f"you are seat {view.seat}; dealer: seat {view.dealer}",
+            lines = [f"you are player {view.seat + 1}; dealer: player {view.dealer + 1}",
                      f"your hand: {DECK.format_hand(view.hand)} (suits C.D.S.H)"]
         if view.trump_card is not None:
             lines.append(f"trump card: {DECK.name(view.trump_card)}")
         lines.append("bids: " + " ".join("-" if b < 0 else str(b) for b in view.bids)
                      + "   tricks won: " + " ".join(map(str, view.won)))
         for i in range(0, len(view.plays), PLAYERS):
-            lines.append("trick: " + " ".join(f"{s}:{DECK.name(c)}"
+            lines.append("trick: " + " ".join(f"{s + 1}:{DECK.name(c)}"
                                               for s, c in view.plays[i:i + PLAYERS]))
         return "\n".join(lines)
 

@@ -1,6 +1,8 @@
 """Oh Hell drawn as SVG for the web app: the seats' hands (only ``seat``'s face up, the
 others as card backs; every hand face up for ``seat="all"``), the trump card, bids, tricks
-won, the trick on the table; each legal card or bid carries ``data-move``."""
+won, the trick on the table; each legal card or bid carries ``data-move``. Seats are
+written from 1 (``player 1``), as people count them; a ``viewBox`` lets a page scale the
+table to a phone's width."""
 
 from __future__ import annotations
 
@@ -35,12 +37,14 @@ def render_svg(state: Any, seat: int | str | None = None, interactive: bool = Tr
     game = OhHell()
     legal = set() if game.is_terminal(state) or state.mover == CHANCE or not interactive \
         or (seat != "all" and state.mover != seat) else set(game.actions(state))
-    parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="420" height="330" '
-             'font-family="sans-serif"><rect width="420" height="330" fill="#275"/>']
+    # a viewBox, so the page scales the table to a phone's width instead of cropping it
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 420 330" width="420" '
+             'height="330" class="board ohhell" font-family="sans-serif">'
+             '<rect width="420" height="330" fill="#275"/>']
     for s in range(PLAYERS):
         y = 10 + s * 80
         bid = "-" if state.bids[s] < 0 else str(state.bids[s])
-        label = f"seat {s}{' (dealer)' if s == state.dealer else ''}: bid {bid}, won " \
+        label = f"player {s + 1}{' (dealer)' if s == state.dealer else ''}: bid {bid}, won " \
                 f"{state.won[s]}{'  <- to move' if s == state.mover else ''}"
         parts.append(f'<text x="10" y="{y + 12}" fill="#fff" font-size="13">'
                      f'{escape(label)}</text>')
@@ -55,8 +59,8 @@ def render_svg(state: Any, seat: int | str | None = None, interactive: bool = Tr
     trick = state.plays[len(state.plays) - (len(state.plays) % PLAYERS or
                                              (PLAYERS if state.plays else 0)):]
     for i, (s, c) in enumerate(trick):
-        parts.append(f'<text x="{170 + i * 40}" y="258" fill="#fff" font-size="11">'
-                     f'seat {s}</text>')
+        parts.append(f'<text x="{170 + i * 40}" y="258" fill="#fff" font-size="9">'
+                     f'player {s + 1}</text>')
         parts.append(_card(170 + i * 40, 262, DECK.name(c), None))
     for b in range(TRICKS + 1):
         if BID + b in legal:

@@ -61,7 +61,14 @@ from collections.abc import Sequence
 from functools import partial
 from types import MappingProxyType
 
-from ...capabilities import Drawing, Evaluation, MoveOrdering, Perft, TurnPassing
+from ...capabilities import (
+    Drawing,
+    Evaluation,
+    MatchHooks,
+    MoveOrdering,
+    Perft,
+    TurnPassing,
+)
 from ...errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
 from ...game import Game, GameType
 from ...spec import GameOption
@@ -288,6 +295,11 @@ class Rolit(Game[RState, int]):
                    for a in squares(moves))
 
     # ----- what people read -------------------------------------------------------------
+    def match_hooks(self) -> MatchHooks:
+        """Each seat's colour (red, yellow, green, blue in seat order), so a person is told
+        which colour is theirs."""
+        return MatchHooks(seat_names=COLOUR_NAMES[:self.players])
+
     def termination(self, state: RState) -> str | None:
         if not self.is_terminal(state):
             return None

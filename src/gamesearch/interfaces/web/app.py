@@ -17,6 +17,7 @@ from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import quote
 
 import anyio.to_thread
 from fastapi import FastAPI, Query, Request
@@ -34,6 +35,7 @@ from fastapi.responses import (
     StreamingResponse,
 )
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ... import __version__
@@ -53,6 +55,7 @@ from ..analysis import (
 )
 from . import learn, sessions, validation
 from .gate import Busy, SearchGate
+from .runs import RunCaps, Runs
 from .sessions import seat_view as seat_view_of
 from .sessions import shown_spec
 from .thinking import info_event, report_fields, sse, stream_move
@@ -119,14 +122,20 @@ def _labels(text: str | None) -> dict[str, str]:
 
 
 def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active: int = 2,
-               queue: int = 8, guide: Path | None = None) -> FastAPI:
+               queue: int = 8, guide: Path | None = None, runs: str = "loopback",
+               run_caps: RunCaps | None = None, runs_folder: str | Path | None = None
+               ) -> FastAPI:
     """The web app. ``db``: an arena results file, or a folder of them (read-only).
     ``caps``: what one request may ask for; ``active`` searches run at once and ``queue``
     more may wait, the next is refused with 429. ``guide``: the built manual's folder,
-    served at ``/guide/`` (default :data:`GUIDE`)."""
+    served at ``/guide/`` (default :data:`GUIDE`). ``runs``: who may start a tournament
+    from the page (``loopback``, ``anyone``, ``nobody``; :mod:`.runs`), within
+    ``run_caps``, its results written in ``runs_folder`` (default: a new temporary
+    folder)."""
     caps = caps or Caps()
     gate = SearchGate(active, queue)
-    library = Library(db)
+    web_runs = Runs(runs, run_caps, Path(runs_folder) if runs_folder is not None else None)
+    library = Library(db, extra=web_runs.files)
     assets = _docs_assets()
     app = FastAPI(
         title="gamesearch",
@@ -144,6 +153,8 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
     app.state.gate = gate
     app.state.caps = caps
     app.state.library = library
+    app.state.runs = web_runs
+    app.router.on_shutdown.append(web_runs.close)
 
     if assets:
         _add_docs(app, assets)
@@ -296,10 +307,40 @@ def _add_game_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Librar
                         "notation": g.state_notation, "start": _safe_format(g),
                         "default_algorithm": default_algorithm(g),
                         "solvable": validation.solvable(g),
-                        "default_agent": default_agent(g)})
+                        "default_agent": default_agent(g),
+                        "seat_names": sessions.seat_names(g)})
         return {"games": out,
                 "algorithms": {n: a.summary for n, a in ALGORITHMS.items()},
                 "agents": AGENT_KINDS}
+
+    gallery_cache: list[dict[str, Any]] = []
+
+    @app.get("/api/gallery", summary="every game's picture, agents and a link to play it")
+    def gallery() -> dict[str, Any]:
+        """For the home page: each game's name, description, seats, its drawing of the
+        start (``svg``, not interactive; a game with hidden information draws what a
+        spectator sees before the deal: no card), the agent put against a person and the
+        search ``analyze`` uses, and the address that plays it (a person against the
+        game's default opponent)."""
+        if not gallery_cache:
+            for name, (_target, desc) in available_games().items():
+                try:
+                    g = validation.game(name, caps)
+                except GameError:  # an optional dependency is missing (chess)
+                    continue
+                start = g.initial_state()
+                hidden = g.observation() is not None
+                svg = g.render_svg(start, interactive=False, seat=None if hidden else "all")
+                opponent = default_agent(g)
+                agents = ["human", *[opponent] * (g.num_players - 1)]
+                gallery_cache.append({
+                    "name": name, "description": desc, "players": g.num_players,
+                    "hidden": hidden, "chance": g.game_type.chance, "svg": svg or "",
+                    "opponent": opponent, "algorithm": default_algorithm(g),
+                    "solvable": validation.solvable(g),
+                    "play": "/play?" + "&".join([f"game={quote(name)}"] + [
+                        f"agent={quote(a)}" for a in agents])})
+        return {"games": gallery_cache}
 
     def _safe_format(g: Game[Any, Any]) -> str:
         """The start position, or "" with hidden information (a page starts such a game
@@ -507,13 +548,15 @@ def _add_analysis_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
 
     @app.get("/api/scores", summary="every legal move's exact score")
     async def scores(game: Text = None, position: Text = None,
-                     moves: Text = None) -> dict[str, Any]:
+                     moves: Text = None, quick: Text = None) -> dict[str, Any]:
         """Each legal move's score for the player to move, in the game's convention
         (Connect Four: Pons's scores, shown above the seven columns): from the opening
         book where it is exact (or one ply on top of it), else from the solver (compiled
         when the game has one) in a budget of the server's per-move time for each move,
         within its time cap. ``null`` where the time ran out (``result``: win, draw or loss
-        when the book knows that much); ``source``: ``end``, ``book`` or ``solver``."""
+        when the book knows that much); ``source``: ``end``, ``book`` or ``solver``.
+        ``quick=1``: what is known at once (the game's end, the book; no solver), for a
+        page to show while the full answer is computed."""
         g = validation.game(game, caps)
         validation.require_solvable(g, "move scores")
         s, _ = validation.state(g, position, moves, caps)
@@ -521,9 +564,15 @@ def _add_analysis_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Li
         lim = Limit(time=min(caps.time, caps.score_time * n),
                     nodes=max(10_000, min(caps.nodes, 2 * caps.nodes // n)))
         book = "on" if g.opening_book(None) is not None else None  # its exact entries
-        items = await gate.run(partial(move_scores, g, s, fast=g.fast_solver(), limit=lim,
-                                       book=book))
-        return {"game": g.spec, "position": g.format_state(s), "scores": items}
+        fast = validation.flag("quick", quick)
+        if fast:  # milliseconds: no search slot taken
+            items = await anyio.to_thread.run_sync(partial(
+                move_scores, g, s, book=book, solve=False))
+        else:
+            items = await gate.run(partial(move_scores, g, s, fast=g.fast_solver(),
+                                           limit=lim, book=book))
+        return {"game": g.spec, "position": g.format_state(s), "scores": items,
+                "complete": all(i["score"] is not None for i in items)}
 
 
 def _add_learn_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:
@@ -565,6 +614,37 @@ def _add_tournament_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: 
     def tournaments() -> dict[str, Any]:
         return {"files": library.listing()}
 
+    runs: Runs = app.state.runs
+
+    @app.get("/api/tournaments/run", summary="the tournament started from the web")
+    def run_status() -> dict[str, Any]:
+        """Who may start one here (``policy``), its bounds (``caps``), and the current or
+        last ``run``: its results ``file`` and tournament ``id`` (watch it with
+        ``/api/tournaments/{file}/{id}/live``), whether it is ``running``."""
+        return runs.status()
+
+    @app.post("/api/tournaments/run", summary="start a tournament (one at a time)",
+              status_code=201)
+    async def run_start(body: StartRun, request: Request) -> dict[str, Any]:
+        """Starts ``gamesearch tournament`` for ``game`` between ``agents`` (2 to the
+        cap; engine specs, ``NAME=SPEC`` to name one), ``games_per_pair`` games at each
+        pair and ``move_time`` seconds a move, within the server's caps; from the machine
+        itself only (unless the server allows more). 409 while one runs. Answers at once
+        with the run's file: the page watches it live."""
+        runs.allowed(request.client.host if request.client else None)
+        config = await anyio.to_thread.run_sync(
+            runs.check, body.game, list(body.agents or []), body.games_per_pair,
+            body.move_time, caps)
+        await anyio.to_thread.run_sync(runs.start, config)
+        return runs.status()
+
+    @app.post("/api/tournaments/run/stop", summary="stop the running tournament")
+    async def run_stop(request: Request) -> dict[str, Any]:
+        """Ends the running tournament's process; the games stored so far stay."""
+        runs.allowed(request.client.host if request.client else None)
+        await anyio.to_thread.run_sync(runs.stop)
+        return runs.status()
+
     @app.get("/api/tournaments/{file}/{tid}", summary="standings, pairs, Elo, plot, games")
     def tournament(file: str, tid: int) -> dict[str, Any]:
         return library.tournament(file, tid)
@@ -604,6 +684,15 @@ def _add_tournament_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: 
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache"})
+
+
+class StartRun(BaseModel):
+    """``POST /api/tournaments/run``: the tournament to start."""
+
+    game: str
+    agents: list[str] | None = None
+    games_per_pair: int | None = None
+    move_time: float | None = None
 
 
 def _add_status_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:

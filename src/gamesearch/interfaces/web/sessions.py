@@ -38,6 +38,7 @@ from pydantic import BaseModel
 
 from ...agents import seat_game
 from ...agents import seat_view as agent_view
+from ...capabilities import MatchHooks
 from ...errors import GameError, echo
 from ...game import CHANCE, Game
 from ...search import Limit, SearchResult
@@ -94,6 +95,8 @@ class Session:
     #: by the ply of its move; with hidden cards shown whole only once the game is over
     reasonings: dict[int, dict[str, Any]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: the seat that resigned (a two-player game ends there, the other seat winning)
+    resigned: int | None = None
 
     @property
     def ply(self) -> int:
@@ -115,10 +118,13 @@ class Session:
         return self.agents[seat].partition(":")[0].strip().lower() == "human"
 
     def expect(self, ply: int | None) -> None:
-        """Refuse a request made for another ply than the game's (409)."""
+        """Refuse a request made for another ply than the game's (409), or once a player
+        has resigned."""
         if ply is None:
             raise WebInputError("ply: missing; a request names the ply it expects (the "
                                 "number of moves played so far)")
+        if self.resigned is not None:
+            raise StaleMove(f"player {self.resigned + 1} resigned: the game is over")
         if ply != self.ply:
             raise StaleMove(f"stale request: it was made at ply {ply}, the game is at ply "
                             f"{self.ply}; nothing was played")
@@ -220,22 +226,67 @@ def move_entry(game: Game[Any, Any], move: Move, ply: int, seat: int | None) -> 
             "player": move.mover}
 
 
+def seat_name(game: Game[Any, Any], player: int) -> str:
+    """``player 1``, with the colour the game gives the seat when it names one
+    (``MatchHooks.seat_names``; Rolit: ``player 1 (red)``). Seats are numbered from 1 for
+    people, everywhere the web app writes them."""
+    hooks = game.match_hooks()
+    names = hooks.seat_names if hooks is not None else None
+    colour = f" ({names[player]})" if names and 0 <= player < len(names) else ""
+    return f"player {player + 1}{colour}"
+
+
+def seat_names(game: Game[Any, Any]) -> list[str] | None:
+    """Each seat's colour where the game names one (``MatchHooks.seat_names``), else None."""
+    hooks = game.match_hooks()
+    names = hooks.seat_names if hooks is not None else None
+    return list(names) if names else None
+
+
+def _points(value: float) -> str:
+    return f"{value:g} point{'' if abs(value) == 1 else 's'}"
+
+
 def result_text(game: Game[Any, Any], state: Any) -> str:
-    """``player 1 wins``, ``draw``, with the game's reason (``draw by stalemate``)."""
+    """``player 1 wins``, ``draw``, with the game's reason (``draw by stalemate``); a game
+    of partnerships (``MatchHooks.teams``) by its teams (bridge: ``N-S wins: 4S by South,
+    10 tricks (=), N-S +420``, from ``team_names`` and ``table_outcome``)."""
     returns = list(game.returns(state))
+    hooks = game.match_hooks()
+    if hooks is not None and hooks.teams:
+        return _team_result(game, state, returns, hooks)
     best = max(returns)
     winners = [i for i, r in enumerate(returns) if r == best]
     if len(returns) > 2 and len(winners) < len(returns):  # every seat's rank, ties shared
         ranks = [1 + sum(o > r for o in returns) for r in returns]
-        text = ", ".join(f"{k}. player {p + 1}" for k, p in sorted(
+        text = ", ".join(f"{k}. {seat_name(game, p)}" for k, p in sorted(
             (k, p) for p, k in enumerate(ranks)))
     else:
         text = ("draw" if len(winners) == len(returns) else
-                " and ".join(f"player {w + 1}" for w in winners) + " wins")
+                " and ".join(seat_name(game, w) for w in winners) + " wins")
     why = game.termination(state)
     if why:
         text += " by " + why
+    if hooks is not None and hooks.points and len(winners) < len(returns):
+        text += f" ({_points(best)})"  # backgammon: a gammon is 2 points
     return text
+
+
+def _team_result(game: Game[Any, Any], state: Any, returns: list[float],
+                 hooks: MatchHooks) -> str:
+    teams = hooks.teams or ()
+    names = hooks.team_names or tuple(f"team {k + 1}" for k in range(len(teams)))
+    totals = [returns[team[0]] for team in teams]
+    best = max(totals)
+    winners = [names[k] for k, t in enumerate(totals) if t == best]
+    members = "; ".join(f"{names[k]}: " + " and ".join(seat_name(game, p) for p in team)
+                        for k, team in enumerate(teams))
+    text = "draw" if len(winners) == len(teams) else " and ".join(winners) + " wins"
+    if hooks.table_outcome is not None:
+        text += ": " + hooks.table_outcome(state).text
+    elif game.termination(state):
+        text += " by " + str(game.termination(state))
+    return f"{text} ({members})"
 
 
 def view(session: Session, seat: int | None, ply: int | None = None,
@@ -252,6 +303,7 @@ def view(session: Session, seat: int | None, ply: int | None = None,
         "id": session.id, "game": shown_spec(g, session.spec), "start": session.start_text,
         "agents": list(session.agents), "time": session.time, "clock": session.clock,
         "players": g.num_players, "seat": seat, "ply": session.ply, "shown": shown,
+        "seat_names": seat_names(g),
         "moves": [move_entry(g, m, i + 1, seat) for i, m in enumerate(session.moves)],
         "line": g.format_line(session.start, [m.action for m in session.moves[:shown]]),
     }
@@ -274,6 +326,16 @@ def view(session: Session, seat: int | None, ply: int | None = None,
                              if k <= shown]
     out["returns"] = list(g.returns(s)) if out["terminal"] else None
     out["result"] = result_text(g, s) if out["terminal"] else None
+    if session.resigned is not None and shown == session.ply:  # over by resignation
+        loser = session.resigned
+        out.update(terminal=True, to_move=None, legal=[],
+                   returns=[-g.max_utility if p == loser else g.max_utility
+                            for p in range(g.num_players)],
+                   result=f"{seat_name(g, 1 - loser)} wins by resignation "
+                          f"({seat_name(g, loser)} resigned)")
+        out["svg"] = g.render_svg(s, last=last_text, flip=flip, interactive=False,
+                                  seat=seat if hidden else "all")
+    out["resigned"] = session.resigned
     return out
 
 
@@ -291,6 +353,12 @@ class PlayMove(BaseModel):
     """``POST /api/play/{id}/move``: the move and the ply it is made at."""
 
     move: str
+    ply: int | None = None
+
+
+class Resign(BaseModel):
+    """``POST /api/play/{id}/resign``: the ply it is made at."""
+
     ply: int | None = None
 
 
@@ -398,6 +466,32 @@ def _add_move_routes(app: FastAPI, caps: Caps, store: SessionStore, rng: random.
             session.roll(rng)
             return view(session, seat, None, validation.flag("flip", flip))
 
+    @app.post("/api/play/{game_id}/resign", summary="a person resigns (two-player games)")
+    def resign(game_id: str, body: Resign, seat: int | None = None,
+               flip: str | None = None) -> dict[str, Any]:
+        """The person of ``seat`` (missing: the person to move, else the only person)
+        resigns at ``ply`` (else 409): the game is over, the other player wins. Two-player
+        games only (with more, the others would play on without a seat)."""
+        session = store.get(game_id)
+        _check_seat(session, seat)
+        with session.lock:
+            session.expect(body.ply)
+            g = session.game
+            if g.num_players != 2:
+                raise WebInputError(f"{g.name} has {g.num_players} players: resigning is "
+                                    "offered in two-player games")
+            if g.is_terminal(session.state):
+                raise StaleMove("the game is over: nothing to resign")
+            people = [p for p in range(2) if session.is_human(p)]
+            mover = g.to_move(session.state)
+            who = seat if seat is not None else mover if mover in people else (
+                people[0] if len(people) == 1 else None)
+            if who is None or not session.is_human(who):
+                raise WebInputError("only a person resigns: name the person's seat",
+                                    status=409)
+            session.resigned = who
+            return view(session, seat, None, validation.flag("flip", flip))
+
     @app.post("/api/play/{game_id}/undo", summary="take back to the last person's move")
     def undo(game_id: str, body: Undo, seat: int | None = None,
              flip: str | None = None) -> dict[str, Any]:
@@ -406,6 +500,9 @@ def _add_move_routes(app: FastAPI, caps: Caps, store: SessionStore, rng: random.
         session = store.get(game_id)
         _check_seat(session, seat)
         with session.lock:
+            if session.resigned is not None and body.ply == session.ply:
+                session.resigned = None  # taking back a resignation: the game goes on
+                return view(session, seat, None, validation.flag("flip", flip))
             session.expect(body.ply)
             anyone = any(session.is_human(p) for p in range(session.game.num_players))
             while session.moves:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,19 +53,24 @@ def _score(sc: Score) -> dict[str, Any]:
 class Library:
     """The results files the server may read: ``path`` itself, or the files in it."""
 
-    def __init__(self, path: str | Path | None) -> None:
+    def __init__(self, path: str | Path | None,
+                 extra: Callable[[], dict[str, Path]] | None = None) -> None:
         self.root = None if path is None else Path(path).resolve()
+        #: more files: the tournaments started from the web (:mod:`.runs`), listed after
+        self.extra = extra
 
     def files(self) -> dict[str, Path]:
         """Name -> path of every results file (names are what requests use)."""
-        if self.root is None:
-            return {}
-        if self.root.is_dir():
-            return {p.name: p for p in sorted(self.root.iterdir())
-                    if p.is_file() and p.suffix.lower() in SUFFIXES}
-        if self.root.is_file():
-            return {self.root.name: self.root}
-        return {}
+        found: dict[str, Path] = {}
+        if self.root is not None and self.root.is_dir():
+            found = {p.name: p for p in sorted(self.root.iterdir())
+                     if p.is_file() and p.suffix.lower() in SUFFIXES}
+        elif self.root is not None and self.root.is_file():
+            found = {self.root.name: self.root}
+        if self.extra is not None:
+            for name, path in self.extra().items():
+                found.setdefault(name, path)
+        return found
 
     def open(self, name: str) -> Store:
         path = self.files().get(name)

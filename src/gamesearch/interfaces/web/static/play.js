@@ -36,6 +36,7 @@ async function init() {
   });
   $("#new").addEventListener("click", newGame);
   $("#undo").addEventListener("click", undo);
+  $("#resign").addEventListener("click", resign);
   $("#flip").addEventListener("click", () => { S.flip = !S.flip; show(S.shown); });
   $("#copy").addEventListener("click", () => {
     $("#position").select(); navigator.clipboard?.writeText($("#position").value).catch(() => {});
@@ -46,6 +47,11 @@ async function init() {
     else if (S.view) draw(S.view);
   });
   $("#board").addEventListener("click", onBoardClick);
+  $("#tapmoves").addEventListener("click", (e) => {
+    const b = e.target.closest("[data-tap]");
+    if (b) play(b.dataset.tap);
+  });
+  window.addEventListener("resize", () => { if (S.view && S.shown === null) tapMoves(S.view); });
   $("#moveform").addEventListener("submit", onMoveBox);
   $("#movelist").addEventListener("click", (e) => {
     const m = e.target.closest("[data-ply]");
@@ -131,10 +137,13 @@ function makeSeatsControl(players) {
   const opt = playersOption(spec);
   $("#seatsrow").style.display = opt ? "" : "none";
   if (!opt) return;
-  const [lo, hi] = String(opt.range).split(" to ").map(Number);
+  // every seat count the game takes (its option's choices: 2, 3, 4 or 6), else its range
   const now = players || seatsOf(spec);
-  const choices = [];
-  for (let n = lo || 2; n <= (hi || lo || 2); n++) choices.push(n);
+  let choices = (opt.choices || []).map(Number);
+  if (!choices.length) {
+    const [lo, hi] = String(opt.range).split(" to ").map(Number);
+    for (let n = lo || 2; n <= (hi || lo || 2); n++) choices.push(n);
+  }
   $("#seats").innerHTML = choices.map((n) => `<option value="${n}"${n === now ? " selected" : ""}>${n}</option>`).join("");
 }
 
@@ -150,7 +159,7 @@ function makeAgentInputs(given, players) {
   for (let p = 0; p < n; p++) {
     const value = (given && given[p]) || (p === 0 ? "human" : engine);
     box.insertAdjacentHTML("beforeend",
-      `<label for="agent${p}">Player ${p + 1}</label><input id="agent${p}" class="agent" ` +
+      `<label for="agent${p}">Player ${p + 1}${g.seat_names && g.seat_names[p] ? ` (${esc(g.seat_names[p])})` : ""}</label><input id="agent${p}" class="agent" ` +
       `value="${esc(value)}" list="agentlist">`);
   }
   box.insertAdjacentHTML("beforeend", `<datalist id="agentlist">${["human", "random",
@@ -216,7 +225,10 @@ function isHuman(player) {
   return ((S.view && S.view.agents[player]) || "").split(":")[0].trim().toLowerCase() === "human";
 }
 
-function who(p) { return `player ${p + 1} (${S.view.agents[p]})`; }
+// A seat as people name it: numbered from 1, with its colour where the game gives one
+// (Rolit: "player 1 (red, human)"), so a person knows which colour is theirs.
+function colourOf(p) { return S.view && S.view.seat_names ? `${S.view.seat_names[p]}, ` : ""; }
+function who(p) { return `player ${p + 1} (${colourOf(p)}${S.view.agents[p]})`; }
 
 async function undo() {
   if (!S.view || !S.view.ply) return;
@@ -238,6 +250,35 @@ async function undo() {
     }
   }
   S.busy = false;
+}
+
+// A person resigns (two-player games): the server ends the game, the other player wins.
+async function resign() {
+  const v = S.view;
+  if (!v || v.terminal || v.players !== 2 || !v.agents.some((a, p) => isHuman(p))) return;
+  stopThinking();
+  showError("");
+  const gen = ++S.gen;
+  S.busy = true;
+  try {
+    // the person to move resigns (hot seat: whoever's turn it is), else this page's seat
+    const params = seatParams({ flip: S.flip ? 1 : "" });
+    if (v.to_move !== null && isHuman(v.to_move)) params.seat = v.to_move;
+    S.view = await api(`/api/play/${v.id}/resign`, params, { ply: v.ply });
+  } catch (e) {
+    S.busy = false;
+    if (e.status === 409) return resync();
+    showError(e.message);
+    return;
+  }
+  if (gen !== S.gen) return;
+  S.busy = false;
+  advance();
+}
+
+function resignShown(v) {
+  $("#resign").style.display = v && v.players === 2 && !v.terminal &&
+    v.agents.some((a, p) => isHuman(p)) ? "" : "none";
 }
 
 function clockStart(player) {
@@ -284,7 +325,10 @@ function drawClocks() {
   }
 }
 
-// What happened since the last choice, when the dice ended someone's turn (Pig's 1).
+// What happened since the last choice when chance came between two players' moves: the
+// other player's move, then chance's outcome, each said as what it is, so the dice are
+// never credited to a player (backgammon: the roll that follows the engine's move is the
+// person's dice; Pig: the 1 that ended a turn).
 function turnNote(v) {
   const moves = v.moves;
   const last = moves[moves.length - 1];
@@ -292,13 +336,15 @@ function turnNote(v) {
   let i = moves.length - 1;
   while (i >= 0 && moves[i].player === -1) i--;
   if (i < 0 || moves[i].player === v.to_move) return "";
-  return `${who(moves[i].player)}: ${last.text}. `;
+  const rolls = moves.slice(i + 1).map((m) => m.text).join(", ");
+  return `${who(moves[i].player)} played ${moves[i].text}; then chance: ${rolls}. `;
 }
 
 // The game as it now stands: drawn, then whoever is to move is asked (or the engine thinks).
 function advance() {
   const v = S.view;
   draw(v);
+  resignShown(v);
   if (v.terminal) {
     clockStop(false);
     // the game is over: every agent's reasoning, all its cards' averages
@@ -308,7 +354,7 @@ function advance() {
   }
   const p = v.to_move;
   if (isHuman(p)) {
-    $("#status").textContent = `${turnNote(v)}player ${p + 1} (human) to move: click on the board`;
+    $("#status").textContent = `${turnNote(v)}player ${p + 1} (${colourOf(p)}human) to move: click on the board`;
     clockStart(p);
     $("#scoresline").textContent = "";
     if ($("#scores").checked) showScores(S.gen);
@@ -323,6 +369,24 @@ function draw(v) {
   $("#position").value = v.line;
   drawMoveList();
   if (S.selected) markSquares(S.selected, v.legal);
+  tapMoves(v);
+}
+
+// The legal moves as buttons of at least 32 px when the board's own targets are drawn
+// smaller than a finger (a phone: bridge's overlapping cards, backgammon's move rows);
+// the legal moves are the seat's own, as the server sent them. Boards played by squares
+// (chess, checkers) and boards with many moves (Go) keep their own targets.
+const TAP = 32, TAP_MAX = 60;
+function tapMoves(v) {
+  const box = $("#tapmoves");
+  box.innerHTML = "";
+  if (!humanToMove() || v.legal.length > TAP_MAX || $("#board [data-square]")) return;
+  const small = $$("#board [data-move]").some((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width < TAP || r.height < TAP;
+  });
+  if (!small) return;
+  box.innerHTML = v.legal.map((m) => `<button type="button" class="secondary" data-tap="${esc(m)}">${esc(m)}</button>`).join("");
 }
 
 function drawMoveList() {
@@ -348,6 +412,7 @@ async function show(ply) {
   ply = Math.max(0, ply);
   S.shown = ply;
   S.selected = null;
+  $("#tapmoves").innerHTML = "";  // an earlier position is looked at, not played on
   drawMoveList();
   const v = await api(`/api/play/${S.view.id}`, seatParams({ ply, flip: S.flip ? 1 : "" }));
   if (S.shown !== ply) return;
@@ -361,18 +426,35 @@ function step(delta) {
   show(now + delta);
 }
 
+// Every move's score: what is known at once first (the game's end, the opening book's
+// exact scores, or its win/draw/loss), then the solver's exact scores as they come; "…"
+// while a move is still being solved, "?" only where nothing at all is known.
+function scoreWord(s, final) {
+  if (s.score !== null && s.score !== undefined) return String(s.score);
+  if (s.result) return s.result;
+  return final ? "?" : "…";
+}
+
 async function showScores(gen) {
   const v = S.view;
   const base = { game: v.game, position: v.start, moves: v.moves.map((m) => m.move).join(" ") };
-  try {
-    const data = await api("/api/scores", base);
-    if (gen !== S.gen) return;
-    const labels = data.scores.map((s) => `${s.move}=${s.score === null ? "?" : s.score}`);
-    const pos = await api("/api/position", Object.assign(base, { labels: labels.join(","), flip: S.flip ? 1 : "" }));
+  const paint = async (data, final) => {
+    const labels = data.scores.map((s) => `${s.move}=${scoreWord(s, final)}`);
+    const pos = await api("/api/position", Object.assign({}, base, { labels: labels.join(","), flip: S.flip ? 1 : "" }));
     if (gen !== S.gen || S.shown !== null) return;
     $("#board").innerHTML = boardHtml(pos, pos.svg);
-    $("#scoresline").textContent = "solver's scores: " + data.scores.map((s) =>
-      `${s.move}: ${s.score === null ? "?" : s.score}`).join(", ");
+    $("#scoresline").textContent = `${final ? "scores" : "scores so far"}: ` + data.scores.map((s) =>
+      `${s.move}: ${scoreWord(s, final)}`).join(", ");
+    $("#scoresline").dataset.final = final ? "1" : "";
+  };
+  try {
+    const quick = await api("/api/scores", Object.assign({ quick: 1 }, base));
+    if (gen !== S.gen) return;
+    await paint(quick, quick.complete);
+    if (quick.complete) return;
+    const data = await api("/api/scores", base);
+    if (gen !== S.gen) return;
+    await paint(data, true);
   } catch (e) { if (gen === S.gen) $("#scoresline").textContent = "scores: " + e.message; }
 }
 

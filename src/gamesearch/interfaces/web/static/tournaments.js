@@ -1,11 +1,76 @@
 // Tournaments: the arena's results, read-only; live while a tournament is running.
 "use strict";
-const T = { file: null, id: null, data: null, source: null, replay: null };
+const T = { file: null, id: null, data: null, source: null, replay: null, poll: null, opened: null };
+
+// Start one from the page (the server runs `gamesearch tournament`, one at a time, within
+// its caps, from this machine by default), watch it with the live view, stop it.
+async function initStart() {
+  await fillGames($("#t-game"), "tictactoe");
+  $("#t-start").addEventListener("click", startRun);
+  $("#t-stop").addEventListener("click", stopRun);
+  const st = await api("/api/tournaments/run");
+  $("#t-caps").textContent = st.policy === "nobody" ? "this server does not run tournaments" :
+    `at most ${st.caps.agents} agents, ${st.caps.games_per_pair} games a pair, ${st.caps.games} games, ` +
+    `${st.caps.move_time} s a move` + (st.policy === "loopback" ? "; from this machine only" : "");
+  runState(st);
+  if (st.run && st.run.running) pollRun();
+}
+
+function runState(st) {
+  const r = st.run;
+  $("#t-stop").disabled = !(r && r.running);
+  $("#t-start").disabled = !!(r && r.running);
+  $("#t-status").textContent = !r ? "" : r.running ? `running: ${r.file}` :
+    r.stopped ? `stopped: ${r.file} (the games played so far are kept)` :
+    r.returncode === 0 ? `finished: ${r.file}` : `ended with an error: ${r.output || r.returncode}`;
+}
+
+async function startRun() {
+  showError("");
+  const body = { game: $("#t-game").value,
+                 agents: $("#t-agents").value.split("\n").map((x) => x.trim()).filter(Boolean),
+                 games_per_pair: Number($("#t-games").value), move_time: Number($("#t-time").value) };
+  try {
+    const st = await api("/api/tournaments/run", {}, body);
+    runState(st);
+    T.opened = null;
+    pollRun();
+  } catch (e) { showError(e.message); }
+}
+
+async function stopRun() {
+  try { runState(await api("/api/tournaments/run/stop", {}, {})); } catch (e) { showError(e.message); }
+  pollRun();
+}
+
+// While the run is going: its state each second; its results file is opened (the live
+// view) once the arena has written it, and shown whole once more when the run ends.
+async function pollRun() {
+  clearTimeout(T.poll);
+  const st = await api("/api/tournaments/run");
+  runState(st);
+  const r = st.run;
+  if (!r) return;
+  if (T.opened !== r.file || !r.running) {
+    try {
+      const base = `/api/tournaments/${encodeURIComponent(r.file)}/${r.id}`;
+      const d = await api(base);
+      if (T.opened !== r.file) { T.opened = r.file; await listFiles(); open(r.file, r.id); }
+      else show(d);
+    } catch (e) { /* not written yet: the next tick */ }
+  }
+  if (r.running) T.poll = setTimeout(pollRun, 1000);
+}
 
 async function init() {
+  initStart().catch((e) => showError(e.message));
+  await listFiles();
+}
+
+async function listFiles() {
   const data = await api("/api/tournaments");
   if (!data.files.length) {
-    $("#files").innerHTML = "no results files: start the app with <code>gamesearch web --db FILE_OR_FOLDER</code>";
+    $("#files").innerHTML = "no results files: start the app with <code>gamesearch web --db FILE_OR_FOLDER</code>, or start a tournament below";
     return;
   }
   $("#files").innerHTML = data.files.map((f) => `<div><b>${esc(f.file)}</b>` +
@@ -17,7 +82,7 @@ async function init() {
     e.preventDefault(); open(a.dataset.file, Number(a.dataset.id));
   }));
   const params = new URLSearchParams(location.search);
-  if (params.get("file")) open(params.get("file"), Number(params.get("id") || 1));
+  if (params.get("file") && !T.file) open(params.get("file"), Number(params.get("id") || 1));
 }
 
 function open(file, id) {
