@@ -99,7 +99,19 @@ OPTION_READERS: dict[str, Callable[[str, str], Any]] = {
     "rave_k": lambda key, text: read_float(key, text, 0.0, 1e12),
     "prior_visits": lambda key, text: read_float(key, text, 0.0, 1e9),
     "margin": lambda key, text: read_float(key, text, 0.0, 0.99),
+    # the game's evaluation by name (backgammon: pips, td): each seat chooses its own
+    "evaluation": lambda key, text: read_name(key, text),
 }
+
+def read_name(key: str, text: str) -> str:
+    """A short name (a game's evaluation): letters, digits, ``_`` and ``-``."""
+    name = text.strip().lower()
+    if not (0 < len(name) <= 40 and name.isascii()
+            and all(ch.isalnum() or ch in "_-" for ch in name)):
+        raise InvalidLimitError(f"option {key}={shorten(text)!r}: expected a name (letters, "
+                                "digits, _ and -), such as td")
+    return name
+
 
 #: The limit's keys in a spec and their ranges.
 LIMIT_READERS: dict[str, Callable[[str, str], Any]] = {

@@ -74,7 +74,8 @@ class Searcher:
     time_source: Callable[[], float] | None = None
 
     def __init__(
-        self, game: Game[Any, Any], *, discount: bool = True, zero_eval: bool = False
+        self, game: Game[Any, Any], *, discount: bool = True, zero_eval: bool = False,
+        evaluation: str | None = None,
     ) -> None:
         gt = game.game_type
         if self.two_player_only and (gt.num_players != 2 or not gt.zero_sum):
@@ -93,8 +94,11 @@ class Searcher:
                 "(use a sampling agent)"
             )
         self.game = game
-        #: the game's evaluation (``None``: it has none), read once for every search
-        self.evaluation: Evaluation[Any] | None = game.evaluation()
+        #: the game's evaluation named by the ``evaluation=`` option (``None``: the game's
+        #: default; an unknown name is the game's one-line error naming those it has), read
+        #: once for every search, so that each seat's agent may choose its own
+        self.evaluation: Evaluation[Any] | None = game.evaluation(evaluation)
+        self.evaluation_name = evaluation
         #: the name the result reports (the registry sets it to "id", "pvs", ...)
         self.label = self.name
         self.discount = discount

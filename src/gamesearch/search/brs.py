@@ -54,8 +54,8 @@ class BestReply(Searcher):
     plus: ClassVar[bool] = False
 
     def __init__(self, game: Game[Any, Any], *, discount: bool = True,
-                 zero_eval: bool = False) -> None:
-        super().__init__(game, discount=discount, zero_eval=zero_eval)
+                 zero_eval: bool = False, evaluation: str | None = None) -> None:
+        super().__init__(game, discount=discount, zero_eval=zero_eval, evaluation=evaluation)
         self._give_turn: Callable[[Any, int], Any] | None = None
         passing = game.turn_passing()
         if passing is not None:

@@ -75,8 +75,9 @@ class MaxN(Searcher):
     def __init__(
         self, game: Game[Any, Any], *, discount: bool = True, zero_eval: bool = False,
         shallow: bool = False, lastbranch: bool = False, speculative: bool = False,
+        evaluation: str | None = None,
     ) -> None:
-        super().__init__(game, discount=discount, zero_eval=zero_eval)
+        super().__init__(game, discount=discount, zero_eval=zero_eval, evaluation=evaluation)
         self.shallow, self.lastbranch, self.speculative = shallow, lastbranch, speculative
         #: speculative re-searches of the last search
         self.re_searches = 0
@@ -280,14 +281,15 @@ class ParanoidGame(Game[Any, Any]):
     keys, notation and move ordering; the tests compare alpha-beta on it with a
     hand-built two-player tree of the same game."""
 
-    def __init__(self, game: Game[Any, Any], root: int) -> None:
+    def __init__(self, game: Game[Any, Any], root: int, evaluation: str | None = None
+                 ) -> None:
         self.inner, self.root = game, root
         self.name = game.name
         self.description = f"{game.name}, player {root} against the others (paranoid)"
         self.num_players = 2
         self.game_type = GameType(num_players=2)
         self.max_utility = game.max_utility
-        self._evaluation = game.evaluation()
+        self._evaluation = game.evaluation(evaluation)
         self._ordering = game.move_ordering()
 
     def initial_state(self) -> Any:
@@ -365,8 +367,9 @@ class Paranoid(AlphaBeta):
     two_player_only: ClassVar[bool] = False
 
     def __init__(self, game: Game[Any, Any], *, discount: bool = True,
-                 zero_eval: bool = False, **engine: Any) -> None:
-        super().__init__(game, discount=discount, zero_eval=zero_eval)
+                 zero_eval: bool = False, evaluation: str | None = None,
+                 **engine: Any) -> None:
+        super().__init__(game, discount=discount, zero_eval=zero_eval, evaluation=evaluation)
         unknown = sorted(set(engine) - set(ENGINE_OPTIONS))
         if unknown:
             raise TypeError(f"unexpected option(s) {', '.join(unknown)}; paranoid takes "
@@ -380,7 +383,8 @@ class Paranoid(AlphaBeta):
 
         eng = self._engines.get(root)
         if eng is None:
-            eng = Negamax(ParanoidGame(self.game, root), discount=self.discount,
+            eng = Negamax(ParanoidGame(self.game, root, self.evaluation_name),
+                          discount=self.discount,
                           zero_eval=self.zero_eval, **self.engine_options)
             eng.time_source = self.time_source
             self._engines[root] = eng

@@ -285,8 +285,9 @@ class MCTS(Searcher):
         rave_k: float = 1000.0,
         prior_visits: float = 0.0,
         margin: float = 0.0,
+        evaluation: str | None = None,
     ) -> None:
-        super().__init__(game, discount=discount)
+        super().__init__(game, discount=discount, evaluation=evaluation)
         gt = game.game_type
         if not gt.perfect_information:
             raise UnsupportedGameError(
@@ -300,8 +301,8 @@ class MCTS(Searcher):
                 raise InvalidLimitError(f"mcts {key}={val!r}: must be a whole number >= {least}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise InvalidLimitError(f"mcts seed={seed!r}: must be a whole number")
-        evaluation = self.evaluation
-        if playout_depth is not None and evaluation is None:
+        chosen = self.evaluation  # (the game's, or the one ``evaluation=`` names)
+        if playout_depth is not None and chosen is None:
             raise InvalidLimitError(
                 f"mcts playout_depth={playout_depth}: {game.name} has no evaluation to score "
                 "the position where a playout is cut off")
@@ -351,7 +352,7 @@ class MCTS(Searcher):
         self._no_moves = (rave_kernels.np.zeros(0, dtype=rave_kernels.np.int64)
                           if self._compact else None)
         #: the game's evaluation (for cut-off playouts), read once
-        self._evaluate = evaluation.evaluate if evaluation is not None else zero_evaluation
+        self._evaluate = chosen.evaluate if chosen is not None else zero_evaluation
         #: the game's playout policy and priors; a compiled playout is loaded (and run
         #: once) here rather than on a clock
         self._policies = policies(game, self.fast)

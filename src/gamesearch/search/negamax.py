@@ -174,8 +174,9 @@ class Negamax(Searcher):
         endgame: bool | None = None,
         zero_eval: bool = False,
         distance_bounds: bool = False,
+        evaluation: str | None = None,
     ) -> None:
-        super().__init__(game, discount=discount, zero_eval=zero_eval)
+        super().__init__(game, discount=discount, zero_eval=zero_eval, evaluation=evaluation)
         #: mate-distance bounds at every node: a win or a loss is at least a ply away (the
         #: exact solver's proofs of a win within D plies stay D plies deep)
         self.distance_bounds = distance_bounds

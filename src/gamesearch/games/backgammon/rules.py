@@ -353,6 +353,9 @@ def _td(name: str | None = None) -> TanEvaluator:
     return lambda board: td.evaluate_compiled(board, net)
 
 
+#: the evaluators built for a search's ``evaluation=`` option, by name (one a process)
+_BOARD_EVALUATORS: dict[str, TanEvaluator] = {}
+
 EVALUATORS["pubeval"] = _pubeval
 EVALUATORS["td"] = _td
 EVALUATORS["td40"] = lambda: _td("td40")
@@ -478,13 +481,26 @@ class Backgammon(Game[BGState, BGAction]):
 
     # ----- capabilities --------------------------------------------------------------
     def evaluation(self, name: str | None = None) -> Evaluation[BGState] | None:
-        """The evaluation through the game's evaluator of a ``TanBoard`` (default:
-        :func:`pip_evaluator`, pips and exposed blots); it scores chance nodes (before
-        the roll), as gnubg's 0-ply evaluation does."""
-        if name is not None and name != self.evaluator_name:
+        """The evaluation through an evaluator of a ``TanBoard``: ``name`` one of
+        :data:`EVALUATORS` (a search's ``evaluation=`` option: each seat chooses its own),
+        ``None`` the game's (``evaluator=``; default :func:`pip_evaluator`, pips and exposed
+        blots); it scores chance nodes (before the roll), as gnubg's 0-ply evaluation
+        does."""
+        if name is None or name == self.evaluator_name:
+            return Evaluation(self.evaluate, name=self.evaluator_name, at_chance=True)
+        factory = EVALUATORS.get(name)
+        if factory is None:
             raise UnsupportedGameError(f"backgammon has no evaluation {name!r}; it has "
-                                       f"{self.evaluator_name!r}")
-        return Evaluation(self.evaluate, name=self.evaluator_name, at_chance=True)
+                                       f"{', '.join(EVALUATORS)}")
+        board_evaluator = _BOARD_EVALUATORS.get(name)
+        if board_evaluator is None:  # (built once a process: td loads its net)
+            board_evaluator = _BOARD_EVALUATORS[name] = factory()
+
+        def evaluate(state: BGState, player: int) -> float:
+            v = board_evaluator((state[1], state[0]))
+            return v if player == state[2] else -v
+
+        return Evaluation(evaluate, name=name, at_chance=True)
 
     def evaluate(self, state: BGState, player: int) -> float:
         """The evaluator's expected points for ``player``, the position taken before the
