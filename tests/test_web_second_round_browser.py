@@ -174,6 +174,9 @@ def tap_buttons(page: Any) -> list[dict[str, Any]]:
 
 
 def check_taps(page: Any) -> None:
+    # the buttons are drawn after the status line: wait for them (a race seen in CI)
+    page.wait_for_function("() => S.view && document.querySelectorAll('#tapmoves [data-tap]')"
+                           ".length === S.view.legal.length", timeout=30_000)
     legal = page.evaluate("() => S.view.legal")
     buttons = tap_buttons(page)
     assert sorted(b["move"] for b in buttons) == sorted(legal)
