@@ -49,6 +49,17 @@ Policy = dict[Hashable, dict[Any, float]]
 VARIANTS = ("cfr", "cfr+", "dcfr")
 
 
+def average_weight(variant: str, iteration: int, gamma: float) -> float:
+    """The weight of iteration ``iteration``'s strategy in the average policy: uniform for
+    CFR, linear for CFR+ (Tammelin 2014), ``t ** gamma`` for DCFR (Brown & Sandholm 2019);
+    one schedule for the plain and the flat solver."""
+    if variant == "cfr+":
+        return float(iteration)
+    if variant == "dcfr":
+        return float(float(iteration) ** gamma)
+    return 1.0
+
+
 def check_game(game: Game[Any, Any]) -> Callable[[Any, int], Hashable]:
     """The information-set key function of ``game``, or a one-line
     :class:`UnsupportedGameError` for a game these solvers do not handle."""
@@ -149,7 +160,7 @@ class CFRSolver:
         for _ in range(iterations):
             self.iteration += 1
             t = self.iteration
-            weight = {"cfr": 1.0, "cfr+": float(t), "dcfr": float(t) ** self.gamma}[self.variant]
+            weight = average_weight(self.variant, t, self.gamma)
             for player in (0, 1):
                 self._traverse(self.game.initial_state(), player, (1.0, 1.0, 1.0), weight)
                 for node in self.infosets.values():

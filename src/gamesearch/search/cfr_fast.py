@@ -33,7 +33,7 @@ import numpy as np
 
 from ..errors import UnsupportedGameError
 from ..game import CHANCE, Game
-from .cfr import VARIANTS, Policy, check_game
+from .cfr import VARIANTS, Policy, average_weight, check_game
 from .cfr import exploitability as plain_exploitability
 
 
@@ -166,7 +166,7 @@ class FastCFR:
         for _ in range(iterations):
             self.iteration += 1
             t = self.iteration
-            weight = {"cfr": 1.0, "cfr+": float(t), "dcfr": float(t) ** self.gamma}[self.variant]
+            weight = average_weight(self.variant, t, self.gamma)
             for player in (0, 1):
                 self._pass(player, weight)
                 if self.variant == "cfr+":
