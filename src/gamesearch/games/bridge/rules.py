@@ -113,6 +113,10 @@ class BridgeState(NamedTuple):
     declarer: int
 
 
+#: the state before the deal: no card dealt, chance to move (level 0: :data:`DEALING`)
+BEFORE_THE_DEAL = BridgeState((0, 0, 0, 0), (), 0, 0, 0, (), 0, 0, DEALING, 0)
+
+
 def contract_score(level: int, strain: int, tricks: int, vulnerable: bool) -> int:
     """The duplicate score for the declaring side of an undoubled contract that took
     ``tricks`` tricks (Law 77)."""
@@ -390,7 +394,7 @@ class Bridge(Game[BridgeState, int]):
         """Before the deal (chance deals it), or the fixed deal of ``deal=``."""
         if self.deal is not None:
             return self.position(deal_from_seed(self.deal))
-        return BridgeState((0, 0, 0, 0), (), 0, 0, 0, (), 0, 0, DEALING, 0)
+        return BEFORE_THE_DEAL
 
     def seat_to_play(self, state: BridgeState) -> int:
         """The seat whose card is due (dummy's too)."""
@@ -690,8 +694,7 @@ class Bridge(Game[BridgeState, int]):
             raise InvalidPositionError(f"bridge position {echo(text)}: expected 'dealing' or "
                                        "'dealing dealt=SA,H7,...' (the cards in the order "
                                        "dealt, fewer than 52)")
-        state = self.initial_state() if self.deal is None else Bridge(
-            self.contract, self.strain, self.declarer, None, self.vul).initial_state()
+        state = BEFORE_THE_DEAL
         names = [c for c in cards.split(",") if c] if words else []
         if len(names) >= 52:
             raise InvalidPositionError(f"bridge position {echo(text)}: a deal in progress "
