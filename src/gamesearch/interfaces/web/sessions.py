@@ -230,8 +230,7 @@ def seat_name(game: Game[Any, Any], player: int) -> str:
     """``player 1``, with the colour the game gives the seat when it names one
     (``MatchHooks.seat_names``; Rolit: ``player 1 (red)``). Seats are numbered from 1 for
     people, everywhere the web app writes them."""
-    hooks = game.match_hooks()
-    names = hooks.seat_names if hooks is not None else None
+    names = seat_names(game)
     colour = f" ({names[player]})" if names and 0 <= player < len(names) else ""
     return f"player {player + 1}{colour}"
 
