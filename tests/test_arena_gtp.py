@@ -39,5 +39,6 @@ def test_bad_gtp_specs() -> None:
         with pytest.raises(GameError) as info:
             make_arena_agent(go, spec, 0)
         assert words in str(info.value) and "\n" not in str(info.value)
-    with pytest.raises(ArenaError, match="play Go"):
-        make_arena_agent(get_game("tictactoe"), f"gtp:{GNUGO}", 0)
+    for name in ("tictactoe", "chess", "backgammon"):  # (found by the gtp() capability)
+        with pytest.raises(ArenaError, match=rf"Go Text Protocol .*, not {name}$"):
+            make_arena_agent(get_game(name), f"gtp:{GNUGO}", 0)

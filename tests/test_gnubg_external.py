@@ -117,7 +117,7 @@ def test_bad_arguments_are_one_line_errors() -> None:
 
     from gamesearch.interfaces.gnubg_match import main
 
-    for argv, words in ((["--game", "pig", "--games", "1"], "gnubg plays backgammon"),
+    for argv, words in ((["--game", "pig", "--games", "1"], "(a gnubg_player() capability"),
                         (["--agent", "nonesuch", "--games", "1"], "nonesuch"),
                         (["--game", "backgammon:evaluator=zz", "--games", "1"], "evaluator")):
         out = io.StringIO()
@@ -136,7 +136,7 @@ def test_bad_arguments_are_one_line_errors() -> None:
     (["--games", "x"], "expected a whole number"),
     (["--games", "٣"], "expected a whole number"),
     (["--move-time", "nan"], "expected a finite number"),
-    (["--games", "1", "--game", "pig"], "gnubg plays backgammon"),
+    (["--games", "1", "--game", "pig"], "(a gnubg_player() capability"),
     (["--games", "1", "--agent", "nonesuch"], "nonesuch"),
 ])
 def test_gamesearch_gnubg_match_bad_arguments(argv: list[str], words: str,

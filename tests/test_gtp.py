@@ -34,6 +34,23 @@ def ask(e: GTPEngine, line: str) -> str:
     return answer
 
 
+def test_a_game_that_does_not_speak_gtp_is_refused_in_one_line() -> None:
+    import pytest
+
+    from gamesearch.errors import InvalidLimitError
+
+    for spec in ("tictactoe", "chess", "othello"):
+        with pytest.raises(InvalidLimitError) as info:
+            GTPEngine(io.StringIO(), FAST_AGENT, spec)
+        assert "does not speak the Go Text Protocol" in str(info.value)
+        assert "\n" not in str(info.value)
+    out = subprocess.run([sys.executable, "-m", "gamesearch", "gtp", "--game", "nim"],
+                         input="", capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out
+    assert "nim" in out.stderr and "Go Text Protocol" in out.stderr and "Traceback" \
+        not in out.stderr
+
+
 def test_a_session() -> None:
     e = engine()
     assert ask(e, "protocol_version") == "= 2\n\n"

@@ -621,6 +621,83 @@ class Observation(Protocol[S, A_co]):
     world: Any
 
 
+
+class GTPBoard(Protocol[S, A]):
+    """What the Go Text Protocol asks of a game (``Game.gtp()``; Go offers it): the GTP
+    engine (``gamesearch gtp``, :mod:`gamesearch.interfaces.gtp`) and the ``gtp:`` agent
+    (outside engines such as GNU Go, :mod:`gamesearch.arena.gtp_client`) speak GTP for any
+    game that has one, and refuse the others in one line.
+
+    * ``size``, ``komi``, ``points`` -- the board's side, the komi, its number of points
+      (points are numbered 0 .. points-1); ``min_size``, ``max_size``: the sizes the game
+      accepts (``boardsize`` outside them is "unacceptable size"); ``pass_action``;
+    * ``vertex(action)`` / ``parse_vertex(text)`` -- GTP's vertices (``D4``, ``pass``), the
+      latter raising :class:`~gamesearch.errors.IllegalMoveError`;
+    * ``stones(state)`` -- the colour on each point (0 empty, 1 black, 2 white);
+    * ``with_turn(state, player)`` -- the position with ``player`` to move: ``state``
+      itself on ``player``'s turn, else the same board handed over without a pass (GTP
+      lets a colour play twice); ``reopened(state)``: the position with its passes
+      forgotten (a stone played after two passes, dead stones judged from here);
+    * ``with_stones(state, actions)`` -- the position with black stones added on those
+      points and White to move (handicap); ``handicap_points(n)``: the fixed handicap points of
+      ``n`` stones (:class:`~gamesearch.errors.InvalidLimitError` when there are none);
+    * ``read_record(data)`` -- an SGF record's ``(size, komi, states of its main line)``,
+      under the game's other rules (:class:`~gamesearch.errors.GameError` for a bad one);
+    * ``area(stones)`` -- Black's and White's area (stones and the empty points only they
+      reach); ``owners(stones)``: each point's owner under area scoring (0 neutral).
+    """
+
+    size: int
+    komi: float
+    points: int
+    min_size: int
+    max_size: int
+    pass_action: Any
+
+    def vertex(self, action: Any) -> str:
+        ...
+
+    def parse_vertex(self, text: str) -> A:
+        ...
+
+    def stones(self, state: S) -> Sequence[int]:
+        ...
+
+    def with_turn(self, state: S, player: int) -> S:
+        ...
+
+    def reopened(self, state: S) -> S:
+        ...
+
+    def with_stones(self, state: S, actions: Sequence[Any]) -> S:
+        ...
+
+    def handicap_points(self, stones: int) -> list[A]:
+        ...
+
+    def read_record(self, data: bytes) -> tuple[int, float, list[S]]:
+        ...
+
+    def area(self, stones: bytes) -> tuple[int, int]:
+        ...
+
+    def owners(self, stones: bytes) -> list[int]:
+        ...
+
+
+@dataclass(frozen=True)
+class GnubgPlayer(Generic[S]):
+    """What GNU Backgammon's external-player interface asks of a game
+    (``Game.gnubg_player()``; backgammon offers it): ``read_board(line)``, the state a FIBS
+    board line (``board:You:gnubg:...``) describes, from the side gnubg asks to move
+    (:class:`~gamesearch.errors.InvalidPositionError` for a malformed line). The answer is
+    the move in the game's own notation (``format_action``), which is gnubg's.
+    ``gamesearch gnubg-match`` (:mod:`gamesearch.interfaces.gnubg_match`) plays any game
+    that has one against gnubg and refuses the others in one line."""
+
+    read_board: Callable[[str], S]
+
+
 __all__ = [
     "BOOK_OFF",
     "BOOK_ON",
@@ -633,7 +710,9 @@ __all__ = [
     "EngineSettings",
     "Evaluation",
     "FastSolver",
+    "GTPBoard",
     "GameRecord",
+    "GnubgPlayer",
     "MatchHooks",
     "MoveOrdering",
     "NullMove",

@@ -44,6 +44,8 @@ from .capabilities import (
     Evaluation,
     FastSolver,
     GameRecord,
+    GnubgPlayer,
+    GTPBoard,
     MatchHooks,
     MoveOrdering,
     NullMove,
@@ -330,6 +332,18 @@ class Game(Generic[S, A]):
     def observation(self) -> Observation[S, A] | None:
         """What a seat may see (:class:`~.capabilities.Observation`); ``None``: perfect
         information, every seat sees the state."""
+        return None
+
+    @capability
+    def gtp(self) -> GTPBoard[S, A] | None:
+        """The board as the Go Text Protocol reads it (:class:`~.capabilities.GTPBoard`):
+        the game speaks GTP (``gamesearch gtp``, the ``gtp:`` agent)."""
+        return None
+
+    @capability
+    def gnubg_player(self) -> GnubgPlayer[S] | None:
+        """GNU Backgammon's board lines read (:class:`~.capabilities.GnubgPlayer`): the game
+        plays gnubg through its external-player interface (``gamesearch gnubg-match``)."""
         return None
 
     @capability

@@ -5,7 +5,8 @@ Spec: ``uci:PATH[,elo=N][,threads=N][,hash=MB][,depth=N][,nodes=N]``, for exampl
 allocates its own time (``depth``/``nodes`` given in the spec are passed on as well).
 
 UCI is chess's protocol, so the game must write positions as FEN (``format_state``) and
-read moves in UCI notation (``parse_action``), as :mod:`gamesearch.games.chess` does.
+read moves in UCI notation (``parse_action``), as :mod:`gamesearch.games.chess` does: a
+game says so in its ``match_hooks().pgn_notation`` (a game without it is refused).
 """
 
 from __future__ import annotations
@@ -55,10 +56,10 @@ class UCIAgent(Agent):
                  depth: int | None = None, nodes: int | None = None) -> None:
         chess, engine_module = _chess()
         self._chess, self._engine_module = chess, engine_module
-        try:
-            chess.Board(game.format_state(game.initial_state()))
-        except ValueError:
-            raise ArenaError(f"uci agents play chess; {game.name} positions are not FEN") from None
+        hooks = game.match_hooks()
+        if hooks is None or not hooks.pgn_notation:  # (UCI speaks FEN and UCI moves)
+            raise ArenaError(f"uci agents play a game written in FEN and UCI moves "
+                             f"(match_hooks().pgn_notation: chess), not {game.name}")
         with _quiet_asyncio():
             try:
                 self.engine = engine_module.SimpleEngine.popen_uci(path,

@@ -35,6 +35,7 @@ from typing import Any
 
 from ..agents import Agent, AgentReport
 from ..argtypes import option_value
+from ..capabilities import GTPBoard
 from ..errors import echo
 from ..game import Game
 from ..games.go.gtp import GTPClient, GTPError, gnugo_argv
@@ -65,14 +66,16 @@ def genmove_deadline(limit: Limit | None, player: int) -> float:
 
 
 class GTPAgent(Agent):
-    """A GTP engine as an arena agent (see the module docstring); Go only."""
+    """A GTP engine as an arena agent (see the module docstring), for a game that speaks
+    GTP (its ``gtp()`` capability: Go)."""
 
     def __init__(self, game: Game[Any, Any], argv: list[str], name: str) -> None:
-        from ..games.go import Go
-
-        if not isinstance(game, Go):
-            raise ArenaError(f"gtp agents play Go, not {game.name}")
-        self.game: Go = game
+        board = game.gtp()
+        if board is None:
+            raise ArenaError(f"gtp agents play a game that speaks the Go Text Protocol (a "
+                             f"gtp() capability: go), not {game.name}")
+        self.game = game
+        self.board: GTPBoard[Any, Any] = board
         self.client = GTPClient(argv, COMMAND_LIMIT)
         self.name = name
         self.report = None
@@ -115,21 +118,20 @@ class GTPAgent(Agent):
         return "b" if player == 0 else "w"
 
     def _restart(self, state: Any) -> None:
-        game, send = self.game, self.client.send
-        send(f"boardsize {game.size}")
+        board, send = self.board, self.client.send
+        send(f"boardsize {board.size}")
         send("clear_board")
-        send(f"komi {game.komi:g}")
-        start = game.initial_state()
-        if state.board == start.board and state.to_move == start.to_move and \
-                state.history == start.history:
-            stones = [p for p, c in enumerate(start.board) if c]
+        send(f"komi {board.komi:g}")
+        start = self.game.initial_state()
+        if state == start:
+            stones = [p for p, c in enumerate(board.stones(start)) if c]
             if stones:
-                send("set_free_handicap " + " ".join(game.vertex(p) for p in stones))
+                send("set_free_handicap " + " ".join(board.vertex(p) for p in stones))
             self._known = start
             return
-        for p, c in enumerate(state.board):  # the stones, in any order
+        for p, c in enumerate(board.stones(state)):  # the stones, in any order
             if c:
-                send(f"play {'b' if c == 1 else 'w'} {game.vertex(p)}")
+                send(f"play {'b' if c == 1 else 'w'} {board.vertex(p)}")
         self._known = state
 
     def _sync(self, state: Any) -> None:
@@ -140,7 +142,8 @@ class GTPAgent(Agent):
         if known is not None and not game.is_terminal(known):
             for a in game.actions(known):
                 if game.result(known, a) == state:
-                    self.client.send(f"play {self._colour(known.to_move)} {game.vertex(a)}")
+                    colour = self._colour(game.to_move(known))
+                    self.client.send(f"play {colour} {self.board.vertex(a)}")
                     self._known = state
                     return
         self._restart(state)
@@ -150,8 +153,9 @@ class GTPAgent(Agent):
         seconds = limit.time if limit is not None and limit.time is not None else None
         if seconds is not None:
             self.client.send(f"time_settings 0 {max(1, round(seconds))} 1")
-        answer = self.client.send(f"genmove {self._colour(state.to_move)}",
-                                  timeout=genmove_deadline(limit, state.to_move))
+        player = game.to_move(state)
+        answer = self.client.send(f"genmove {self._colour(player)}",
+                                  timeout=genmove_deadline(limit, player))
         if answer.lower() == "resign":
             raise ArenaError(f"{self.name} resigned")
         action = game.parse_action(state, answer)

@@ -23,7 +23,7 @@ is for:
   does not have (``tactics``, ``null_move``, ``score_convention``, ``engine_settings``,
   ``playouts``, ``fast_solver``, ``opening_book``, ``book_builder``, ``endgame_database``,
   ``match_hooks``, ``turn_passing``, ``observation``, ``value_bounds``, ``perfect_view``,
-  ``game_record``) a
+  ``game_record``, ``gtp``, ``gnubg_player``) a
   comment says what it is for and which game has one.
 
 Its parameter, the start's heaps, is an option of its spec (``nim:heaps=1-3-5-7``): the
@@ -312,6 +312,20 @@ class Nim(Game[NimState, NimAction]):
     # (its format name and file extension; write(start, actions, names) -> bytes and
     # read(bytes) -> (start, actions)), for ``gamesearch play --record/--load``: Go's SGF.
     # Nim has no such format: its games are lines of moves in its notation.
+
+    # gtp() -> GTPBoard: the game speaks the Go Text Protocol (gamesearch gtp, the gtp:
+    # agent for outside engines such as GNU Go). What GTP asks of a board: size, komi,
+    # points (numbered 0 .. points-1), min_size and max_size (boardsize's range),
+    # pass_action, vertex(action) and parse_vertex(text) (D4, pass), stones(state) (the
+    # colour on each point), with_turn(state, player) (a colour may play twice),
+    # reopened(state) (its passes forgotten), with_stones(state, actions) and
+    # handicap_points(n) (handicap stones), read_record(bytes) (an SGF record's size, komi and
+    # states), area(stones) and owners(stones) (area scoring). Go is its own GTPBoard.
+    # Nim has no vertices: None.
+
+    # gnubg_player() -> GnubgPlayer: read_board(line), the state a GNU Backgammon FIBS
+    # board line describes, so gnubg plays the game through its external-player
+    # interface (gamesearch gnubg-match; the answer is format_action). Backgammon's.
 
     # ----- notation -------------------------------------------------------------------
     def format_action(self, state: NimState, action: NimAction) -> str:

@@ -45,8 +45,6 @@ from ..argtypes import real_number, whole_number
 from ..errors import GameError, echo, one_line
 from ..files import iter_lines, prepare_folder
 from ..games import get_game
-from ..games.backgammon import Backgammon
-from ..games.backgammon.fibs import parse_fibs_board
 from ..search import Limit
 
 GNUBG = "/usr/games/gnubg"
@@ -83,11 +81,21 @@ class MatchReport:
                 f"rate {rate} a move ({self.rating or '?'})")
 
 
+def gnubg_game(spec: str) -> Any:
+    """The game of ``spec``, if it plays gnubg (its ``gnubg_player()`` capability)."""
+    game = get_game(spec)
+    if game.gnubg_player() is None:
+        raise GameError(f"gnubg plays a game that reads its board lines (a gnubg_player() "
+                        f"capability: backgammon), not {game.spec}")
+    return game
+
+
 def answer_board(game: Any, agent: Any, line: str, limit: Limit | None) -> str:
     """Our answer to one FIBS board line: the agent's move in gnubg's notation (an empty
     line when no move is possible)."""
-    board = parse_fibs_board(line)
-    state = board.state
+    player = game.gnubg_player()
+    assert player is not None  # (checked when the match was set up: gnubg_game)
+    state = player.read_board(line)
     if state[3] == 0:
         return "roll"  # the cube is off, so gnubg rolls first; answer a bare board anyway
     action = agent.choose(game, state, limit)
@@ -187,9 +195,7 @@ def run_match(games: int, agent_spec: str, *, seed: int = 1, gnubg_plies: int = 
     if exe is None:
         raise GameError(f"gnubg not found at {gnubg} (Debian's package gnubg: make test "
                         "installs it)")
-    game = get_game(game_spec)  # backgammon:evaluator=NAME picks the evaluation
-    if not isinstance(game, Backgammon):
-        raise GameError(f"gnubg plays backgammon, not {game.spec}")
+    game = gnubg_game(game_spec)  # backgammon:evaluator=NAME picks the evaluation
     agent = make_agent(game, agent_spec, move_time)
     limit = Limit(time=move_time) if move_time else None
     report = MatchReport()
@@ -387,9 +393,7 @@ def prepare(args: argparse.Namespace) -> dict[int, dict[str, Any]]:
     and the ``--out`` folder (made if missing, but its parent must exist: a mistyped path is
     an error naming the missing folder, not a tree made silently). Returns the chunks the
     resume file already holds for this match, by seed."""
-    game = get_game(args.game)
-    if not isinstance(game, Backgammon):
-        raise GameError(f"gnubg plays backgammon, not {game.spec}")
+    game = gnubg_game(args.game)
     agent = make_agent(game, args.agent, args.move_time)
     try:
         if agent.interactive:

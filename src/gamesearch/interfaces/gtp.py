@@ -4,6 +4,9 @@ GoGui, Sabaki and against other GTP engines:
 
     gamesearch gtp [--agent SPEC] [--game go:size=9,komi=7.5]
 
+It speaks for any game that offers the protocol's board (its ``gtp()`` capability,
+:class:`~gamesearch.capabilities.GTPBoard`: Go's); another game is refused in one line.
+
 Modelled on the UCI engine (:mod:`.uci_engine`): the engine holds the game and an agent
 (:func:`gamesearch.agents.make_agent`; by default the game's ``match_hooks`` opponent, MCTS
 with RAVE, pattern playouts and priors); nothing here searches.
@@ -60,11 +63,11 @@ from typing import Any, TextIO
 
 from .. import __version__
 from ..agents import Agent, make_agent
+from ..capabilities import GTPBoard
 from ..errors import GameError, IllegalMoveError, InvalidLimitError, echo, one_line
 from ..files import read_bytes
+from ..game import Game
 from ..games import get_game
-from ..games.go.rules import MAX_SIZE, MIN_SIZE, Go, GoState, handicap_points
-from ..games.go.sgf import read_sgf, rules_options
 from ..search import Limit
 
 ENGINE_NAME = "gamesearch"
@@ -131,13 +134,18 @@ class GTPEngine:
     def __init__(self, out: TextIO, agent_spec: str | None = None,
                  game_spec: str = "go") -> None:
         game = get_game(game_spec)
-        if not isinstance(game, Go):
-            raise InvalidLimitError(f"gtp plays Go: {echo(game_spec)} is not a go spec")
+        board = game.gtp()
+        if board is None:
+            raise InvalidLimitError(f"gtp: {echo(game_spec)} does not speak the Go Text "
+                                    "Protocol (a game offers it as its gtp() capability: go)")
         self.out = out
         self.base_spec = game_spec
-        self.game: Go = game
+        self.game: Game[Any, Any] = game
+        #: what GTP asks of the game (vertices, stones, handicap, SGF, area)
+        self.board: GTPBoard[Any, Any] = board
         hooks = game.match_hooks()
-        self.agent_spec = agent_spec or hooks.default_opponent or "mcts:time=1"
+        default = hooks.default_opponent if hooks is not None else None
+        self.agent_spec = agent_spec or default or "mcts:time=1"
         self.agent: Agent = make_agent(game, self.agent_spec,
                                        default_time=DEFAULT_MOVE_SECONDS)
         if self.agent.interactive:  # its keyboard would be the protocol's channel
@@ -145,7 +153,7 @@ class GTPEngine:
             raise InvalidLimitError(f"gtp --agent {echo(self.agent_spec)}: standard input is "
                                     "the GTP channel, so no person can type moves there; the "
                                     "GTP controller (a GUI) is where a person plays")
-        self.states: list[GoState] = [game.initial_state()]
+        self.states: list[Any] = [game.initial_state()]
         self.rng = random.Random(0)
         #: main time, byo-yomi time, byo-yomi stones (None: no clock)
         self.time_settings: tuple[float, float, int] | None = None
@@ -202,35 +210,25 @@ class GTPEngine:
 
     # ----- the position ----------------------------------------------------------------
     @property
-    def state(self) -> GoState:
+    def state(self) -> Any:
         return self.states[-1]
 
-    def _turn(self, player: int) -> GoState:
+    def _turn(self, player: int) -> Any:
         """The position with ``player`` to move (GTP lets a colour play twice)."""
-        s = self.state
-        if s.to_move == player:
-            return s
-        return GoState(s.board, player, 0, s.moves, s.hash, s.history)
+        return self.board.with_turn(self.state, player)
 
     def _new_game(self, size: int | None = None, komi: float | None = None) -> None:
-        game = self.game
-        spec_size = game.size if size is None else size
-        spec_komi = game.komi if komi is None else komi
+        spec_size = self.board.size if size is None else size
+        spec_komi = self.board.komi if komi is None else komi
         rest = [o for o in self.base_spec.partition(":")[2].split(",")
                 if o.strip() and o.split("=")[0].strip().lower() not in ("size", "komi")]
         spec = ",".join([f"size={spec_size}", f"komi={spec_komi:g}", *rest])
-        new = get_game("go:" + spec)
-        assert isinstance(new, Go)
-        self.game = new
+        new = get_game(f"{self.game.spec_name}:{spec}")
+        board = new.gtp()
+        assert board is not None  # (the same game with another size or komi)
+        self.game, self.board = new, board
         self.agent.close()
         self.agent = make_agent(new, self.agent_spec, default_time=DEFAULT_MOVE_SECONDS)
-
-    def _replay(self, old: list[GoState]) -> None:
-        """The same positions in the (new) game: each state's board, side and history
-        kept (the komi only changed)."""
-        self.states = [GoState(s.board, s.to_move, s.passes, s.moves, s.hash, s.history,
-                               s.last)
-                       for s in old]
 
     # ----- commands ----------------------------------------------------------------------
     def cmd_protocol_version(self, args: list[str]) -> str:
@@ -259,7 +257,7 @@ class GTPEngine:
         if len(args) != 1:
             raise GTPFailure("boardsize takes one number")
         try:
-            size = _int(args[0], "size", MIN_SIZE, MAX_SIZE)
+            size = _int(args[0], "size", self.board.min_size, self.board.max_size)
         except GTPFailure:
             raise GTPFailure("unacceptable size") from None
         self._new_game(size=size)
@@ -277,9 +275,7 @@ class GTPEngine:
         komi = _float(args[0], "komi")
         if abs(komi) > 200 or komi * 2 != int(komi * 2):
             raise GTPFailure(f"komi {komi:g}: a multiple of 0.5 within ±200")
-        old = self.states
-        self._new_game(komi=komi)
-        self._replay(old)
+        self._new_game(komi=komi)  # (the positions stay: the komi only scores them)
         return ""
 
     def cmd_play(self, args: list[str]) -> str:
@@ -289,10 +285,10 @@ class GTPEngine:
         game = self.game
         s = self._turn(player)
         if game.is_terminal(s) and args[1].lower() != "pass":
-            s = GoState(s.board, s.to_move, 0, s.moves, s.hash, s.history)
+            s = self.board.reopened(s)
         try:
             point = game.parse_action(s, args[1]) if not game.is_terminal(s) else \
-                game.parse_vertex(args[1])
+                self.board.parse_vertex(args[1])
         except IllegalMoveError as exc:
             reason = str(exc).split(": ", 1)[-1].split(";")[0]
             raise GTPFailure(f"illegal move: {reason}") from None
@@ -321,7 +317,7 @@ class GTPEngine:
         game = self.game
         s = self._turn(player)
         if game.is_terminal(s):
-            self.states.append(game.result(s, game.pass_action))
+            self.states.append(game.result(s, self.board.pass_action))
             return "pass"
         seconds = self._move_seconds(player)
         limit = Limit(time=seconds) if seconds is not None else None
@@ -329,7 +325,7 @@ class GTPEngine:
         if action not in game.actions(s):
             raise GTPFailure(f"the agent chose an illegal move {action!r}")
         self.states.append(game.result(s, action))
-        return game.vertex(action)
+        return self.board.vertex(action)
 
     def cmd_undo(self, args: list[str]) -> str:
         if args:  # ("undo undo" is not two undos: the engine and its controller would part)
@@ -347,19 +343,19 @@ class GTPEngine:
         if path == "-":  # (standard input is this engine's command channel)
             raise GTPFailure("cannot load file: - is the GTP input")
         try:
-            record, states = read_sgf(read_bytes(path, "SGF file", MAX_SGF_BYTES),
-                                      **rules_options(self.game))
+            size, komi, states = self.board.read_record(
+                read_bytes(path, "SGF file", MAX_SGF_BYTES))
         except GameError as exc:
             raise GTPFailure(f"cannot load file: {one_line(str(exc))}") from None
         if until is not None:
             states = states[:until]
-        self._new_game(size=record.size, komi=record.komi)
-        self._replay(states)
+        self._new_game(size=size, komi=komi)
+        self.states = states
         self.agent.reset()
         return ""
 
     def _board_empty(self) -> bool:
-        return not any(self.state.board)
+        return not any(self.board.stones(self.state))
 
     def cmd_fixed_handicap(self, args: list[str]) -> str:
         if len(args) != 1:
@@ -368,47 +364,48 @@ class GTPEngine:
         if not self._board_empty() or len(self.states) > 1:
             raise GTPFailure("board not empty")
         try:
-            points = handicap_points(self.game.size, n)
+            points = self.board.handicap_points(n)
         except InvalidLimitError:
             raise GTPFailure("invalid number of stones") from None
         if not points:
             raise GTPFailure("invalid number of stones")
-        self.states = [self.game.with_stones(self.state, points)]
-        return " ".join(self.game.vertex(p) for p in points)
+        self.states = [self.board.with_stones(self.state, points)]
+        return " ".join(self.board.vertex(p) for p in points)
 
     def cmd_place_free_handicap(self, args: list[str]) -> str:
         if len(args) != 1:
             raise GTPFailure("place_free_handicap takes a number of stones")
         n = _int(args[0], "number of stones", 0, 10**6)
-        game = self.game
+        board = self.board
         if not self._board_empty() or len(self.states) > 1:
             raise GTPFailure("board not empty")
-        if not 2 <= n < game.points:
+        if not 2 <= n < board.points:
             raise GTPFailure("invalid number of stones")
         try:  # the fixed points where they exist, then the points nearest the centre
-            points = handicap_points(game.size, min(n, 9))
+            points = board.handicap_points(min(n, 9))
         except InvalidLimitError:
             points = []
-        mid = (game.size - 1) / 2
-        rest = sorted((p for p in range(game.points) if p not in points),
-                      key=lambda p: (abs(p // game.size - mid) + abs(p % game.size - mid), p))
+        size = board.size
+        mid = (size - 1) / 2
+        rest = sorted((p for p in range(board.points) if p not in points),
+                      key=lambda p: (abs(p // size - mid) + abs(p % size - mid), p))
         points = (points + rest)[:n]
-        self.states = [game.with_stones(self.state, points)]
-        return " ".join(game.vertex(p) for p in points)
+        self.states = [board.with_stones(self.state, points)]
+        return " ".join(board.vertex(p) for p in points)
 
     def cmd_set_free_handicap(self, args: list[str]) -> str:
-        game = self.game
+        board = self.board
         if not self._board_empty() or len(self.states) > 1:
             raise GTPFailure("board not empty")
-        if not 2 <= len(args) < game.points:
+        if not 2 <= len(args) < board.points:
             raise GTPFailure("bad vertex list")
         try:
-            points = [game.parse_vertex(a) for a in args]
+            points = [board.parse_vertex(a) for a in args]
         except IllegalMoveError:
             raise GTPFailure("bad vertex list") from None
-        if game.pass_action in points or len(set(points)) != len(points):
+        if board.pass_action in points or len(set(points)) != len(points):
             raise GTPFailure("bad vertex list")
-        self.states = [game.with_stones(self.state, points)]
+        self.states = [board.with_stones(self.state, points)]
         return ""
 
     def cmd_time_settings(self, args: list[str]) -> str:
@@ -440,21 +437,20 @@ class GTPEngine:
     # ----- the end: dead stones by playouts ------------------------------------------
     def dead_stones(self) -> list[int]:
         """The stones the other colour owns at the end of most playouts from here."""
-        game, s = self.game, self.state
+        game, board, s = self.game, self.board, self.state
+        stones = board.stones(s)
         playouts = game.playouts()
-        if playouts is None or playouts.compiled is None or not any(s.board):
+        if playouts is None or playouts.compiled is None or not any(stones):
             return []
-        start = GoState(s.board, s.to_move, 0, s.moves, s.hash, s.history)
-        from ..games.go.svg import owners
-
-        owned = [0] * game.points
+        start = board.reopened(s)
+        owned = [0] * board.points
         for _ in range(STATUS_PLAYOUTS):
             end = playouts.compiled(start, self.rng, None)
-            for p, o in enumerate(owners(game, end.board)):
-                if s.board[p] and o and o != s.board[p]:
+            for p, o in enumerate(board.owners(bytes(board.stones(end)))):
+                if stones[p] and o and o != stones[p]:
                     owned[p] += 1
-        return [p for p in range(game.points)
-                if s.board[p] and owned[p] * 2 > STATUS_PLAYOUTS]
+        return [p for p in range(board.points)
+                if stones[p] and owned[p] * 2 > STATUS_PLAYOUTS]
 
     def cmd_final_status_list(self, args: list[str]) -> str:
         if len(args) != 1 or args[0] not in ("alive", "dead", "seki"):
@@ -462,19 +458,18 @@ class GTPEngine:
         if args[0] == "seki":
             return ""
         dead = set(self.dead_stones())
-        board = self.state.board
-        chosen = [p for p in range(self.game.points)
-                  if board[p] and (p in dead) == (args[0] == "dead")]
-        return " ".join(self.game.vertex(p) for p in chosen)
+        stones = self.board.stones(self.state)
+        chosen = [p for p in range(self.board.points)
+                  if stones[p] and (p in dead) == (args[0] == "dead")]
+        return " ".join(self.board.vertex(p) for p in chosen)
 
     def cmd_final_score(self, args: list[str]) -> str:
-        game, s = self.game, self.state
+        board = self.board
         dead = set(self.dead_stones())
-        board = bytes(0 if p in dead else c for p, c in enumerate(s.board))
-        black, white = game.area(board)
-        score = black - white - game.komi
+        alive = bytes(0 if p in dead else c for p, c in enumerate(board.stones(self.state)))
+        black, white = board.area(alive)
+        score = black - white - board.komi
         return "0" if score == 0 else f"B+{score:g}" if score > 0 else f"W+{-score:g}"
-
 
 
 def _stdin_lines() -> Iterator[str]:

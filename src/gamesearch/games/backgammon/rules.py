@@ -63,7 +63,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
-from ...capabilities import Drawing, Evaluation, MatchHooks
+from ...capabilities import Drawing, Evaluation, GnubgPlayer, MatchHooks
 from ...errors import (
     IllegalMoveError,
     InvalidLimitError,
@@ -514,6 +514,13 @@ class Backgammon(Game[BGState, BGAction]):
         with fewer nodes); results are points (single 1, gammon 2, backgammon 3), reported
         per game by the arena."""
         return MatchHooks(default_opponent="expectiminimax:depth=2", points=True)
+
+    def gnubg_player(self) -> GnubgPlayer[BGState]:
+        """GNU Backgammon's external player: its FIBS board lines read (:mod:`.fibs`); the
+        moves answered in this game's notation, which is gnubg's."""
+        from .fibs import parse_fibs_board
+
+        return GnubgPlayer(lambda line: parse_fibs_board(line).state)
 
     def drawing(self) -> Drawing[BGState]:
         """The board as SVG, the legal moves as buttons (see :mod:`.svg`)."""

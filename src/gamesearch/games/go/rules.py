@@ -526,6 +526,49 @@ class Go(Game[GoState, int]):
         """The default opponent: the program (:data:`PROGRAM`), 2 s a move."""
         return MatchHooks(default_opponent=f"{PROGRAM},time=2")
 
+    def gtp(self) -> Go:
+        """Go speaks GTP: the game is its own :class:`~gamesearch.capabilities.GTPBoard`
+        (``size``, ``komi``, ``vertex``, ``with_stones``, ``area`` are its own; the rest
+        below)."""
+        return self
+
+    # ----- what GTP asks besides (GTPBoard) ------------------------------------------------
+    min_size, max_size = MIN_SIZE, MAX_SIZE
+
+    def stones(self, state: GoState) -> bytes:
+        """The colour on each point (0 empty, 1 black, 2 white)."""
+        return state.board
+
+    def with_turn(self, state: GoState, player: int) -> GoState:
+        """The position with ``player`` to move: ``state`` on its turn, else the same board
+        handed over without a pass (GTP lets a colour play twice)."""
+        if state.to_move == player:
+            return state
+        return GoState(state.board, player, 0, state.moves, state.hash, state.history)
+
+    def reopened(self, state: GoState) -> GoState:
+        """The position with its passes forgotten (a stone played after the game's end)."""
+        return GoState(state.board, state.to_move, 0, state.moves, state.hash, state.history)
+
+    def handicap_points(self, stones: int) -> list[int]:
+        """The fixed handicap points of ``stones`` stones (GTP's ``fixed_handicap``)."""
+        return handicap_points(self.size, stones)
+
+    def read_record(self, data: bytes) -> tuple[int, float, list[GoState]]:
+        """An SGF record's size, komi and main line's states, under this game's other rules
+        (``sgfmill``: the ``go`` extra)."""
+        from .sgf import read_sgf, rules_options
+
+        record, states = read_sgf(data, **rules_options(self))
+        return record.size, record.komi, states
+
+    def owners(self, stones: bytes) -> list[int]:
+        """Each point's owner under area scoring: its stone's colour, or the one colour an
+        empty region reaches (0: neutral)."""
+        from .svg import owners
+
+        return owners(self, stones)
+
     # ----- notation --------------------------------------------------------------------
     def vertex(self, point: int) -> str:
         """The GTP vertex of a point (``pass`` for the pass)."""
