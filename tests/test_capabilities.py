@@ -14,7 +14,7 @@ import pytest
 from gamesearch.capabilities import RAW_SCORES, EngineSettings, Evaluation
 from gamesearch.errors import InvalidLimitError, UnsupportedGameError
 from gamesearch.game import CAPABILITIES, Game, random_playout
-from gamesearch.games import GAMES, get_game
+from gamesearch.games import available_games, get_game
 from gamesearch.games.nim import Nim, NimState
 from gamesearch.games.tictactoe import TicTacToe
 from gamesearch.interfaces.cli import main
@@ -73,7 +73,7 @@ def test_a_bare_game_has_no_capability() -> None:
 
 
 def test_every_registered_game_has_perfect_information_and_no_observation() -> None:
-    for name in GAMES:
+    for name in available_games():
         game = get_game(name)
         assert game.game_type.perfect_information == (game.observation() is None), name
 

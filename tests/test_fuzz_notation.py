@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from fuzzing import examples, texts
 from gamesearch.errors import MAX_MESSAGE_CHARS, GameError
 from gamesearch.game import CHANCE
-from gamesearch.games import GAMES, get_game
+from gamesearch.games import available_games, get_game
 
 #: A parse of any text finishes within this many seconds.
 PARSE_SECONDS = 2.0
@@ -59,7 +59,7 @@ def assert_bounded(exc: GameError) -> None:
     assert "\n" not in text and len(text) <= MAX_MESSAGE_CHARS, text[:2000]
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", sorted(available_games()))
 def test_parse_state_accepts_or_refuses_cleanly(name: str) -> None:
     game = get_game(name)
     samples = [game.format_state(s) for s in reachable_states(game)]
@@ -79,7 +79,7 @@ def test_parse_state_accepts_or_refuses_cleanly(name: str) -> None:
     check()
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", sorted(available_games()))
 def test_parse_action_accepts_or_refuses_cleanly(name: str) -> None:
     game = get_game(name)
     states = [s for s in reachable_states(game) if not game.is_terminal(s)]
@@ -109,7 +109,7 @@ SPECIAL = ["--", "Z0", "0000", "null", "pass", "@", "-", "+", "#", "O-O-O-O", "e
            "a1", "0", "-1", "99", "٣", "１", "x", "\u202e", ""]
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", sorted(available_games()))
 def test_special_texts_are_refused_or_legal(name: str) -> None:
     game = get_game(name)
     for state in reachable_states(game):

@@ -23,7 +23,7 @@ from gamesearch import (
 )
 from gamesearch.capabilities import EngineSettings, Tactics
 from gamesearch.game import CHANCE
-from gamesearch.games import GAMES
+from gamesearch.games import available_games
 from gamesearch.games.tictactoe import TicTacToe
 from gamesearch.games.trees import TreeGame, example
 from gamesearch.search.trace import pruned_leaves, trace
@@ -186,7 +186,7 @@ def test_tictactoe_status_table_agrees_with_the_lines_on_every_reachable_state()
     assert len(seen) == 5_478  # every legal tic-tac-toe position
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", sorted(available_games()))
 def test_games_declared_alternating_do_alternate(name: str) -> None:
     # Search trusts the flag: it reads the side to move from the ply's parity.
     game = get_game(name)
