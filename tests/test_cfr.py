@@ -169,8 +169,11 @@ def test_kuhn_equilibrium_value_and_best_response_to_it():
 
 
 @pytest.mark.parametrize(("sampling", "iterations", "bound"),
-                         [("external", 3000, 0.02), ("outcome", 20000, 0.06)])
+                         [("external", 3000, 0.03), ("outcome", 20000, 0.06)])
 def test_monte_carlo_cfr_converges_on_kuhn(sampling, iterations, bound):
+    """The plain solver (bounds: OpenSpiel's C++ samplers reach 0.013-0.023 at 2,000
+    external-sampling iterations and 0.01-0.054 at 20,000 outcome-sampling ones over five
+    seeds; the uniform policy is at 0.458; tests/test_mccfr_fast.py compares the trends)."""
     game = get_game("kuhn_poker")
     solver = MCCFRSolver(game, sampling, seed=1)
     solver.iterate(10)

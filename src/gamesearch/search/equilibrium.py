@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import UnknownNameError
 from ..game import Game
+from . import mccfr_fast
 from .cfr import MCCFRSolver, Policy, check_game
 from .cfr_fast import FastCFR, flat_exploitability, flat_values, flatten, policy_array
 from .policy_file import PolicyTable
@@ -22,10 +23,14 @@ EQUILIBRIUM_ALGORITHMS = {
     "cfr": "vanilla CFR (Zinkevich et al. 2007), alternating updates, on the flat tree",
     "cfr+": "CFR+ (Tammelin 2014): regrets floored at 0, linear averaging",
     "dcfr": "discounted CFR (Brown & Sandholm 2019), alpha 1.5, beta 0, gamma 2",
-    "es-mccfr": "external-sampling Monte Carlo CFR (Lanctot et al. 2009)",
-    "os-mccfr": "outcome-sampling Monte Carlo CFR (Lanctot et al. 2009), exploration 0.6",
+    "es-mccfr": "external-sampling Monte Carlo CFR (Lanctot et al. 2009), compiled",
+    "os-mccfr": "outcome-sampling Monte Carlo CFR (Lanctot et al. 2009), exploration 0.6, "
+                "compiled",
     "lp": "the sequence-form linear program (scipy's HiGHS): exact; no iterations",
 }
+#: the Monte Carlo algorithms' sampling schemes (numba compiles them, :mod:`.mccfr_fast`;
+#: without it the plain :class:`.cfr.MCCFRSolver` runs)
+SAMPLING = {"es-mccfr": "external", "os-mccfr": "outcome"}
 
 
 @dataclass
@@ -63,15 +68,19 @@ def solve_equilibrium(game: Game[Any, Any], algorithm: str = "cfr+", iterations:
         average = solver.average_array()
         seconds = time.process_time() - start
         nodes = 2 * iterations * len(tree.parent)
+    elif algorithm != "lp" and mccfr_fast.available():
+        fast = mccfr_fast.FastMCCFR(game, SAMPLING[algorithm], seed=seed)
+        fast.iterate(iterations)
+        seconds = time.process_time() - start
+        nodes, tree, average = fast.nodes, fast.tree, fast.average_array()
     else:
         if algorithm == "lp":
             from .sequence_lp import solve_lp
 
             _, policy = solve_lp(game)
             iterations = 0
-        else:
-            mc = MCCFRSolver(game, "external" if algorithm == "es-mccfr" else "outcome",
-                             seed=seed)
+        else:  # the plain solver: the same random stream, so the same policy
+            mc = MCCFRSolver(game, SAMPLING[algorithm], seed=seed)
             mc.iterate(iterations)
             nodes = mc.nodes
             policy = mc.average_policy()
