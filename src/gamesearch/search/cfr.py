@@ -1,6 +1,7 @@
 """Equilibria of two-player zero-sum games with hidden information: counterfactual regret
 minimisation and its relatives, best responses and exploitability -- the plain, textbook
-versions, which the fast ones (:mod:`gamesearch.search.cfr_fast`) are tested against.
+versions, which the fast ones (:mod:`gamesearch.search.cfr_fast`,
+:mod:`gamesearch.search.mccfr_fast`) are tested against.
 
 The papers followed:
 

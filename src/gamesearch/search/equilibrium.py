@@ -3,6 +3,9 @@ agent): :func:`solve_equilibrium` runs an algorithm of :data:`EQUILIBRIUM_ALGORI
 two-player zero-sum game with an observation and reports the average policy, its
 exploitability (NashConv / 2, by best responses on the flat tree), player 0's value under
 it, and the solver's CPU seconds (the exploitability and value computations not counted).
+CFR, CFR+ and DCFR run on the flat tree (:mod:`.cfr_fast`); the Monte Carlo CFRs compiled
+(:mod:`.mccfr_fast`) when numba is installed, else the plain :class:`.cfr.MCCFRSolver`,
+which draws the same random numbers and so returns the same policy for the same seed.
 """
 
 from __future__ import annotations
@@ -23,9 +26,8 @@ EQUILIBRIUM_ALGORITHMS = {
     "cfr": "vanilla CFR (Zinkevich et al. 2007), alternating updates, on the flat tree",
     "cfr+": "CFR+ (Tammelin 2014): regrets floored at 0, linear averaging",
     "dcfr": "discounted CFR (Brown & Sandholm 2019), alpha 1.5, beta 0, gamma 2",
-    "es-mccfr": "external-sampling Monte Carlo CFR (Lanctot et al. 2009), compiled",
-    "os-mccfr": "outcome-sampling Monte Carlo CFR (Lanctot et al. 2009), exploration 0.6, "
-                "compiled",
+    "es-mccfr": "external-sampling Monte Carlo CFR (Lanctot et al. 2009)",
+    "os-mccfr": "outcome-sampling Monte Carlo CFR (Lanctot et al. 2009), exploration 0.6",
     "lp": "the sequence-form linear program (scipy's HiGHS): exact; no iterations",
 }
 #: the Monte Carlo algorithms' sampling schemes (numba compiles them, :mod:`.mccfr_fast`;
