@@ -1,6 +1,7 @@
 """Equilibria of two-player zero-sum games with hidden information: counterfactual regret
 minimisation and its relatives, best responses and exploitability -- the plain, textbook
-versions, which the fast ones (:mod:`gamesearch.search.cfr_fast`) are tested against.
+versions, which the fast ones (:mod:`gamesearch.search.cfr_fast`,
+:mod:`gamesearch.search.mccfr_fast`) are tested against.
 
 The papers followed:
 
@@ -214,12 +215,65 @@ class CFRSolver:
 
 
 # ----- Monte Carlo CFR -------------------------------------------------------------------
+_MASK64 = (1 << 64) - 1
+
+
+class SplitMix64:
+    """The random stream of the Monte Carlo solvers: SplitMix64 (Steele, Lea & Flood, "Fast
+    Splittable Pseudorandom Number Generators", OOPSLA 2014), one double in [0, 1) from the
+    top 53 bits of each output. Written out (not Python's or numpy's generator) so that the
+    compiled solver (:mod:`gamesearch.search.mccfr_fast`) draws the very same numbers from
+    the same seed."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK64
+
+    def random(self) -> float:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        z ^= z >> 31
+        return (z >> 11) * 2.0 ** -53
+
+
+def new_seed(seed: int | None) -> int:
+    """``seed`` as a 64-bit seed; ``None``: one from the operating system."""
+    return random.SystemRandom().getrandbits(64) if seed is None else seed & _MASK64
+
+
+def sample_index(weights: list[float], u: float) -> int:
+    """The index drawn by inverse transform with ``u`` in [0, 1): the first ``i`` whose
+    running sum of ``weights`` (left to right) exceeds ``u`` times their sum; never an
+    index of weight 0 (when rounding leaves ``u`` times the sum at the sum itself: the
+    last index of positive weight)."""
+    total = 0.0
+    for w in weights:
+        total += w
+    target = u * total
+    running = 0.0
+    last = 0
+    for i, w in enumerate(weights):
+        running += w
+        if w > 0:
+            last = i
+            if target < running:
+                return i
+    return last
+
+
 class MCCFRSolver:
     """Monte Carlo CFR (Lanctot et al. 2009): ``sampling="external"`` (chance and the
     opponent sampled, every action of the updated player walked; the opponent's average
-    updated where it is sampled) or ``"outcome"`` (one history sampled a pass, the updated
-    player exploring with probability ``epsilon``; stochastically weighted averaging).
-    Each iteration updates player 0, then player 1. ``nodes``: the states touched."""
+    updated where it is sampled, OpenSpiel's "simple" averaging) or ``"outcome"`` (one
+    history sampled a pass, the updated player exploring with probability ``epsilon``;
+    stochastically weighted averaging). Each iteration updates player 0, then player 1.
+    ``nodes``: the histories touched.
+
+    The random numbers: one :class:`SplitMix64` stream, one draw per sampled choice, drawn
+    when the walk enters the history that makes it (depth first, actions in order), the
+    choice by :func:`sample_index`; the compiled solver keeps the same order, so that the
+    two sample the same histories and reach the same regrets from the same seed."""
 
     def __init__(self, game: Game[Any, Any], sampling: str = "external",
                  seed: int | None = None, epsilon: float = 0.6) -> None:
@@ -230,7 +284,7 @@ class MCCFRSolver:
         self.observe = check_game(game)
         self.sampling = sampling
         self.epsilon = epsilon
-        self.rng = random.Random(seed)
+        self.rng = SplitMix64(new_seed(seed))
         self.infosets = information_sets(game)
         self.iteration = 0
         self.nodes = 0
@@ -242,11 +296,11 @@ class MCCFRSolver:
                 if self.sampling == "external":
                     self._external(self.game.initial_state(), player)
                 else:
-                    self._outcome(self.game.initial_state(), player, 1.0, 1.0, 1.0)
+                    self._outcome(self.game.initial_state(), player, 1.0, 1.0)
 
     def _sample_chance(self, state: Any) -> Any:
         outcomes = list(self.game.chance_outcomes(state))
-        return self.rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+        return outcomes[sample_index([p for _, p in outcomes], self.rng.random())][0]
 
     def _external(self, state: Any, player: int) -> float:
         game = self.game
@@ -262,18 +316,21 @@ class MCCFRSolver:
         if mover != player:
             for i, p in enumerate(sigma):
                 node.cumulative[i] += p
-            a = self.rng.choices(node.actions, sigma)[0]
+            a = node.actions[sample_index(sigma, self.rng.random())]
             return self._external(game.result(state, a), player)
         values = [self._external(game.result(state, a), player) for a in node.actions]
-        value = sum(p * v for p, v in zip(sigma, values, strict=True))
+        value = 0.0
+        for p, v in zip(sigma, values, strict=True):
+            value += p * v
         for i, v in enumerate(values):
             node.regrets[i] += v - value
         return value
 
-    def _outcome(self, state: Any, player: int, own: float, others: float,
+    def _outcome(self, state: Any, player: int, others: float,
                  sample: float) -> tuple[float, float]:
         """(the sampled utility over the sample's probability, the tail's probability
-        under the current policies)."""
+        under the current policies); ``others``: the opponent's reach, ``sample``: the
+        probability of sampling the players' actions so far (chance's cancels)."""
         game = self.game
         self.nodes += 1
         if game.is_terminal(state):
@@ -281,24 +338,22 @@ class MCCFRSolver:
         mover = game.to_move(state)
         if mover == CHANCE:
             return self._outcome(game.result(state, self._sample_chance(state)), player,
-                                 own, others, sample)
+                                 others, sample)
         node = self.infosets[self.observe(state, mover)]
         node.regret_matching()
         sigma = node.policy
         n = len(sigma)
         explore = [self.epsilon / n + (1 - self.epsilon) * p for p in sigma] \
             if mover == player else sigma
-        i = self.rng.choices(range(n), explore)[0]
+        i = sample_index(explore, self.rng.random())
         child = game.result(state, node.actions[i])
         if mover == player:
-            u, tail = self._outcome(child, player, own * sigma[i], others,
-                                    sample * explore[i])
+            u, tail = self._outcome(child, player, others, sample * explore[i])
             w = u * others
             for j in range(n):
                 node.regrets[j] += w * tail * ((1 - sigma[i]) if j == i else -sigma[i])
         else:
-            u, tail = self._outcome(child, player, own, others * sigma[i],
-                                    sample * explore[i])
+            u, tail = self._outcome(child, player, others * sigma[i], sample * explore[i])
             for j in range(n):
                 node.cumulative[j] += others / sample * sigma[j]
         return u, tail * sigma[i]

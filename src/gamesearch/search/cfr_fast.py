@@ -219,10 +219,7 @@ class FastCFR:
 
     # ----- policies ---------------------------------------------------------------------
     def average_array(self) -> np.ndarray:
-        sets = self.tree.slot_set
-        total = np.bincount(sets, weights=self.cumulative, minlength=len(self.tree.keys))[sets]
-        return np.where(total > 0, self.cumulative / np.where(total > 0, total, 1.0),
-                        self.uniform)
+        return average_of(self.tree, self.cumulative)
 
     def average_policy(self) -> Policy:
         return table_of(self.tree, self.average_array())
@@ -240,6 +237,15 @@ class FastCFR:
         """Player 0's expected return when both play the average policy (or ``policy``)."""
         p = self.average_array() if policy is None else policy
         return float(flat_values(self.tree, self.edge_probabilities(p))[0][0])
+
+
+def average_of(tree: FlatTree, cumulative: np.ndarray) -> np.ndarray:
+    """The average policy of a cumulative policy (an array over the slots): each set's
+    part normalised, uniform where it sums to zero."""
+    sets = tree.slot_set
+    total = np.bincount(sets, weights=cumulative, minlength=len(tree.keys))[sets]
+    uniform = 1.0 / np.bincount(sets, minlength=len(tree.keys))[sets]
+    return np.where(total > 0, cumulative / np.where(total > 0, total, 1.0), uniform)
 
 
 def flat_values(tree: FlatTree, prob: np.ndarray) -> list[np.ndarray]:

@@ -3,6 +3,9 @@ agent): :func:`solve_equilibrium` runs an algorithm of :data:`EQUILIBRIUM_ALGORI
 two-player zero-sum game with an observation and reports the average policy, its
 exploitability (NashConv / 2, by best responses on the flat tree), player 0's value under
 it, and the solver's CPU seconds (the exploitability and value computations not counted).
+CFR, CFR+ and DCFR run on the flat tree (:mod:`.cfr_fast`); the Monte Carlo CFRs compiled
+(:mod:`.mccfr_fast`) when numba is installed, else the plain :class:`.cfr.MCCFRSolver`,
+which draws the same random numbers and so returns the same policy for the same seed.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import Any
 
 from ..errors import UnknownNameError
 from ..game import Game
+from . import mccfr_fast
 from .cfr import MCCFRSolver, Policy, check_game
 from .cfr_fast import FastCFR, flat_exploitability, flat_values, flatten, policy_array
 from .policy_file import PolicyTable
@@ -26,6 +30,9 @@ EQUILIBRIUM_ALGORITHMS = {
     "os-mccfr": "outcome-sampling Monte Carlo CFR (Lanctot et al. 2009), exploration 0.6",
     "lp": "the sequence-form linear program (scipy's HiGHS): exact; no iterations",
 }
+#: the Monte Carlo algorithms' sampling schemes (numba compiles them, :mod:`.mccfr_fast`;
+#: without it the plain :class:`.cfr.MCCFRSolver` runs)
+SAMPLING = {"es-mccfr": "external", "os-mccfr": "outcome"}
 
 
 @dataclass
@@ -63,15 +70,19 @@ def solve_equilibrium(game: Game[Any, Any], algorithm: str = "cfr+", iterations:
         average = solver.average_array()
         seconds = time.process_time() - start
         nodes = 2 * iterations * len(tree.parent)
+    elif algorithm != "lp" and mccfr_fast.available():
+        fast = mccfr_fast.FastMCCFR(game, SAMPLING[algorithm], seed=seed)
+        fast.iterate(iterations)
+        seconds = time.process_time() - start
+        nodes, tree, average = fast.nodes, fast.tree, fast.average_array()
     else:
         if algorithm == "lp":
             from .sequence_lp import solve_lp
 
             _, policy = solve_lp(game)
             iterations = 0
-        else:
-            mc = MCCFRSolver(game, "external" if algorithm == "es-mccfr" else "outcome",
-                             seed=seed)
+        else:  # the plain solver: the same random stream, so the same policy
+            mc = MCCFRSolver(game, SAMPLING[algorithm], seed=seed)
             mc.iterate(iterations)
             nodes = mc.nodes
             policy = mc.average_policy()
