@@ -125,13 +125,26 @@ def test_stop_and_time_cap_end_a_run_with_its_policy_so_far() -> None:
             run.stop.set()
 
     done = run.run(emit)
-    assert done["stopped"] == "stopped" and done["iterations"] == 5
+    assert done["stopped"] == "asked to stop" and done["iterations"] == 5
     assert done["exploitability"] == pytest.approx(
         solve_equilibrium(game, "cfr", 5).exploitability, abs=1e-15)
     assert equilibria.recalled("kuhn_poker", "cfr", 5) == solve_equilibrium(
         game, "cfr", 5).table
+    # stopped between two checkpoints (at the first progress report): measured there too
+    between = equilibria.SolveRun(game, "cfr", 100_000, 60.0)
+    points: list[int] = []
+
+    def watch(kind: str, data: dict[str, Any]) -> None:
+        if kind == "point":
+            points.append(data["iteration"])
+        elif kind == "progress":
+            between.stop.set()
+
+    done = between.run(watch)
+    assert done["stopped"] == "asked to stop" and points[-1] == done["iterations"] < 100_000
+    assert done["evaluations"] == len(points)
     capped = equilibria.SolveRun(game, "cfr", 100, 0.0).run(lambda kind, data: None)
-    assert capped["iterations"] == 0 and capped["stopped"].startswith("the server's time cap")
+    assert capped["iterations"] == 0 and capped["stopped"].startswith("at the server's time cap")
     assert capped["exploitability"] is None and "agent" not in capped
 
 

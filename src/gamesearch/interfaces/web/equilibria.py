@@ -228,11 +228,11 @@ class SolveRun:
 
         while solver.iteration < self.iterations:
             if self.stop.is_set():
-                stopped = "stopped"
+                stopped = "asked to stop"
                 break
             now = time.perf_counter()
             if now > deadline:
-                stopped = f"the server's time cap ({self.seconds:g} s)"
+                stopped = f"at the server's time cap of {self.seconds:g} s"
                 break
             solver.iterate(1)
             if self.measure and solver.iteration in marks:

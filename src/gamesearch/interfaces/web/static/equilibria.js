@@ -95,7 +95,7 @@ async function stop() {
 }
 
 function finished(d) {
-  const how = d.stopped ? ` (stopped: ${d.stopped})` : "";
+  const how = d.stopped ? ` (${d.stopped})` : "";
   $("#status").textContent = `done: ${d.iterations.toLocaleString("en")} iterations${how}`;
   $("#summary").innerHTML = d.iterations ? `exploitability <b id="exploitability" data-value="${d.exploitability}">` +
     `${num(d.exploitability)}</b> after ${d.iterations.toLocaleString("en")} iterations of ${esc(d.algorithm)}; ` +
