@@ -125,6 +125,11 @@ def test_kuhn_cfr_plus_live_plot_policy_family_and_play(server: str, page: Any) 
     if os.environ.get("GAMESEARCH_README_SHOTS"):  # the manual's picture, small in bytes
         page.set_viewport_size({"width": 980, "height": 760})
         page.screenshot(path=str(DOCS / "web_equilibria.png"), full_page=False)
+        from PIL import Image  # (matplotlib's, in the dev extra): a palette, a third the bytes
+
+        shot = Image.open(DOCS / "web_equilibria.png").convert("RGB")
+        shot.quantize(colors=96).save(DOCS / "web_equilibria.png", optimize=True)
+        page.set_viewport_size({"width": 1400, "height": 1000})
     # play it: the solved policy is player 2, the person player 1
     href = page.get_attribute("#play1", "href") or ""
     assert "cfr%3Aiterations%3D1000%2Calgorithm%3Dcfr%2B" in href

@@ -10,7 +10,9 @@ computed only at the log-spaced checkpoints of :func:`checkpoints` (1, 2, 3, 5, 
 30, 50, ...: four a decade) and at the last iteration, so its cost stays a few best
 responses a decade however long the run (the ``done`` event reports both CPU times). The
 page receives the points as server-sent events and draws them on log-log axes; at the end,
-the average policy of every information set with readable labels.
+the average policy of every information set with readable labels (on Kuhn poker, the page
+points out the family of equilibria of Kuhn, "A simplified two-person poker", 1950: player
+1 bets the jack with any alpha in [0, 1/3] and the king with 3 alpha).
 
 The solved policy is played on the play page as the agent ``cfr:iterations=N,algorithm=A``
 (:func:`cfr_agent`): the solvers are deterministic, so that spec names exactly the policy
