@@ -130,16 +130,19 @@ def test_kuhn_cfr_plus_live_plot_policy_family_and_play(server: str, page: Any) 
         shot = Image.open(DOCS / "web_equilibria.png").convert("RGB")
         shot.quantize(colors=96).save(DOCS / "web_equilibria.png", optimize=True)
         page.set_viewport_size({"width": 1400, "height": 1000})
-    # play it: the solved policy is player 2, the person player 1
-    href = page.get_attribute("#play1", "href") or ""
+    # play it: the solved policy is player 1 (it moves first), the person player 2
+    href = page.get_attribute("#play2", "href") or ""
     assert "cfr%3Aiterations%3D1000%2Calgorithm%3Dcfr%2B" in href
-    page.click("#play1")
+    page.click("#play2")
     page.wait_for_url(re.compile(r"/play\?"))
     page.wait_for_function(
-        "() => /human\\) to move|game over/.test(document.querySelector('#status').textContent)",
-        timeout=30_000)
+        "() => /player 2 \\(human\\) to move/.test(document.querySelector('#status')"
+        ".textContent)", timeout=30_000)
     agents = page.eval_on_selector_all(".agent", "els => els.map(e => e.value)")
-    assert agents == ["human", "cfr:iterations=1000,algorithm=cfr+"]
+    assert agents == ["cfr:iterations=1000,algorithm=cfr+", "human"]
+    played = page.eval_on_selector_all("#movelist [data-ply]", "els => els.map(e => "
+                                       "e.textContent.trim())")
+    assert sum(m in ("pass", "bet") for m in played) == 1, played  # the policy's first bet
     assert not (page.text_content("#error") or "").strip()
     assert not outside, outside
 

@@ -4,6 +4,8 @@
 // equilibria (/api/equilibria/matrix, = gamesearch nash --json).
 "use strict";
 const E = { abort: null, run: null, points: [], asked: 0, sets: [], presets: {} };
+// a phone's width (app.css's breakpoint): the forms come first, so results are scrolled to
+const PHONE = matchMedia("(max-width: 700px)");
 
 async function init() {
   const offer = await api("/api/equilibria");
@@ -62,6 +64,7 @@ async function run() {
         E.run = d.run; E.asked = d.iterations;
         $("#plotbox").style.display = "block";
         drawPlot();
+        if (PHONE.matches) $("#plotbox").scrollIntoView({ block: "start" });  // (below the forms)
         $("#status").textContent = `${d.algorithm} on ${d.game}: ${d.information_sets} information ` +
           `sets, ${d.histories.toLocaleString("en")} histories; ${d.iterations.toLocaleString("en")} iterations`;
       } else if (event === "point") {
@@ -223,6 +226,7 @@ async function solveMatrix() {
   if (d.degenerate) html += `<p class="muted">The game is degenerate: support enumeration may miss equilibria.</p>`;
   $("#matrixresult").innerHTML = html;
   $("#matrixbox").style.display = "block";
+  if (PHONE.matches) $("#matrixbox").scrollIntoView({ block: "start" });
 }
 
 init().catch((e) => showError(e.message));
