@@ -183,12 +183,31 @@ def test_the_play_page_plays_the_solved_policy(client: TestClient) -> None:
     assert r.status_code == 201, r.text
 
 
+@pytest.mark.parametrize(("game", "spec"), [
+    ("kuhn_poker", "cfr"), ("kuhn_poker", "CFR:seed=-3,iterations=7,algorithm=DCFR"),
+    ("leduc_poker", "cfr:iterations=20,algorithm=cfr")])
+def test_the_web_cfr_agent_is_the_command_lines(game: str, spec: str) -> None:
+    """The same defaults (1,000 iterations of CFR+), seeds and policy as the command
+    line's agent (``gamesearch play ... cfr:...``), whether solved here or cached."""
+    from gamesearch.agents import make_agent
+
+    g = get_game(game)
+    theirs = make_agent(g, spec.lower(), 1.0)
+    equilibria.SOLVED.clear()
+    for _ in range(2):  # solved, then from the cache
+        ours = equilibria.cfr_agent(g, spec, SMALL)
+        assert ours.table == theirs.table  # type: ignore[attr-defined]
+        if "seed" in spec:  # (without one, each seeds itself from the system)
+            assert ours.rng.getstate() == theirs.rng.getstate()  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize(("agent", "words"), [
     ("cfr:iterations=100000000", "from 1 to 5000"),
     ("cfr:iterations=-1", "iterations '-1'"),
     ("cfr:iterations=10,algorithm=lp", "algorithm 'lp'"),
     ("cfr:iterations=10,depth=3", "option 'depth'"),
     ("policy:/etc/passwd", "policy:FILE reads a file of the server"),
+    ("cfr:iterations=5,seed=x", "seed='x'"),
 ])
 def test_bad_cfr_agents_are_refused(client: TestClient, agent: str, words: str) -> None:
     """Before: cfr:iterations=100000000 was taken (an endless solve on the server's

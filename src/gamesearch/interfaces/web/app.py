@@ -729,7 +729,7 @@ def _add_equilibria_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: 
         name = equilibria.algorithm_name(validation.text("algorithm", algorithm, caps))
         count = equilibria.iteration_count(validation.text("iterations", iterations, caps),
                                            caps)
-        tree = await anyio.to_thread.run_sync(equilibria.flatten, g)
+        tree = await anyio.to_thread.run_sync(equilibria.flat_tree, g)
         run = equilibria.SolveRun(g, name, count, caps.equilibrium_time, tree=tree)
         gate.reserve()
         return equilibria.stream_run(gate, run, running)
