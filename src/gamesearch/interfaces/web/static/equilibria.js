@@ -167,7 +167,9 @@ const SUP = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴", 5: "⁵
 function power(k) { return "10" + String(k).split("").map((c) => SUP[c]).join(""); }
 
 function drawPlot() {
-  const W = 560, H = 300, L = 58, R = 14, T = 12, B = 42;
+  // as wide as the panel (up to 560 px), so that a phone's labels stay readable
+  const W = Math.round(Math.max(300, Math.min(560, $("#plot").clientWidth || 560)));
+  const H = Math.round(W * 0.54), L = 58, R = 14, T = 12, B = 42;
   const pts = E.points.filter((p) => p.exploitability > 0);
   const xMax = Math.max(1, Math.ceil(Math.log10(Math.max(10, E.asked))));
   const ys = pts.map((p) => Math.log10(p.exploitability));
