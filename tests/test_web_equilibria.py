@@ -206,7 +206,8 @@ def test_the_web_cfr_agent_is_the_command_lines(game: str, spec: str) -> None:
     ("cfr:iterations=-1", "iterations '-1'"),
     ("cfr:iterations=10,algorithm=lp", "algorithm 'lp'"),
     ("cfr:iterations=10,depth=3", "option 'depth'"),
-    ("policy:/etc/passwd", "policy:FILE reads a file of the server"),
+    ("policy:/etc/passwd", "policy:FILE reads a file of the server; here a solved policy "
+     "plays as cfr:iterations=N,algorithm=A (the play buttons of the Equilibria page)"),
     ("cfr:iterations=5,seed=x", "seed='x'"),
 ])
 def test_bad_cfr_agents_are_refused(client: TestClient, agent: str, words: str) -> None:
@@ -215,6 +216,14 @@ def test_bad_cfr_agents_are_refused(client: TestClient, agent: str, words: str) 
     r = client.post("/api/play", json={"game": "kuhn_poker", "agents": ["human", agent]})
     assert r.status_code == 400, r.text
     assert words in r.json()["error"] and "\n" not in r.json()["error"]
+
+
+def test_a_cfr_agent_not_solved_in_time_is_refused(client: TestClient) -> None:
+    equilibria.SOLVED.clear()
+    with pytest.raises(equilibria.WebInputError, match="not solved within the 0 s"):
+        equilibria.cfr_agent(get_game("kuhn_poker"), "cfr:iterations=5",
+                             Caps(equilibrium_time=0.0))
+    assert equilibria.recalled("kuhn_poker", "cfr+", 5) is None
 
 
 def test_matrix_zero_sum_and_general_sum_against_nashpy(client: TestClient) -> None:

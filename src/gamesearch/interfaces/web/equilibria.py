@@ -201,9 +201,9 @@ def cfr_agent(game: Game[Any, Any], spec: str, caps: Caps) -> PolicyAgent:
                        tree=flat_tree(game))
         result = run.run(lambda _kind, _data: None)
         if result["stopped"]:
-            raise WebInputError(f"agent {echo(spec)}: not solved within this server's "
-                                f"{caps.equilibrium_time:g} s; fewer iterations, or the "
-                                "command line (gamesearch equilibrium --out)")
+            raise WebInputError(f"not solved within the {caps.equilibrium_time:g} s this "
+                                "server allows: fewer iterations, or the command line "
+                                "(gamesearch equilibrium --out)")
         found = recalled(game.spec, algorithm, iterations)
         assert found is not None
     return PolicyAgent(game, found, spec, seed)

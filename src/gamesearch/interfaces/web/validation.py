@@ -167,7 +167,7 @@ def spec(name: str, value: str | None, caps: Caps) -> str | None:
     if head == "policy":
         raise WebInputError(f"{name} {echo(value)}: policy:FILE reads a file of the server; "
                             "here a solved policy plays as cfr:iterations=N,algorithm=A "
-                            "(the Equilibria page's \"play\" button)")
+                            "(the play buttons of the Equilibria page)")
     if head in ("pimc", "ismcts"):  # their own options (worlds, iterations...), checked
         # by the agent; the time of every move is bounded by the game's (capped) time
         given = split_spec(value).options.get("time")
