@@ -240,7 +240,7 @@ class SolveRun:
         last_progress = start
         stopped = ""
 
-        def measure() -> None:
+        def record_point() -> None:
             nonlocal exploit_cpu
             before = time.process_time()
             e = solver.exploitability()
@@ -260,14 +260,14 @@ class SolveRun:
                 break
             solver.iterate(1)
             if self.measure and solver.iteration in marks:
-                measure()
+                record_point()
             elif now - last_progress > PROGRESS_EVERY:
                 last_progress = now
                 emit("progress", {"iteration": solver.iteration,
                                   "seconds": round(now - start, 4)})
         done = solver.iteration
         if self.measure and done and (not points or points[-1]["iteration"] != done):
-            measure()  # (a run stopped between checkpoints: its last policy too)
+            record_point()  # (a run stopped between checkpoints: its last policy too)
         policy = table(solver)
         if done:
             remember(self.game.spec, self.algorithm, done, policy)
