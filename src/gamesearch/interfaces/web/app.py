@@ -53,7 +53,7 @@ from ..analysis import (
     move_scores,
     solve_record,
 )
-from . import learn, sessions, validation
+from . import equilibria, learn, sessions, validation
 from .gate import Busy, SearchGate
 from .runs import RunCaps, Runs
 from .sessions import seat_view as seat_view_of
@@ -64,7 +64,8 @@ from .validation import Caps, WebInputError
 
 STATIC = Path(str(resources.files("gamesearch.interfaces.web") / "static"))
 PAGES = {"/": "index.html", "/play": "play.html", "/analyse": "analyse.html",
-         "/analyze": "analyse.html", "/learn": "learn.html", "/tournaments": "tournaments.html"}
+         "/analyze": "analyse.html", "/learn": "learn.html", "/tournaments": "tournaments.html",
+         "/equilibria": "equilibria.html"}
 
 #: where the scripts of /docs and /redoc are served
 DOCS_STATIC = "/static-docs"
@@ -167,6 +168,7 @@ def create_app(db: str | Path | None = None, *, caps: Caps | None = None, active
         _add_analysis_routes,
         _add_learn_routes,
         _add_tournament_routes,
+        _add_equilibria_routes,
         _add_status_routes,
     ):
         add(app, caps, gate, library)
@@ -693,6 +695,65 @@ class StartRun(BaseModel):
     agents: list[str] | None = None
     games_per_pair: int | None = None
     move_time: float | None = None
+
+
+def _add_equilibria_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Library
+                           ) -> None:
+    """The Equilibria page's API (:mod:`.equilibria`)."""
+    running: dict[str, equilibria.SolveRun] = {}
+    app.state.equilibrium_runs = running
+
+    @app.get("/api/equilibria", summary="what the Equilibria page offers")
+    def equilibria_offer() -> dict[str, Any]:
+        """The poker games and algorithms of a run, the server's caps on it (iterations,
+        seconds) and the matrix games offered as examples."""
+        return {"games": list(equilibria.POKER_GAMES), "algorithms": equilibria.ALGORITHMS,
+                "iterations": equilibria.DEFAULT_ITERATIONS,
+                "caps": {"iterations": caps.equilibrium_iterations,
+                         "seconds": caps.equilibrium_time},
+                "presets": equilibria.MATRIX_PRESETS}
+
+    @app.get("/api/equilibria/solve", summary="run CFR on a poker game, live (SSE)")
+    async def equilibria_solve(game: Text = None, algorithm: Text = None,
+                               iterations: Text = None) -> StreamingResponse:
+        """Server-sent events: ``start`` (the run's id, its checkpoints), ``point`` (the
+        iteration, the average policy's exploitability, the seconds so far) at iterations
+        1, 2, 3, 5, 10, 20, ... and the last, ``progress`` (the iteration) between them,
+        then ``done``: the iterations run, the exploitability, player 1's value, every
+        information set's average policy, and ``agent``, the spec that plays it
+        (``cfr:iterations=N,algorithm=A``). ``game``: kuhn_poker or leduc_poker;
+        ``algorithm``: cfr, cfr+ or dcfr; ``iterations`` up to the server's cap, within
+        its seconds. One search of the gate; a client that leaves stops the run, and so
+        does ``POST /api/equilibria/stop?run=ID``."""
+        g = equilibria.poker_game(validation.text("game", game, caps), caps)
+        name = equilibria.algorithm_name(validation.text("algorithm", algorithm, caps))
+        count = equilibria.iteration_count(validation.text("iterations", iterations, caps),
+                                           caps)
+        tree = await anyio.to_thread.run_sync(equilibria.flat_tree, g)
+        run = equilibria.SolveRun(g, name, count, caps.equilibrium_time, tree=tree)
+        gate.reserve()
+        return equilibria.stream_run(gate, run, running)
+
+    @app.post("/api/equilibria/stop", summary="stop a run (its policy so far is kept)")
+    def equilibria_stop(run: Text = None) -> dict[str, Any]:
+        """Stops the run ``run`` (the id of its ``start`` event) after its current
+        iteration; its stream then ends with ``done`` for the policy reached."""
+        found = running.get((run or "").strip())
+        if found is None:
+            raise WebInputError(f"no equilibrium run {echo(run or '')} is running (it "
+                                "ended, or never was)", 404)
+        found.stop.set()
+        return {"run": found.id, "stopping": True}
+
+    @app.get("/api/equilibria/matrix", summary="a matrix game's equilibria")
+    async def equilibria_matrix(a: Text = None, b: Text = None) -> dict[str, Any]:
+        """The object of ``gamesearch nash --matrix A [--matrix-b B] --json``: ``a`` the
+        row player's payoffs (JSON rows), ``b`` the column player's (empty: zero-sum, B =
+        -A). Zero-sum: the value and both optimal strategies (linear programming);
+        general-sum: every equilibrium found by support enumeration."""
+        a = validation.text("a", a, caps)
+        b = validation.text("b", b, caps)
+        return await gate.run(equilibria.matrix_game, a, b, caps)
 
 
 def _add_status_routes(app: FastAPI, caps: Caps, gate: SearchGate, library: Library) -> None:

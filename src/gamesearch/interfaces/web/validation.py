@@ -47,6 +47,10 @@ class Caps:
     moves: int = 1000
     #: seconds of time the solve page may spend on each move's score
     score_time: float = 2.0
+    #: iterations of an equilibrium run (the Equilibria page; the ``cfr`` agent)
+    equilibrium_iterations: int = 100_000
+    #: seconds an equilibrium run, or a ``cfr`` agent's solve, may take
+    equilibrium_time: float = 30.0
 
 
 def text(name: str, value: str | None, caps: Caps, default: str | None = None) -> str | None:
@@ -155,6 +159,15 @@ def spec(name: str, value: str | None, caps: Caps) -> str | None:
     head = value.strip().partition(":")[0].strip().lower()
     if head in ("human", "random", "solver"):
         return value.strip()
+    if head == "cfr":  # its iterations within the server's cap (each is a tree walk)
+        from .equilibria import check_agent_spec
+
+        check_agent_spec(name, value, caps)
+        return value.strip()
+    if head == "policy":
+        raise WebInputError(f"{name} {echo(value)}: policy:FILE reads a file of the server; "
+                            "here a solved policy plays as cfr:iterations=N,algorithm=A "
+                            "(the play buttons of the Equilibria page)")
     if head in ("pimc", "ismcts"):  # their own options (worlds, iterations...), checked
         # by the agent; the time of every move is bounded by the game's (capped) time
         given = split_spec(value).options.get("time")
@@ -198,6 +211,10 @@ def agent(g: Game[Any, Any], spec_text: str, seconds: float, callback: Any, caps
     head = spec_text.partition(":")[0].strip().lower()
     if head == "human":
         raise WebInputError("agent 'human': a person moves by clicking on the board")
+    if head == "cfr":  # the Equilibria page's solved policy (cached), or solved in caps
+        from .equilibria import cfr_agent
+
+        return cfr_agent(g, spec_text, caps)
     a = make_agent(g, spec_text, seconds, callback=callback)
     if isinstance(a, SolverAgent):
         capped_time(a.seconds, caps)

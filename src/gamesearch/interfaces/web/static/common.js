@@ -131,3 +131,35 @@ function boardHtml(pos, svg) {
     `<button class="secondary" data-move="${esc(m)}">${esc(m)}</button>`).join(" ");
   return `<pre>${esc(pos.text)}</pre><div class="movebuttons">${buttons}</div>`;
 }
+
+// A stream of server-sent events read with fetch (so that a refusal's JSON error is read,
+// which EventSource hides): ``onEvent(event, data)`` for each; aborted by ``signal``.
+async function streamEvents(url, onEvent, signal) {
+  const response = await fetch(url, { signal });
+  if (!response.ok) {
+    let data = {};
+    try { data = await response.json(); } catch (e) { /* not JSON */ }
+    const error = new Error(data.error || response.statusText);
+    error.status = response.status;
+    throw error;
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let cut;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const chunk = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      let event = "message", data = "";
+      for (const line of chunk.split("\n")) {
+        if (line.startsWith("event: ")) event = line.slice(7);
+        else if (line.startsWith("data: ")) data += line.slice(6);
+      }
+      onEvent(event, data ? JSON.parse(data) : null);
+    }
+  }
+}

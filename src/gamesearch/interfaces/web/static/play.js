@@ -458,37 +458,8 @@ async function showScores(gen) {
   } catch (e) { if (gen === S.gen) $("#scoresline").textContent = "scores: " + e.message; }
 }
 
-// Server-sent events over fetch, so that a 400, 404 or 409 shows its message.
-async function streamEvents(url, onEvent, signal) {
-  const response = await fetch(url, { signal });
-  if (!response.ok) {
-    let data = {};
-    try { data = await response.json(); } catch (e) { /* not JSON */ }
-    const error = new Error(data.error || response.statusText);
-    error.status = response.status;
-    throw error;
-  }
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let cut;
-    while ((cut = buffer.indexOf("\n\n")) >= 0) {
-      const chunk = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      let event = "message", data = "";
-      for (const line of chunk.split("\n")) {
-        if (line.startsWith("event: ")) event = line.slice(7);
-        else if (line.startsWith("data: ")) data += line.slice(6);
-      }
-      onEvent(event, data ? JSON.parse(data) : null);
-    }
-  }
-}
-
+// (streamEvents, in common.js: server-sent events over fetch, so that a 400, 404 or 409
+// shows its message)
 async function think(player, gen) {
   stopThinking();
   const extra = seatParams({ ply: S.view.ply });
