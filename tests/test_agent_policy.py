@@ -103,8 +103,11 @@ def test_a_search_agents_policy_is_measured_as_openspiel_measures_it(spec: str,
     if kind == "choice":  # pure: probability 1 on one move at every set
         assert all(sorted(p.values()) == [0.0] * (len(p) - 1) + [1.0]
                    for p in made.policy.values())
-    else:
+    else:  # ISMCTS plays its most visited move: the visits' mode is the choice's move
         assert any(0 < q < 1 for p in made.policy.values() for q in p.values())
+        chosen = decisions_policy(game, agent_decider(game, spec), seed=7).policy
+        for key, p in made.policy.items():
+            assert max(p, key=lambda a: p[a]) == max(chosen[key], key=chosen[key].__getitem__)
     ours = exploitability(game, made.policy)
     tree = flatten(game)
     assert flat_exploitability(tree, policy_array(tree, made.policy), game) == \
