@@ -50,7 +50,7 @@ GAMES = ("kuhn_poker", "leduc_poker", "liars_dice")
 #: PIMC's worlds and ISMCTS's iterations per decision, by game (Liar's Dice: 24,576 sets)
 BUDGETS = {"kuhn_poker": (20, 1000), "leduc_poker": (20, 1000), "liars_dice": (20, 200)}
 #: CFR+ iterations of the reference row
-CONVERGED = {"kuhn_poker": 10_000, "leduc_poker": 2_000, "liars_dice": 300}
+CONVERGED = {"kuhn_poker": 10_000, "leduc_poker": 20_000, "liars_dice": 1_000}
 
 
 def load() -> str:
