@@ -39,7 +39,7 @@ from typing import Any
 
 from ..errors import GameError
 from ..game import Game
-from .cfr import Policy, exploitability, information_sets
+from .cfr import Policy, information_sets
 
 #: ``decide(view, seed)``: the probabilities of the view's legal actions (missing: 0)
 Decide = Callable[[Hashable, int], Mapping[Any, float]]
@@ -83,20 +83,12 @@ def decisions_policy(game: Game[Any, Any], decide: Decide, seed: int = 0,
         mass = sum(probabilities.values())
         if odd or abs(mass - 1.0) > 1e-9 or any(not p >= 0 for p in probabilities.values()):
             raise GameError(f"decisions_policy: at {str(key)[:60]!r} the decision "
-                            f"{probabilities!r} is not a distribution over the legal actions")
+                            f"{str(probabilities)[:80]} is not a distribution over the legal "
+                            "actions")
         policy[key] = {a: float(probabilities.get(a, 0.0)) for a in infoset.actions}
         if progress is not None:
             progress(done, total)
     return DecisionsPolicy(policy, time.process_time() - start, total)
 
 
-def decisions_exploitability(game: Game[Any, Any], decide: Decide, seed: int = 0
-                             ) -> tuple[DecisionsPolicy, float]:
-    """:func:`decisions_policy` and its exploitability (NashConv / 2, by the plain best
-    response of :mod:`gamesearch.search.cfr`)."""
-    made = decisions_policy(game, decide, seed)
-    return made, exploitability(game, made.policy)
-
-
-__all__ = ["Decide", "DecisionsPolicy", "decisions_exploitability", "decisions_policy",
-           "set_seed"]
+__all__ = ["Decide", "DecisionsPolicy", "decisions_policy", "set_seed"]
