@@ -76,6 +76,19 @@ def test_pimc_searches_worlds_with_chance_left_by_expectiminimax() -> None:
     assert r.action == max(r.averages, key=lambda a: r.averages[a])
 
 
+@pytest.mark.parametrize("name", ["leduc_poker", "goofspiel"])
+def test_pimc_plays_whole_games_with_chance_left_in_the_worlds(name: str) -> None:
+    """Before expectiminimax was PIMC's default here, max^n refused these worlds."""
+    from gamesearch.agents import play_game
+
+    game = get_game(name)
+    for seed in range(3):
+        agents = [make_agent(game, "pimc:worlds=3,seed=1"), make_agent(game, "random:seed=2")]
+        state, _ = play_game(game, agents[::-1] if seed % 2 else agents,
+                             rng=random.Random(seed))
+        assert game.is_terminal(state)
+
+
 # ----- an agent's decisions as a policy ---------------------------------------------------
 def test_a_saved_policy_played_as_an_agent_keeps_its_exploitability(tmp_path: Any) -> None:
     game = get_game("kuhn_poker")
