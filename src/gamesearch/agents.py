@@ -103,6 +103,13 @@ class Agent:
         Sets :attr:`report` (``None`` when there is nothing to report)."""
         raise NotImplementedError
 
+    def distribution(self, game: Game[Any, Any], state: Any) -> dict[Any, float] | None:
+        """The probabilities with which :meth:`choose` would play each legal action here,
+        for an agent that plays from a known distribution (a saved policy, a random
+        player); ``None`` (the default) for one that only picks a move. Read by
+        :func:`agent_decider`; it does not move and sets no report."""
+        return None
+
     def reset(self) -> None:
         """Forget everything about the previous game (called at the start of each game).
         Subclasses that override it call ``super().reset()``."""
@@ -129,6 +136,10 @@ class RandomAgent(Agent):
 
     def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         return self.rng.choice(view_actions(game, state))
+
+    def distribution(self, game: Game[Any, Any], state: Any) -> dict[Any, float] | None:
+        actions = view_actions(game, state)
+        return {a: 1.0 / len(actions) for a in actions}
 
 
 class SearchAgent(Agent):
@@ -366,8 +377,9 @@ AGENT_KINDS = {
               "the game's opening book first, if it has one (solver:book=off|FILE)",
     "random": "uniformly random legal moves (random:seed=N for a repeatable one)",
     "pimc": "perfect-information Monte Carlo on hidden-information games "
-            "(pimc:worlds=N,time=S,nodes=N,search=perfect|maxn|paranoid; perfect, "
-            "double dummy for bridge, by default where the game has a perfect view)",
+            "(pimc:worlds=N,time=S,nodes=N,search=perfect|maxn|paranoid|expectiminimax; "
+            "perfect, double dummy for bridge, by default where the game has a perfect "
+            "view; expectiminimax where chance is left in a world, as Leduc's public card)",
     "ismcts": "single-observer information set MCTS (Cowling et al. 2012) on "
               "hidden-information games (ismcts:iterations=N,time=S,c=C)",
 }
@@ -447,14 +459,15 @@ def view_actions(game: Game[Any, Any], view: Any) -> list[Any]:
 
 class PimcAgent(Agent):
     """Perfect-information Monte Carlo (:mod:`gamesearch.search.pimc`): ``pimc:worlds=N,
-    time=S,nodes=N,search=perfect|maxn|paranoid,seed=N`` (``perfect``, each world solved in
-    the game's perfect view -- bridge's double dummy -- by default where there is one;
+    time=S,nodes=N,search=perfect|maxn|paranoid|expectiminimax,seed=N`` (``perfect``, each
+    world solved in the game's perfect view -- bridge's double dummy -- by default where
+    there is one; ``expectiminimax`` where a world still has chance nodes, as Leduc's;
     ``time`` and ``nodes`` bound a decision, inside a world's solve too). Needs
     a game with an observation and a sampler; it is handed the seat's view, never the
     state."""
 
     def __init__(self, game: Game[Any, Any], spec: str) -> None:
-        from .search.pimc import WORLD_SEARCHES
+        from .search.pimc import WORLD_SEARCHES, default_world_search
 
         if game.observation() is None:
             raise UnsupportedGameError(
@@ -464,7 +477,8 @@ class PimcAgent(Agent):
         unknown = set(options) - {"worlds", "time", "nodes", "search", "seed"}
         if unknown:
             raise InvalidLimitError(f"pimc agent option {shorten(min(unknown))!r}: allowed: "
-                                    "worlds=N, time=S, nodes=N, search=perfect|maxn|paranoid, "
+                                    "worlds=N, time=S, nodes=N, "
+                                    "search=perfect|maxn|paranoid|expectiminimax, "
                                     "seed=N")
         self.worlds = read_int("worlds", options["worlds"], 1, 100_000) \
             if "worlds" in options else 20
@@ -472,7 +486,8 @@ class PimcAgent(Agent):
             if "time" in options else None
         self.max_nodes = read_int("nodes", options["nodes"], 1, 1 << 62) \
             if "nodes" in options else None
-        default = "perfect" if game.perfect_view() is not None else "maxn"
+        world = getattr(game.observation(), "world", None)
+        default = default_world_search(world) if world is not None else "maxn"
         self.search = options.get("search", default)
         if self.search not in WORLD_SEARCHES:
             raise InvalidLimitError(f"pimc search {self.search!r}: allowed: "
@@ -560,12 +575,22 @@ class PolicyAgent(Agent):
 
     def choose(self, game: Game[Any, Any], state: Any, limit: Limit | None = None) -> Any:
         actions = view_actions(game, state)
-        probs = self.table.get(str(state))
-        if probs is None or len(probs) != len(actions):
-            probs = [1.0] * len(actions)
-        action = self.rng.choices(actions, probs)[0]
+        action = self.rng.choices(actions, self._probabilities(state, actions))[0]
         self.report = AgentReport("policy", None, None, 0, 0.0, (action,))
         return action
+
+    def distribution(self, game: Game[Any, Any], state: Any) -> dict[Any, float] | None:
+        actions = view_actions(game, state)
+        probs = self._probabilities(state, actions)
+        total = sum(probs)
+        return {a: p / total for a, p in zip(actions, probs, strict=True)}
+
+    def _probabilities(self, view: Any, actions: list[Any]) -> list[float]:
+        """The table's row for ``view`` (uniform where it has none that fits)."""
+        probs = self.table.get(str(view))
+        if probs is None or len(probs) != len(actions):
+            return [1.0] * len(actions)
+        return probs
 
 
 class IsmctsAgent(Agent):
@@ -601,3 +626,52 @@ class IsmctsAgent(Agent):
         self.report = AgentReport("search", r.means[r.action], None, r.iterations,
                                   r.seconds, (r.action,), False, r.search_result())
         return r.action
+
+
+# ----- an agent's play as a policy --------------------------------------------------------
+#: what :func:`agent_decider` records at an information set
+DECISION_KINDS = {
+    "choice": "the move the agent plays, with probability 1 (a pure policy); an agent that "
+              "knows its distribution (policy:, cfr:, random) gives that instead",
+    "visits": "the root visit counts, normalised, of an agent that reports them (ismcts); "
+              "the distribution of an agent that knows one, as for choice",
+}
+
+
+def agent_decider(game: Game[Any, Any], spec: str, kind: str = "choice"
+                  ) -> Callable[[Any, int], dict[Any, float]]:
+    """``decide(view, seed)`` for :func:`gamesearch.search.agent_policy.decisions_policy`:
+    an agent that knows its distribution gives it; for any other, a fresh agent of
+    ``spec`` with ``seed=`` added to its options (so the spec must not name one) is handed
+    the seat's game and ``view``, as in play, and its decision is recorded as
+    :data:`DECISION_KINDS` says."""
+    if kind not in DECISION_KINDS:
+        raise UnknownNameError("decision kind", kind, DECISION_KINDS)
+    if "seed=" in spec:
+        raise InvalidLimitError(f"agent {shorten(spec)!r}: the policy's seed decides every "
+                                "set's seed; drop seed= from the spec")
+    # one agent built first: it refuses a bad spec before any set, and answers every set
+    # itself when it knows its distribution (a policy: one file read, one solve)
+    first = make_agent(game, spec)
+    seated = seat_game(game)
+    joiner = "," if ":" in spec else ":"
+
+    def decide(view: Any, seed: int) -> dict[Any, float]:
+        known = first.distribution(seated, view)
+        if known is not None:
+            return known
+        with make_agent(game, f"{spec}{joiner}seed={seed}") as agent:
+            action = agent.choose(seated, view)
+            if kind == "choice":
+                return {action: 1.0}
+            report = agent.report
+            search = None if report is None else report.search
+            extra = {} if search is None else search.extra
+            if extra.get("sample_kind") != "iterations":
+                raise UnsupportedGameError(f"agent {shorten(spec)!r} reports no root visit "
+                                           "counts (a tree search's): use kind choice")
+            visits = {s["action"]: float(s["visits"]) for s in extra["root_stats"]}
+            total = sum(visits.values())
+            return {a: n / total for a, n in visits.items()} if total > 0 else {action: 1.0}
+
+    return decide

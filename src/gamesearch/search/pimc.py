@@ -16,8 +16,12 @@ Departures, and what the method gets wrong by design:
   exactly in that view, through its compiled solver when it offers one, else the generic
   solver (:mod:`.solve`), and values each card by the tricks the seat's side takes from
   the decision on, over double-dummy results (cards the view merges as equivalent share
-  one solve). Each legal move is searched in each world (the child position searched to
-  the end), so every move is valued in every world -- GIB's "average per card";
+  one solve); ``expectiminimax`` (the default when the world game still has chance nodes:
+  Leduc's public card, Goofspiel's prize cards; AIMA §6.5) searches the world from the
+  seat's decision to the end, taking the expectation over the chance still to come -- a
+  world fixes the hidden past, not the future. Each legal move is searched in each world
+  (the child position searched to the end), so every move is valued in every world --
+  GIB's "average per card";
 * strategy fusion and non-locality (Frank & Basin 1998): each world's value assumes the
   seat will know the hidden cards from then on, so averaging may prefer a move whose worlds
   need *different* continuations over one that is safe in all -- the trace of
@@ -43,7 +47,19 @@ from .common import SearchResult
 from .control import Limit
 
 #: the per-world searches PIMC may run
-WORLD_SEARCHES = ("perfect", "maxn", "paranoid")
+WORLD_SEARCHES = ("perfect", "maxn", "paranoid", "expectiminimax")
+
+
+def default_world_search(world_game: Game[Any, Any]) -> str:
+    """The world search PIMC runs when none is named: ``perfect`` where the world game has
+    a perfect view (bridge's double dummy), ``expectiminimax`` where it still has chance
+    nodes (a world fixes what the seat cannot see, not the cards still to be turned:
+    Leduc's public card), else ``maxn``."""
+    if world_game.perfect_view() is not None:
+        return "perfect"
+    if world_game.game_type.chance:
+        return "expectiminimax"
+    return "maxn"
 
 
 @dataclass
@@ -109,6 +125,8 @@ def world_values(world_game: Game[Any, Any], world: Any, seat: int,
         raise InvalidLimitError(f"pimc search {search!r}: allowed: {', '.join(WORLD_SEARCHES)}")
     if search == "perfect":
         return perfect_world_values(world_game, world, seat, actions, solvers, limit)
+    if search == "expectiminimax":
+        return expected_world_values(world_game, world, seat, actions)
     if search == "maxn":
         searcher = make_searcher(world_game, "maxn", discount=False)
     else:  # the seat against the coalition of the others, searched by alpha-beta
@@ -128,6 +146,20 @@ def world_values(world_game: Game[Any, Any], world: Any, seat: int,
             mover = world_game.to_move(child)
             values[a] = float(r.value) if mover == seat else -float(r.value)
     return values, nodes
+
+
+def expected_world_values(world_game: Game[Any, Any], world: Any, seat: int,
+                          actions: Sequence[Any]) -> tuple[dict[Any, float], int]:
+    """Each action's value for ``seat`` in ``world`` by expectiminimax (two-player zero-sum
+    games): one search from the seat's decision to the end, the chance nodes still to come
+    (Leduc's public card) averaged by their probabilities, every root action's value kept.
+    Returns (values, nodes)."""
+    from . import make_searcher
+
+    searcher = make_searcher(world_game, "expectiminimax", discount=False)
+    r = searcher.search(world, Limit(depth=200))
+    searched = dict(r.extra["root_values"])
+    return {a: float(searched[a]) for a in actions}, r.nodes
 
 
 def perfect_world_values(game: Game[Any, Any], world: Any, seat: int,
@@ -211,8 +243,8 @@ def pimc(game: Game[Any, Any], view: Hashable, seat: int, *, worlds: int = 20,
     if world_game is None:
         raise UnsupportedGameError(f"pimc: {game.name}'s observation offers no "
                                    "perfect-information world game to search")
-    if search is None:  # the game's exact view when it has one (bridge: double dummy)
-        search = "perfect" if world_game.perfect_view() is not None else "maxn"
+    if search is None:  # (bridge: double dummy; Leduc: expectiminimax; Oh Hell: maxn)
+        search = default_world_search(world_game)
     rng = rng or random.Random()
     t0 = time.perf_counter()
     actions = list(observation.actions(view))
@@ -255,8 +287,8 @@ def pimc(game: Game[Any, Any], view: Hashable, seat: int, *, worlds: int = 20,
     return result
 
 
-__all__ = ["WORLD_SEARCHES", "PimcResult", "explain", "perfect_world_values", "pimc",
-           "world_values"]
+__all__ = ["WORLD_SEARCHES", "PimcResult", "default_world_search", "expected_world_values",
+           "explain", "perfect_world_values", "pimc", "world_values"]
 
 
 def explain(game: Game[Any, Any], view: Hashable, seat: int, result: PimcResult,
