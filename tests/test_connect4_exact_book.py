@@ -66,6 +66,18 @@ def test_the_package_book_has_pons_exact_scores_after_one_move() -> None:
     assert tested and all(p["nodes"] > 0 and p["cpu_seconds"] > 0 for p in tested)
 
 
+def test_the_package_book_is_exact_after_the_centre_opening() -> None:
+    """The positions after 4 and each reply are exact too (``--plies 3``), and the entry of
+    the position after 4 is the negamax of theirs: minus the best of them."""
+    book = default_book()
+    after4 = GAME.result(GAME.initial_state(), 3)
+    replies = [book.lookup(GAME.result(after4, c)) for c in GAME.actions(after4)]
+    assert all(e is not None and e.exact for e in replies), replies
+    entry = book.lookup(after4)
+    assert entry is not None and entry.exact
+    assert entry.score == max(-e.score for e in replies if e is not None) == -1
+
+
 def test_quick_scores_of_the_empty_board_come_from_the_book() -> None:
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient

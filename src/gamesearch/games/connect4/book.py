@@ -617,7 +617,8 @@ def upgrade_book(
                 break
             score, move, _ = entries[key]
             moves = _moves_of(state)
-            backed = _back_up(state, entries)
+            # (a position the journal has tests of keeps them: their cost is on record)
+            backed = _back_up(state, entries) if moves not in done else None
             if backed is not None:
                 entries[key] = (backed[0], backed[1], True)
                 report[moves or "-"] = {"score": backed[0], "how": "backed up from the children"}
