@@ -13,7 +13,9 @@ parts 3-12), with every piece of game knowledge coming through the game's capabi
   (``safe_actions``), early detection of a win at once (``winning_action``), and the score
   bounds both imply (``Negamax``'s ``safe`` option);
 * iterative narrowing of the score window at the root with zero-window searches (Pons part 7,
-  a binary search with his bias of the pivot towards zero: the MTD-bi family).
+  a binary search with his bias of the pivot towards zero: the MTD-bi family), from his
+  initial window or from one already known (``bounds``, e.g. the side of zero a weak solve
+  found); one such zero-window test alone is :meth:`Solver.null_window`.
 
 Scores live in the game's ``score_convention()`` (``exact_score``/``score_threshold``;
 Connect Four uses Pons's, the empty board is +1). A game without one is solved on its raw

@@ -30,6 +30,11 @@ search over an ``array``: no numpy needed, so the book works without the ``fast`
 warm between positions, and records every solved position in a text journal as it goes,
 so an interrupted build resumes where it stopped (``gamesearch book connect4``).
 
+:func:`upgrade_book` (``gamesearch book connect4 --upgrade BOOK``) makes a book's weak
+entries near the start exact afterwards, one journaled null-window test at a time starting
+from what the weak result proved (Pons's part 7 narrowing, begun at the weak bound), and
+backs positions up from exact children; the package's book is exact after one move so.
+
 The game offers both as capabilities (:mod:`gamesearch.capabilities`):
 ``ConnectFour.opening_book(spec)`` is :func:`load_book` and ``ConnectFour.book_builder()``
 is :func:`build_book`.

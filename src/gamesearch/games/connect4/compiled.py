@@ -28,7 +28,9 @@ Python path's own, written once more over machine integers:
   an explicit stack: numba cannot safely cache a recursive function (numba issue #6061,
   a segfault when the cached code is loaded);
 * the values of the engine: a win ``ply`` plies below the root is ``1000 - ply``, a loss
-  ``-(1000 - ply)``, stored relative to the node (``to_table``/``from_table``).
+  ``-(1000 - ply)``, stored relative to the node (``to_table``/``from_table``);
+* ``Solver.solve``'s ``bounds`` (the narrowing starts from a window already known) and
+  ``Solver.null_window`` (one probe of that narrowing alone: :func:`null_window_fast`).
 
 Integers instead of floats. In solver mode every value the Python path returns or stores is
 a whole number (the step is 1.0, the clamps and wins are whole, a draw is 0). Only window
