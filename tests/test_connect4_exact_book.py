@@ -253,3 +253,17 @@ def test_a_weak_draw_counts_as_exact_in_a_build(tmp_path: Path) -> None:
 
     res = _solve_one(weak_only, GAME.initial_state(), 1 << 10, 1, None)
     assert res is not None and res[0] == 0 and res[2] is True
+
+
+def test_a_builder_that_cannot_upgrade_says_so(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    def plain_builder(plies: int, out: str, **_: Any) -> OpeningBook:  # pragma: no cover
+        raise AssertionError("not to be called with --upgrade")
+
+    def no_upgrade(plies: int, out: str, *, journal: Any = None, tt_capacity: int = 1,
+                   max_seconds: Any = None, log: Any = None, command: str = "") -> OpeningBook:
+        return plain_builder(plies, out)
+
+    monkeypatch.setattr(ConnectFour, "book_builder", lambda self: no_upgrade)
+    assert main(["book", "connect4", "--upgrade", "on", "--plies", "2"], io.StringIO()) == 2
+    assert "cannot upgrade" in capsys.readouterr().err

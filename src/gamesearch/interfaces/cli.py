@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import inspect
 import json
 import random
 import sys
@@ -470,6 +471,8 @@ def cmd_book(args: argparse.Namespace, out: TextIO) -> int:
 
     command = "gamesearch " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["book"] else ""
     if args.upgrade is not None:  # (a builder that upgrades takes ``upgrade=``)
+        if "upgrade" not in inspect.signature(builder).parameters:
+            raise CliError(f"{game.name}'s book builder cannot upgrade a book (--upgrade)")
         book = builder(args.plies, target, upgrade=args.upgrade, journal=args.journal,
                        tt_capacity=args.tt, max_seconds=args.max_seconds, log=log,
                        command=command)
