@@ -545,8 +545,33 @@ def test_scores_agree_with_the_python_solver_and_the_book_sign() -> None:
                 s, g.max_utility - g.max_utility / 1000)
         else:
             assert item["score"] == -solve(g, child).value
-    # the empty board in a tiny budget: no exact score, but the book's win/draw/loss
+    # the empty board: the book's exact scores, Pons's -2 -1 0 1 0 -1 -2 (Allis (1988): only
+    # the centre wins), in a tiny budget
     empty = move_scores(g, g.initial_state(), fast=g.fast_solver(), book="on",
                         limit=Limit(time=0.05))
-    assert [i["result"] for i in empty] == ["loss", "loss", "draw", "win", "draw", "loss",
-                                            "loss"]  # Allis (1988): only the centre wins
+    assert [(i["score"], i["source"]) for i in empty] == [
+        (-2, "book"), (-1, "book"), (0, "book"), (1, "book"), (0, "book"), (-1, "book"),
+        (-2, "book")]
+
+
+def test_scores_fall_back_on_a_weak_entrys_sign(tmp_path: Path) -> None:
+    """Where the book has only a position's sign, what is known at once is win/draw/loss."""
+    from gamesearch.games import get_game
+    from gamesearch.games.connect4.book import OpeningBook, canonical
+    from gamesearch.interfaces.analysis import move_scores
+    from gamesearch.search.solve import solve
+
+    g = get_game("connect4")
+    s = g.parse_state("122435527534575161761")  # Test_L2_R1: wins, a draw and losses
+    entries, truth = {}, []
+    for a in g.actions(s):
+        child = g.result(s, a)
+        assert not g.is_terminal(child)
+        score = int(solve(g, child).value)
+        truth.append("win" if score < 0 else "loss" if score > 0 else "draw")  # the mover's
+        key, _ = canonical(child)
+        entries[key] = ((score > 0) - (score < 0), g.actions(child)[0], False)
+    OpeningBook.from_entries(entries).save(tmp_path / "weak.bin")
+    items = move_scores(g, s, book=str(tmp_path / "weak.bin"), solve=False)
+    assert [i["result"] for i in items] == truth
+    assert all(i["score"] is None for i in items)

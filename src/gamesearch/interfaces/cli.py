@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import inspect
 import json
 import random
 import sys
@@ -469,6 +470,14 @@ def cmd_book(args: argparse.Namespace, out: TextIO) -> int:
         sys.stderr.flush()
 
     command = "gamesearch " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["book"] else ""
+    if args.upgrade is not None:  # (a builder that upgrades takes ``upgrade=``)
+        if "upgrade" not in inspect.signature(builder).parameters:
+            raise CliError(f"{game.name}'s book builder cannot upgrade a book (--upgrade)")
+        book = builder(args.plies, target, upgrade=args.upgrade, journal=args.journal,
+                       tt_capacity=args.tt, max_seconds=args.max_seconds, log=log,
+                       command=command)
+        out.write(f"{len(book)} positions in {target}\n")
+        return 0
     book = builder(args.plies, target, journal=args.journal, root=args.root,
                    sides=args.sides, tt_capacity=args.tt, strong_nodes=args.strong_nodes,
                    max_nodes=args.max_nodes,
@@ -637,6 +646,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--tt", type=argtype("book_tt"), default=1 << 24,
                    help="transposition table entries (default 2^24: about 400 MB) "
                    + help_range("book_tt"))
+    s.add_argument("--upgrade", default=None, metavar="BOOK",
+                   help="instead of building: make the weak entries of BOOK (a file, or on: "
+                   "the package's) with fewer than --plies stones exact, one null-window "
+                   "test at a time (journaled), and write the result to --out")
     s.add_argument("--info", action="store_true",
                    help="only describe the book at --out (or the package's, if --out is -)")
     s.set_defaults(func=cmd_book)

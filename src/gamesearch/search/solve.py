@@ -13,7 +13,9 @@ parts 3-12), with every piece of game knowledge coming through the game's capabi
   (``safe_actions``), early detection of a win at once (``winning_action``), and the score
   bounds both imply (``Negamax``'s ``safe`` option);
 * iterative narrowing of the score window at the root with zero-window searches (Pons part 7,
-  a binary search with his bias of the pivot towards zero: the MTD-bi family).
+  a binary search with his bias of the pivot towards zero: the MTD-bi family), from his
+  initial window or from one already known (``bounds``, e.g. the side of zero a weak solve
+  found); one such zero-window test alone is :meth:`Solver.null_window`.
 
 Scores live in the game's ``score_convention()`` (``exact_score``/``score_threshold``;
 Connect Four uses Pons's, the empty board is +1). A game without one is solved on its raw
@@ -34,7 +36,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from math import inf, nextafter
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..capabilities import RAW_SCORES
 from ..errors import GameError
@@ -44,6 +46,19 @@ from .common import Iteration, SearchResult
 from .control import Clock, Limit
 from .negamax import Negamax
 from .tt import EXACT, LOWER
+
+
+class NullWindowTest(NamedTuple):
+    """The answer of :meth:`Solver.null_window`."""
+
+    above: bool
+    bound: float
+    action: Any
+    nodes: int
+
+
+def _whole(x: float) -> float:
+    return int(x) if float(x).is_integer() else x
 
 
 def _trunc_half(x: float) -> int:
@@ -91,6 +106,7 @@ class Solver:
         best_moves: bool = True,
         limit: Limit | None = None,
         within: int | None = None,
+        bounds: tuple[float, float] | None = None,
     ) -> SearchResult:
         """Solve ``state`` exactly: ``value`` in the game's score convention (``weak``: only
         its sign, win / draw / loss), ``action`` a best move, ``best_actions`` all of them
@@ -100,7 +116,15 @@ class Solver:
         ``within=D``: only whether the game ends within ``D`` plies, with mate-distance
         bounds so that every probe stays ``D`` plies deep (raw values, discounted by
         distance): ``value`` is the exact win or loss when one is forced within ``D``
-        plies, else ``None`` with ``extra["decided"]`` false (a draw, or a longer game)."""
+        plies, else ``None`` with ``extra["decided"]`` false (a draw, or a longer game).
+
+        ``bounds=(lo, hi)``: what is already known of the score (``lo <= score <= hi``, in
+        the game's score convention; e.g. ``(1, max)`` after a weak solve found a win): the
+        null-window tests narrow from that window (within Pons's initial one) instead of the
+        whole range. Bounds that are wrong give a wrong score."""
+        if bounds is not None and not (len(bounds) == 2 and bounds[0] <= bounds[1]):
+            raise GameError(f"{self.game.name}: score bounds {bounds!r}: expected (lo, hi) "
+                            "with lo <= hi")
         if within is not None:
             return self._solve_within(state, within, limit)
         game = self.game
@@ -113,7 +137,7 @@ class Solver:
         clock = Clock.start(limit, game.to_move(state), now=self.time_source)
         with gc_paused():
             start = time.perf_counter()
-            score, move = self._score(state, weak, clock)
+            score, move = self._score(state, weak, clock, bounds)
             nodes = self.engine.nodes
             moves: list[Any] = []
             if best_moves or move is None:  # (no probe failed high with a move: find one)
@@ -181,7 +205,8 @@ class Solver:
             extra={"within": plies, "decided": value is not None},
         )
 
-    def _score(self, state: Any, weak: bool, clock: Clock) -> tuple[float, Any]:
+    def _score(self, state: Any, weak: bool, clock: Clock,
+               bounds: tuple[float, float] | None = None) -> tuple[float, Any]:
         """The exact score by Pons's iterative narrowing (a binary search of null-window
         probes, the pivot biased towards zero), and a best move if a probe gave one."""
         game, engine, safe = self.game, self.engine, self.safe_moves
@@ -194,6 +219,8 @@ class Solver:
         # Pons's initial window: no loss before the opponent's next move, no win before ours.
         lo = exact_score(state, -maxu + 2 * step)
         hi = exact_score(state, maxu - step)
+        if bounds is not None:
+            lo, hi = max(lo, bounds[0]), min(hi, bounds[1])
         if weak:
             lo, hi = max(lo, -1.0), min(hi, 1.0)
         while lo < hi:
@@ -214,6 +241,36 @@ class Solver:
                 if it.action is not None:
                     move = it.action
         return lo, move
+
+    def null_window(self, state: Any, score: float, *, limit: Limit | None = None
+                    ) -> NullWindowTest:
+        """One null-window test of the whole position: is its score (the game's score
+        convention) above ``score``? The test the solve's narrowing makes, alone, with the
+        solver's table kept: a sequence of them narrows a score one proven bound at a time
+        (Connect Four's opening book upgrade journals each). ``bound``: the score the test
+        proved (at least ``bound > score`` when above, at most ``bound <= score`` when not:
+        the fail-soft value may prove more than asked); ``action``: the move that proved an
+        "above" (else None); ``nodes``: the test's."""
+        game = self.game
+        state = game.search_start(state)
+        if game.is_terminal(state):
+            raise GameError(f"{game.name}: the position is already over; nothing to test")
+        if game.to_move(state) == CHANCE:
+            raise GameError(f"{game.name}: the position is a chance node")
+        exact_score, score_threshold = self.scores.exact_score, self.scores.score_threshold
+        self.engine.new_search()
+        clock = Clock.start(limit, game.to_move(state), now=self.time_source)
+        safe = self.safe_moves
+        with gc_paused():
+            if safe is not None and (win := safe.winning_action(state)) is not None:
+                # the exact score, found before any search (0 nodes), as in a solve
+                exact = _whole(exact_score(state, game.max_utility - self.engine.win_step))
+                return NullWindowTest(exact > score, exact, win if exact > score else None, 0)
+            b = score_threshold(state, score)
+            it = self._probe(state, b, clock)
+        above = bool(it.value > b)
+        return NullWindowTest(above, _whole(exact_score(state, it.value)),
+                              it.action if above else None, self.engine.nodes)
 
     def _probe(self, state: Any, b: float, clock: Clock, root_moves: Any = None) -> Iteration:
         """Is the value above ``b``? One zero-window search of the whole game."""
@@ -300,4 +357,4 @@ def make_solver(game: Game[Any, Any], tt: int | str = 1 << 22) -> Solver:
     return Solver(game, tt)
 
 
-__all__ = ["Solver", "make_solver", "solve"]
+__all__ = ["NullWindowTest", "Solver", "make_solver", "solve"]

@@ -30,6 +30,11 @@ search over an ``array``: no numpy needed, so the book works without the ``fast`
 warm between positions, and records every solved position in a text journal as it goes,
 so an interrupted build resumes where it stopped (``gamesearch book connect4``).
 
+:func:`upgrade_book` (``gamesearch book connect4 --upgrade BOOK``) makes a book's weak
+entries near the start exact afterwards, one journaled null-window test at a time starting
+from what the weak result proved (Pons's part 7 narrowing, begun at the weak bound), and
+backs positions up from exact children; the package's book is exact after one move so.
+
 The game offers both as capabilities (:mod:`gamesearch.capabilities`):
 ``ConnectFour.opening_book(spec)`` is :func:`load_book` and ``ConnectFour.book_builder()``
 is :func:`build_book`.
@@ -63,6 +68,7 @@ __all__ = [
     "default_book",
     "load_book",
     "state_of_key",
+    "upgrade_book",
 ]
 
 MAGIC = b"GSC4BOOK"
@@ -281,6 +287,7 @@ def build_book(
     max_seconds: float | None = None,
     log: Callable[[str], None] = lambda _: None,
     command: str = "",
+    upgrade: str | None = None,
 ) -> OpeningBook:
     """Build (or resume building) the policy book of every position with fewer than
     ``plies`` stones, write it to ``out`` and return it. ``root`` (a move string, default the
@@ -296,7 +303,15 @@ def build_book(
     started again with the same journal skips them.
     ``max_seconds`` stops the build after that long (resume it later); the book written
     then holds every position solved so far.
+
+    ``upgrade`` (a book file, or ``on`` for the package's): build nothing; instead
+    :func:`upgrade_book` makes that book's weak entries with fewer than ``plies`` stones
+    exact (``root``, ``sides`` and the node budgets do not apply; ``journal`` defaults to
+    ``out`` + ``.upgrade``).
     """
+    if upgrade is not None:
+        return upgrade_book(upgrade, plies, out, journal=journal, tt_capacity=tt_capacity,
+                            max_seconds=max_seconds, log=log, command=command)
     from . import compiled as cc
 
     game = _GAME
@@ -442,6 +457,285 @@ def _solve_one(solve_fast: Callable[..., dict[str, Any]], state: C4State, cap: i
         except SearchTimeout:
             spent += budget or 0
             continue
-        return (int(r["value"]), int(r["move"]), not weak, spent + int(r["nodes"]),
+        # a weak draw is the exact score: Pons's score of a draw is 0
+        exact = not weak or int(r["value"]) == 0
+        return (int(r["value"]), int(r["move"]), exact, spent + int(r["nodes"]),
                 time.perf_counter() - t)
     return None
+
+
+# ----- upgrading weak entries to exact scores --------------------------------------------
+#: One journal line of :func:`upgrade_book` per finished null-window test:
+#: ``test MOVES SCORE above|below BOUND MOVE NODES CPU_SECONDS SECONDS`` (MOVE ``-`` when
+#: the test gave none; MOVES ``-`` for the empty board).
+_TEST_LINE = "test"
+
+
+def _upgrade_journal_read(path: Path) -> dict[str, list[tuple[int, bool, int, int | None, int,
+                                                                float, float]]]:
+    """Moves string -> its finished tests (score, above, bound, move, nodes, cpu, seconds)."""
+    tests: dict[str, list[tuple[int, bool, int, int | None, int, float, float]]] = {}
+    if not path.exists():
+        return tests
+    for i, line in iter_lines(str(path), "book journal", MAX_BINARY_BYTES):
+        parts = line.split()
+        if not parts or parts[0].startswith("#"):
+            continue
+        try:
+            if parts[0] != _TEST_LINE or parts[3] not in ("above", "below") or len(parts) != 9:
+                raise ValueError
+            moves = "" if parts[1] == "-" else parts[1]
+            tests.setdefault(moves, []).append(
+                (int(parts[2]), parts[3] == "above", int(parts[4]),
+                 None if parts[5] == "-" else int(parts[5]) - 1, int(parts[6]),
+                 float(parts[7]), float(parts[8])))
+        except (IndexError, ValueError):
+            raise BookError(f"journal {echo(str(path))} line {i}: cannot read {echo(line)} "
+                            "(an upgrade journal has lines: test MOVES SCORE above|below BOUND "
+                            "MOVE NODES CPU_SECONDS SECONDS)") from None
+    return tests
+
+
+def _moves_of(state: C4State) -> str:
+    """A move string that reaches ``state`` (a book position), for the journal: each move
+    puts the player's stone where ``state`` has one of theirs, lowest cells first."""
+    cur, mask, n = state[0], state[1], state[2]
+    target = [((mask >> (7 * c)) & 0x7F).bit_length() for c in range(7)]
+    # the side to move owns ``cur``; the first player is to move when n is even
+    first_cells = cur if n % 2 == 0 else cur ^ mask
+
+    def walk(heights: list[int], out: list[int]) -> bool:
+        if len(out) == n:
+            return True
+        first = len(out) % 2 == 0
+        for c in range(7):
+            h = heights[c]
+            if h < target[c] and bool(first_cells >> (7 * c + h) & 1) == first:
+                heights[c] += 1
+                out.append(c)
+                line = "".join(str(x + 1) for x in out)
+                if (len(out) == n or _GAME.terminal_utility(_GAME.parse_state(line), 0) is None
+                        ) and walk(heights, out):
+                    return True
+                out.pop()
+                heights[c] -= 1
+        return False
+
+    out: list[int] = []
+    if not walk([0] * 7, out):  # pragma: no cover - every book position has a line
+        raise BookError(f"book position {cur + mask}: no move sequence reaches it")
+    return "".join(str(c + 1) for c in out)
+
+
+def _known(entry: BookEntry, state: C4State) -> tuple[int, int]:
+    """What a book entry proves of the score: [score, score] if exact; a weak win
+    ``[1, max]``, a weak loss ``[min, -1]`` (Pons's initial window), a weak draw 0."""
+    if entry.exact or entry.score == 0:  # a draw's exact score is 0 (Pons's convention)
+        return entry.score, entry.score
+    n = state[2]
+    most = (43 - n) // 2  # a win at the side to move's next move: (44 - (n + 1)) // 2
+    least = -((42 - n) // 2)  # a loss at the opponent's next-but-one move
+    return (1, most) if entry.score > 0 else (least, -1)
+
+
+def _next_test(lo: int, hi: int) -> int:
+    """The next null-window test of a score known to lie in [lo, hi] (lo < hi): next to the
+    known bound nearest zero (opening positions have small scores: Pons's part 12 table
+    after one move is within -2..2), so a score found one step from a weak result costs one
+    test; Pons's zero-biased pivot when the window holds zero inside."""
+    if lo >= 0:
+        return lo  # "above lo?": below means the score is lo
+    if hi <= 0:
+        return hi - 1  # "above hi - 1?": above means the score is hi
+    med = lo + (hi - lo) // 2
+    if med <= 0 and int(lo / 2) < med:
+        med = int(lo / 2)
+    elif med >= 0 and int(hi / 2) > med:
+        med = int(hi / 2)
+    return med
+
+
+def upgrade_book(
+    source: str | Path | None,
+    plies: int,
+    out: str | Path,
+    *,
+    journal: str | Path | None = None,
+    tt_capacity: int = 1 << 26,
+    max_seconds: float | None = None,
+    log: Callable[[str], None] = lambda _: None,
+    command: str = "",
+) -> OpeningBook:
+    """Turn the weak entries of the book ``source`` (a path; None or ``on``: the package's)
+    with fewer than ``plies`` stones into exact ones, write the result to ``out`` (it may
+    be the source: ``data/book.bin`` to update the package's book) and return it.
+
+    A weak draw is exact already (Pons's score of a draw is 0). A weak win or loss bounds
+    the score (``[1, max]``, ``[min, -1]``); the score is then narrowed by null-window
+    tests of the compiled solver (:func:`~gamesearch.games.connect4.compiled.
+    null_window_fast`), each next to the known bound nearest zero, the table kept from test
+    to test (``tt_capacity`` entries). The move of the entry becomes the one that proved
+    the exact score (a win's weak move when the score is the weak bound 1). A position all
+    of whose children are exact in the book (or end the game) is backed up from them
+    instead, without search; the positions are taken from the most stones down, so the
+    empty board is backed up from the seven after it.
+
+    Every finished test is a line of the ``journal`` (default ``out`` + ``.upgrade``), so a
+    build stopped by ``max_seconds`` (checked between slices of nodes; the test in progress
+    is started again) or killed resumes with every bound proven so far. The book's header
+    gains ``upgrade``: the command, and per position its tests, nodes and CPU seconds
+    (``time.process_time``).
+    """
+    from . import compiled as cc
+
+    if not cc.available():
+        raise BookError("upgrading the book needs the compiled solver (numba): "
+                        "pip install 'gamesearch[fast]'")
+    book = load_book(None if source is None else str(source))
+    if book is None:
+        raise BookError("book --upgrade: give the book to upgrade (a file, or on)")
+    out = Path(out)
+    journal = Path(journal) if journal is not None else out.with_name(out.name + ".upgrade")
+    for path in (out, journal):
+        if path.is_dir():
+            raise BookError(f"cannot write {echo(str(path))}: it is a directory")
+    done = _upgrade_journal_read(journal)
+    entries = {k: (e.score, e.move, e.exact) for k, e in book.entries()}
+    work = sorted(((state_of_key(k), k) for k, e in book.entries()
+                   if not e.exact and state_of_key(k)[2] < plies),
+                  key=lambda sk: (-sk[0][2], sk[1]))
+    start = time.perf_counter()
+    # what earlier upgrades of the source did stays on record (upgrading an upgraded book)
+    earlier = book.meta.get("upgrade")
+    report: dict[str, dict[str, Any]] = dict(earlier.get("positions", {})) if isinstance(
+        earlier, dict) else {}
+    stopped = False
+    try:
+        journal.parent.mkdir(parents=True, exist_ok=True)
+        jf = journal.open("a")
+    except OSError as exc:
+        raise BookError(f"cannot write the journal {echo(str(journal))}: "
+                        f"{exc.strerror or exc}") from None
+    with jf:
+        for state, key in work:
+            if stopped:
+                break
+            score, move, _ = entries[key]
+            moves = _moves_of(state)
+            # (a position the journal has tests of keeps them: their cost is on record)
+            backed = _back_up(state, entries) if moves not in done else None
+            if backed is not None:
+                entries[key] = (backed[0], backed[1], True)
+                report[moves or "-"] = {"score": backed[0], "how": "backed up from the children"}
+                log(f"{moves or '-'}: {backed[0]} backed up from its children")
+                continue
+            lo, hi = _known(BookEntry(score, move, False), state)
+            if lo == hi:  # a weak draw
+                entries[key] = (score, move, True)
+                report[moves or "-"] = {"score": score, "how": "a weak draw: its score is 0"}
+                continue
+            # the best move so far and the score it is proven to keep: a weak win's move
+            # keeps a score of 1, a weak draw's 0 (a weak loss's move proves nothing)
+            best, best_for = (move, min(score, 1)) if score >= 0 else (None, lo)
+            tests = list(done.get(moves, []))
+            for t_score, above, bound, t_move, *_ in tests:
+                lo, hi, best, best_for = _narrow(lo, hi, best, best_for, t_score, above,
+                                                 bound, t_move)
+            while lo < hi and not stopped:
+                t = _next_test(lo, hi)
+                res = _timed_test(cc.null_window_fast, state, t, tt_capacity, start,
+                                  max_seconds)
+                if res is None:
+                    stopped = True
+                    break
+                above, bound, t_move, nodes, cpu, secs = res
+                line = (f"{_TEST_LINE} {moves or '-'} {t} {'above' if above else 'below'} "
+                        f"{bound} {'-' if t_move is None else t_move + 1} {nodes} "
+                        f"{cpu:.3f} {secs:.3f}")
+                jf.write(line + "\n")
+                jf.flush()
+                log(line)
+                tests.append((t, above, bound, t_move, nodes, cpu, secs))
+                lo, hi, best, best_for = _narrow(lo, hi, best, best_for, t, above, bound,
+                                                 t_move)
+            report[moves or "-"] = {  # each test: score, answer, bound, nodes, CPU seconds
+                "tests": [[t[0], "above" if t[1] else "below", t[2], t[4], round(t[5], 3)]
+                          for t in tests],
+                "nodes": sum(t[4] for t in tests),
+                "cpu_seconds": round(sum(t[5] for t in tests), 3),
+                "seconds": round(sum(t[6] for t in tests), 3)}
+            if lo < hi:
+                continue  # stopped: the bounds so far are in the journal
+            if best is None or best_for < lo:  # no test proved a move: probe the columns
+                r = cc.solve_fast(state, bounds=(lo, lo), tt_capacity=tt_capacity,
+                                  keep_table=True)
+                best, best_for = int(r["move"]), lo
+            # (the tests ran on the key's own orientation: the move is the key's, as stored)
+            entries[key] = (lo, best, True)
+            report[moves or "-"]["score"] = lo
+    meta = dict(book.meta)
+    meta["upgrade"] = {"command": command, "plies": plies, "tt_capacity": tt_capacity,
+                       "written": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                       "positions": report}
+    new = OpeningBook.from_entries(entries, meta)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        new.save(out)
+    except OSError as exc:
+        raise BookError(f"cannot write the book {echo(str(out))}: {exc.strerror or exc}"
+                        ) from None
+    left = sum(1 for k, e in new.entries() if not e.exact and state_of_key(k)[2] < plies)
+    log(f"{len(new)} positions written to {out}; {left} weak entries left below {plies} "
+        "stones" + (" (stopped on --max-seconds: run again to resume)" if stopped else ""))
+    return new
+
+
+def _narrow(lo: int, hi: int, best: int | None, best_for: int, score: int, above: bool,
+            bound: int, move: int | None) -> tuple[int, int, int | None, int]:
+    """[lo, hi], the best move so far and the score it keeps, after a test at ``score``
+    that proved ``bound`` (above: the score is at least ``bound`` and ``move`` keeps that)."""
+    if above:
+        lo = max(lo, bound, score + 1)
+        if move is not None:
+            best, best_for = move, max(bound, score + 1)
+        return lo, hi, best, best_for
+    return lo, min(hi, bound, score), best, best_for
+
+
+def _back_up(state: C4State, entries: dict[int, tuple[int, int, bool]]) -> tuple[int, int] | None:
+    """(score, move) from the children when every child is exact in ``entries``, else None.
+    Pons's score is negamax over the children's: the best of minus each child's score."""
+    best: tuple[int, int] | None = None
+    for c in _GAME.actions(state):
+        child = _GAME.result(state, c)
+        if _GAME.terminal_utility(child, 0) is not None:
+            return None  # (a move that ends the game: the solver's business, not a book's)
+        e = entries.get(canonical(child)[0])
+        if e is None or not e[2]:
+            return None
+        if best is None or -e[0] > best[0]:
+            best = (-e[0], c)
+    return best  # (``state`` is a key's own orientation: so is the move)
+
+
+def _timed_test(test: Callable[..., dict[str, Any]], state: C4State, score: int, cap: int,
+                start: float, max_seconds: float | None,
+                ) -> tuple[bool, int, int | None, int, float, float] | None:
+    """One null-window test, warm table: (above, bound, move, nodes, CPU s, s); None when
+    ``max_seconds`` ran out first. Under ``max_seconds`` it runs in slices of nodes (the
+    table keeps what each slice proved; the nodes then count the re-searched part too)."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    nodes = 0
+    budget = 2_000_000
+    while True:
+        if max_seconds is not None and time.perf_counter() - start > max_seconds:
+            return None
+        try:
+            r = test(state, score, tt_capacity=cap, keep_table=True,
+                     max_nodes=None if max_seconds is None else budget)
+        except SearchTimeout:
+            nodes += budget
+            budget = min(budget * 2, 200_000_000)
+            continue
+        return (r["above"], r["bound"], r["move"], nodes + r["nodes"],
+                time.process_time() - c0, time.perf_counter() - t0)

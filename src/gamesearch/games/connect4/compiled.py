@@ -28,7 +28,9 @@ Python path's own, written once more over machine integers:
   an explicit stack: numba cannot safely cache a recursive function (numba issue #6061,
   a segfault when the cached code is loaded);
 * the values of the engine: a win ``ply`` plies below the root is ``1000 - ply``, a loss
-  ``-(1000 - ply)``, stored relative to the node (``to_table``/``from_table``).
+  ``-(1000 - ply)``, stored relative to the node (``to_table``/``from_table``);
+* ``Solver.solve``'s ``bounds`` (the narrowing starts from a window already known) and
+  ``Solver.null_window`` (one probe of that narrowing alone: :func:`null_window_fast`).
 
 Integers instead of floats. In solver mode every value the Python path returns or stores is
 a whole number (the step is 1.0, the clamps and wins are whole, a draw is 0). Only window
@@ -80,7 +82,14 @@ from ..numba_support import available, njit, np
 from ..numba_support import jit as _jit
 from .rules import C4State, ConnectFour
 
-__all__ = ["SOLVER", "CompiledSolver", "available", "last_table_stats", "solve_fast"]
+__all__ = [
+    "SOLVER",
+    "CompiledSolver",
+    "available",
+    "last_table_stats",
+    "null_window_fast",
+    "solve_fast",
+]
 
 
 # ----- constants (Pons's layout, see gamesearch.games.connect4) -----------------------
@@ -529,13 +538,14 @@ def _status(cur: int, mask: int, n: int) -> int:
 
 @_jit
 def _solve(
-    cur: int, mask: int, n: int, weak: bool, keep: bool,
+    cur: int, mask: int, n: int, weak: bool, keep: bool, lo_known: int, hi_known: int,
     table: Any, used: Any, st: Any, cap: int, work: Any,
 ) -> tuple[int, int, int]:
     """``Solver._score``: (score, move or -1, status).
 
     Empties the table first unless ``keep``. ``status`` is :func:`_status`'s; nothing is
-    searched unless 0; 3 when the node budget ``st[_LIMIT]`` ran out.
+    searched unless 0; 3 when the node budget ``st[_LIMIT]`` ran out. The search narrows
+    from the window ``[lo_known, hi_known]`` within Pons's initial one (``bounds``).
     """
     status = _status(cur, mask, n)
     if status != 0:
@@ -548,8 +558,8 @@ def _solve(
     if win >= 0:  # found before any search: 0 nodes
         return _exact_score(n, _WIN - 1), win, 0
     move = -1
-    lo = _exact_score(n, -_WIN + 2)
-    hi = _exact_score(n, _WIN - 1)
+    lo = max(_exact_score(n, -_WIN + 2), lo_known)
+    hi = min(_exact_score(n, _WIN - 1), hi_known)
     if weak:
         lo = max(lo, -1)
         hi = min(hi, 1)
@@ -607,13 +617,54 @@ def _best_columns(
     return best
 
 
+@_jit
+def _test(
+    cur: int, mask: int, n: int, score: int, keep: bool,
+    table: Any, used: Any, st: Any, cap: int, work: Any,
+) -> tuple[int, int, int, int]:
+    """``Solver.test``: one null-window test of the whole position, "is its score above
+    ``score``?": (1 if above else 0, the bound the test proved as a score (at least it
+    when above, at most it when not), the move that proved an "above" or -1, status)."""
+    status = _status(cur, mask, n)
+    if status != 0:
+        return 0, 0, -1, status
+    if not keep:
+        _tt_clear(table, used, st)
+    st[_NODES] = 0
+    st[_RESETS] = 0
+    win = _winning_column(cur, mask)
+    if win >= 0:  # the exact score, found before any search: 0 nodes
+        exact = _exact_score(n, _WIN - 1)
+        return (1 if exact > score else 0), exact, win, 0
+    fb = _threshold_floor(n, score)
+    value, action = _root(cur, mask, n, fb, fb + 1, -1, table, used, st, cap, work)
+    if st[_NODES] > st[_LIMIT]:
+        return 0, 0, -1, 3
+    if value > fb:
+        return 1, _exact_score(n, value), action, 0
+    return 0, _exact_score(n, value), -1, 0
+
+
+@_jit
+def _run_test(
+    cur: int, mask: int, n: int, score: int, keep: bool, limit: int,
+    table: Any, used: Any, st: Any, work: Any,
+) -> tuple[int, int, int, int, int]:
+    """:func:`_test` in one call from Python, as :func:`_run` for a solve: (above, bound,
+    move or -1, status, nodes)."""
+    cap = used.shape[0] - _SLACK
+    st[_LIMIT] = limit
+    above, bound, move, status = _test(cur, mask, n, score, keep, table, used, st, cap, work)
+    return above, bound, move, status, st[_NODES]
+
+
 #: ``_run``'s flags.
 _WEAK, _KEEP, _ALL_MOVES = 1, 2, 4
 
 
 @_jit
 def _run(
-    cur: int, mask: int, n: int, flags: int, limit: int,
+    cur: int, mask: int, n: int, flags: int, limit: int, lo_known: int, hi_known: int,
     table: Any, used: Any, st: Any, work: Any,
 ) -> tuple[int, int, int, int, int]:
     """One call for all of :func:`solve_fast` (a call from Python costs about a
@@ -625,8 +676,8 @@ def _run(
     cap = used.shape[0] - _SLACK
     st[_LIMIT] = limit
     weak = (flags & _WEAK) != 0
-    score, move, status = _solve(cur, mask, n, weak, (flags & _KEEP) != 0, table, used, st,
-                                 cap, work)
+    score, move, status = _solve(cur, mask, n, weak, (flags & _KEEP) != 0, lo_known,
+                                 hi_known, table, used, st, cap, work)
     if status != 0:
         return 0, -1, status, 0, 0
     nodes = st[_NODES]
@@ -702,6 +753,7 @@ def solve_fast(
     best_moves: bool = False,
     keep_table: bool = False,
     max_nodes: int | None = None,
+    bounds: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     """Solve a Connect Four position with the compiled path.
 
@@ -723,8 +775,14 @@ def solve_fast(
     the search stops and :class:`~gamesearch.errors.SearchTimeout` is raised. What
     the table holds then is still sound (only finished nodes store), so a retry with
     ``keep_table`` goes on from there. Node counts are unchanged when the budget suffices.
+
+    ``bounds=(lo, hi)``: what is already known of the score (``lo <= score <= hi``, e.g.
+    ``(1, 21)`` after a weak solve found a win): the null-window tests narrow from there,
+    as ``solve(..., bounds=...)`` does. Bounds that are wrong give a wrong score.
     """
     start = time.perf_counter()
+    # (no call when there are no bounds: a small endgame's whole solve is a few microseconds)
+    lo_known, hi_known = (-_SCORE_SPAN, _SCORE_SPAN) if bounds is None else _bounds(bounds)
     if not available():
         raise UnsupportedGameError(
             f"the compiled Connect Four solver needs numba ({_NUMBA_ERROR}); "
@@ -747,17 +805,9 @@ def solve_fast(
         flags = (_WEAK if weak else 0) | (_KEEP if keep_table else 0)
         score, move, status, nodes, best = _run(
             cur, mask, n, flags | _ALL_MOVES if best_moves else flags,
-            _NO_LIMIT if max_nodes is None else max_nodes,
+            _NO_LIMIT if max_nodes is None else max_nodes, lo_known, hi_known,
             arrays[0], arrays[1], arrays[2], arrays[3])
-    if status:
-        if status == 3:
-            raise SearchTimeout(f"connect4: the node budget ({max_nodes}) ran out")
-        if status == 1:
-            raise InvalidPositionError(
-                f"connect4 state {state!r}: not a position (stones must stack from the bottom "
-                "of each column, the side to move has as many stones as the other player or "
-                "one fewer, the counts must match, and the side to move has no four)")
-        raise GameError(f"{_GAME.name}: the position is already over; nothing to solve")
+    _raise_status(status, state, max_nodes)
     moves = _COLUMNS[best]
     if move < 0:  # (no probe failed high with a move: the first best one)
         move = moves[0] if moves else _GAME.actions(state)[0]
@@ -768,6 +818,76 @@ def solve_fast(
         "nodes": nodes,
         "seconds": time.perf_counter() - start,
     }
+
+
+def _raise_status(status: int, state: Any, max_nodes: int | None) -> None:
+    if status == 3:
+        raise SearchTimeout(f"connect4: the node budget ({max_nodes}) ran out")
+    if status == 1:
+        raise InvalidPositionError(
+            f"connect4 state {state!r}: not a position (stones must stack from the bottom "
+            "of each column, the side to move has as many stones as the other player or "
+            "one fewer, the counts must match, and the side to move has no four)")
+    if status:
+        raise GameError(f"{_GAME.name}: the position is already over; nothing to solve")
+
+
+#: No known bound on a score (Pons's scores lie within -21..21).
+_SCORE_SPAN = 64
+
+
+def _bounds(bounds: tuple[int, int] | None) -> tuple[int, int]:
+    """``solve_fast``'s ``bounds`` checked: (lo, hi) as the kernel takes them."""
+    if bounds is None:
+        return -_SCORE_SPAN, _SCORE_SPAN
+    try:
+        lo, hi = bounds
+    except (TypeError, ValueError):
+        raise InvalidLimitError(f"connect4 score bounds {bounds!r}: expected (lo, hi)"
+                                ) from None
+    if not (type(lo) is int and type(hi) is int and -_SCORE_SPAN <= lo <= hi <= _SCORE_SPAN):
+        raise InvalidLimitError(f"connect4 score bounds {bounds!r}: two whole scores, lo <= hi "
+                                f"(within +-{_SCORE_SPAN})")
+    return lo, hi
+
+
+def null_window_fast(
+    state_or_moves: str | C4State,
+    score: int,
+    *,
+    tt_capacity: int = _DEFAULT_CAPACITY,
+    keep_table: bool = False,
+    max_nodes: int | None = None,
+) -> dict[str, Any]:
+    """One null-window test of the compiled path: is the position's score (Pons's) above
+    ``score``? The same as :meth:`gamesearch.search.solve.Solver.null_window`, node for
+    node: ``{"above", "bound", "move", "nodes", "seconds"}``: ``above`` the answer, ``bound``
+    the score the test proved (``score >= bound > score`` when above, else ``bound <=
+    score``: the fail-soft value may prove more than asked), ``move`` the column that
+    proved an "above" (else None), ``nodes`` the test's. The table is the one of
+    :func:`solve_fast` (``keep_table`` keeps it between tests and solves; ``max_nodes``
+    raises :class:`~gamesearch.errors.SearchTimeout`). A sequence of these tests is how a
+    score is narrowed one proven bound at a time (the opening book's upgrade journals each).
+    """
+    start = time.perf_counter()
+    if not available():
+        raise UnsupportedGameError(
+            f"the compiled Connect Four solver needs numba ({_NUMBA_ERROR}); "
+            "install it with: pip install 'gamesearch[fast]' (or use gamesearch.search.solve)")
+    state = _state(state_or_moves)
+    if type(score) is not int or not -_SCORE_SPAN <= score <= _SCORE_SPAN:
+        raise InvalidLimitError(f"connect4 null-window test at {score!r}: a whole score "
+                                f"within +-{_SCORE_SPAN}")
+    cap = _capacity(tt_capacity)
+    with _lock:
+        arrays = _tables.get(cap) or _arrays(cap)
+        above, bound, move, status, nodes = _run_test(
+            state[0], state[1], state[2], score, keep_table,
+            _NO_LIMIT if max_nodes is None else max_nodes,
+            arrays[0], arrays[1], arrays[2], arrays[3])
+    _raise_status(status, state, max_nodes)
+    return {"above": bool(above), "bound": int(bound), "move": None if move < 0 else int(move),
+            "nodes": int(nodes), "seconds": time.perf_counter() - start}
 
 
 class CompiledSolver:
