@@ -1,0 +1,12 @@
+"""Referees: code that only the tests and the benchmarks use, kept outside the installed
+package ``gamesearch`` (a user's ``pip install`` does not carry it).
+
+* :mod:`referees.go`: Go's rules against OpenSpiel's ``go`` and GNU Go over GTP;
+* :mod:`referees.backgammon`: backgammon's move lists against gnubg (``gnubg-nn``) and
+  OpenSpiel's ``backgammon``, and the random decision positions they are compared on;
+* :mod:`referees.openspiel_ohhell`: OpenSpiel's ``ISMCTSBot`` seated at our Oh Hell table.
+
+The tests find this folder through pytest's ``pythonpath`` (``pyproject.toml``); a
+benchmark puts the repository's root on ``sys.path`` first, as ``benchmarks/go_referees.py``
+does. Each module imports ``gamesearch`` only through its public modules, as a user would.
+"""
