@@ -132,6 +132,17 @@ def lead_white(wm: int) -> int:
 
 
 @jit
+def _black_moved(bm: int, bk: int, from_bit: int, to_bit: int, king: int) -> tuple[int, int]:
+    """Black's men and kings after its piece on ``from_bit`` (a king when ``king``) ends its
+    move on ``to_bit``: a man that reaches White's back row is crowned."""
+    if king:
+        return bm, (bk & ~from_bit) | to_bit
+    if to_bit & BLACK_CROWN:
+        return bm & ~from_bit, bk | to_bit
+    return (bm & ~from_bit) | to_bit, bk
+
+
+@jit
 def black_successors(bm: int, bk: int, wm: int, wk: int, out: np.ndarray) -> tuple[int, bool]:
     """Black's legal moves as successor positions ``out[i] = (bm, bk, wm, wk)`` (White to
     move next). Returns (count, whether they are captures). Captures are compulsory; a chain
@@ -159,9 +170,7 @@ def black_successors(bm: int, bk: int, wm: int, wk: int, out: np.ndarray) -> tup
                 extended = False
                 crowned = (not king) and ((1 << sq) & BLACK_CROWN) != 0 and cap != 0
                 if not crowned:
-                    for d in range(4):
-                        if not king and d > 1:
-                            break
+                    for d in range(4 if king else 2):  # a man: forwards only
                         over = NEIGHBOUR[d, sq]
                         land = JUMP[d, sq]
                         if land < 0:
@@ -175,14 +184,7 @@ def black_successors(bm: int, bk: int, wm: int, wk: int, out: np.ndarray) -> tup
                             top += 1
                             extended = True
                 if not extended and cap:
-                    ob = 1 << origin
-                    lb = 1 << sq
-                    if king:
-                        nbm, nbk = bm, (bk & ~ob) | lb
-                    elif lb & BLACK_CROWN:
-                        nbm, nbk = bm & ~ob, bk | lb
-                    else:
-                        nbm, nbk = (bm & ~ob) | lb, bk
+                    nbm, nbk = _black_moved(bm, bk, 1 << origin, 1 << sq, king)
                     out[n, 0] = nbm
                     out[n, 1] = nbk
                     out[n, 2] = wm & ~cap
@@ -195,23 +197,13 @@ def black_successors(bm: int, bk: int, wm: int, wk: int, out: np.ndarray) -> tup
         while pieces:
             sq = lowest_bit(pieces)
             pieces &= pieces - 1
-            for d in range(4):
-                if not king and d > 1:
-                    break
+            for d in range(4 if king else 2):  # a man: forwards only
                 to = NEIGHBOUR[d, sq]
                 if to < 0 or (occupied >> to) & 1:
                     continue
-                fb = 1 << sq
-                tb = 1 << to
-                if king:
-                    out[n, 0] = bm
-                    out[n, 1] = (bk & ~fb) | tb
-                elif tb & BLACK_CROWN:
-                    out[n, 0] = bm & ~fb
-                    out[n, 1] = bk | tb
-                else:
-                    out[n, 0] = (bm & ~fb) | tb
-                    out[n, 1] = bk
+                nbm, nbk = _black_moved(bm, bk, 1 << sq, 1 << to, king)
+                out[n, 0] = nbm
+                out[n, 1] = nbk
                 out[n, 2] = wm
                 out[n, 3] = wk
                 n += 1
@@ -227,9 +219,7 @@ def black_can_capture(bm: int, bk: int, wm: int, wk: int) -> bool:
         while pieces:
             sq = lowest_bit(pieces)
             pieces &= pieces - 1
-            for d in range(4):
-                if not king and d > 1:
-                    break
+            for d in range(4 if king else 2):  # a man: forwards only
                 land = JUMP[d, sq]
                 if land >= 0 and (opponents >> NEIGHBOUR[d, sq]) & 1 and not (
                         occupied >> land) & 1:

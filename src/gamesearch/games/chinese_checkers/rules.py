@@ -51,6 +51,7 @@ from ...capabilities import Drawing, Evaluation, MoveOrdering, Perft, TurnPassin
 from ...errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
 from ...game import Game, GameType
 from ...spec import GameOption
+from ..bitboards import set_bits
 from . import board as B
 
 #: The player counts the game (and OpenSpiel) supports.
@@ -94,15 +95,6 @@ def _read_players(key: str, text: str) -> int:
         raise InvalidLimitError(f"option {key}={t[:20]!r}: Chinese Checkers is played by "
                                 "2, 3, 4 or 6 players")
     return int(t)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def piece_moves(mine: int, occupied: int) -> list[int]:
@@ -219,7 +211,7 @@ class ChineseCheckers(Game[CCState, int]):
         less 20 (a filled triangle's sum): 0 exactly when the triangle is filled, 120 at
         the start."""
         dist = self.goal_distance[player]
-        return sum(dist[h] for h in _bits(state[0][player])) - B.FILLED_DISTANCE
+        return sum(dist[h] for h in set_bits(state[0][player])) - B.FILLED_DISTANCE
 
     def distances(self, state: CCState) -> tuple[int, ...]:
         """Every player's :meth:`distance_left`."""
@@ -366,7 +358,7 @@ class ChineseCheckers(Game[CCState, int]):
     def format_state(self, state: CCState) -> str:
         cells = ["."] * HOLES
         for p, m in enumerate(state[0]):
-            for h in _bits(m):
+            for h in set_bits(m):
                 cells[h] = str(p + 1)
         rows = []
         i = 0
@@ -430,7 +422,7 @@ class ChineseCheckers(Game[CCState, int]):
     def render(self, state: CCState) -> str:
         cells = ["."] * HOLES
         for p, m in enumerate(state[0]):
-            for h in _bits(m):
+            for h in set_bits(m):
                 cells[h] = str(p + 1)
         lines = []
         i = 0
