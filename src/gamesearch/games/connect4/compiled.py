@@ -370,6 +370,7 @@ def _negamax(
             ply += 1
             continue
         # ----- ``val`` is the value of the node at ply: hand it up the stack -------------
+        # (Othello's endgame kernel unwinds its own stack alike: each frame layout is its own)
         while True:
             if ply == top:
                 return val
@@ -465,7 +466,7 @@ def _root(
         v = -_negamax(opp, mask | cell, n + 1, -beta, -alpha, 1, table, used, st, cap, work)
         if st[_NODES] > st[_LIMIT]:  # out of budget: no result, nothing stored
             return 0, -1
-        if v > best:
+        if v > best:  # the fail-soft root of every compiled solver (bridge's _probe too)
             best = v
             best_cell = cell
             if v > alpha:
@@ -553,7 +554,7 @@ def _solve(
     if weak:
         lo = max(lo, -1)
         hi = min(hi, 1)
-    while lo < hi:
+    while lo < hi:  # search/solve.py's Solver._score line by line (games/ may not import it)
         med = lo + (hi - lo) // 2
         if med <= 0 and _trunc_half(lo) < med:
             med = _trunc_half(lo)
