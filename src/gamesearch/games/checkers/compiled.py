@@ -463,6 +463,8 @@ def predecessors(bm: int, bk: int, wm: int, wk: int, stm: int,
     return n
 
 
+# (solve_slice and verify_codes take the same arrays: the slice's ranking and the loaded
+# slices' index, argument by argument as egdb.py hands them and lookup reads them)
 @jit
 def solve_slice(nbm: int, nbk: int, nwm: int, nwk: int, lb: int, lw: int,
                 offsets: np.ndarray, table: np.ndarray, base: np.ndarray, half: np.ndarray,
@@ -544,6 +546,8 @@ def solve_slice(nbm: int, nbk: int, nwm: int, nwk: int, lb: int, lw: int,
     return code
 
 
+# (solve_slice and verify_codes take the same arrays: the slice's ranking and the loaded
+# slices' index, argument by argument as egdb.py hands them and lookup reads them)
 @jit
 def verify_codes(nbm: int, nbk: int, nwm: int, nwk: int, lb: int, lw: int,
                  offsets: np.ndarray, table: np.ndarray, base: np.ndarray, half: np.ndarray,
