@@ -466,7 +466,8 @@ def _root(
         v = -_negamax(opp, mask | cell, n + 1, -beta, -alpha, 1, table, used, st, cap, work)
         if st[_NODES] > st[_LIMIT]:  # out of budget: no result, nothing stored
             return 0, -1
-        if v > best:  # the fail-soft root of every compiled solver (bridge's _probe too)
+        # the fail-soft root of every compiled solver (bridge's _probe too)
+        if v > best:
             best = v
             best_cell = cell
             if v > alpha:
@@ -554,7 +555,8 @@ def _solve(
     if weak:
         lo = max(lo, -1)
         hi = min(hi, 1)
-    while lo < hi:  # search/solve.py's Solver._score line by line (games/ may not import it)
+    # search/solve.py's Solver._score line by line (games/ may not import search/)
+    while lo < hi:
         med = lo + (hi - lo) // 2
         if med <= 0 and _trunc_half(lo) < med:
             med = _trunc_half(lo)
