@@ -46,6 +46,11 @@ NONE16 = 0xFFFF
 INDEX_VERSION = 1
 #: Room for the successors of one position (a king chain branches; 8 pieces need far less).
 MAX_MOVES = 128
+#: The index of the loaded slices, which :func:`lookup` reads (``SliceArena.index`` of
+#: :mod:`.egdb`): ``(table, base, half, off_base, off_len, offsets)``, a slice's id by its
+#: key, where its codes start, its half (one side to move), where its men offsets start and
+#: how many, and all the offsets.
+LoadedIndex = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -408,11 +413,10 @@ def is_canonical(nbm: int, nbk: int, nwm: int, nwk: int, lb: int, lw: int) -> bo
 
 
 @jit
-def lookup(bm: int, bk: int, wm: int, wk: int, stm: int, table: np.ndarray,
-           base: np.ndarray, half: np.ndarray, off_base: np.ndarray, off_len: np.ndarray,
-           offsets: np.ndarray) -> int:
+def lookup(bm: int, bk: int, wm: int, wk: int, stm: int, loaded: LoadedIndex) -> int:
     """The position's place in the concatenated codes of the loaded slices, -1 when its
-    slice is not loaded."""
+    slice is not loaded (``loaded``: their index, :data:`LoadedIndex`)."""
+    table, base, half, off_base, off_len, offsets = loaded
     nbm, nbk, nwm, nwk, lb, lw = position_key(bm, bk, wm, wk)
     if not is_canonical(nbm, nbk, nwm, nwk, lb, lw):
         bm, bk, wm, wk = mirror(bm, bk, wm, wk)
@@ -463,13 +467,9 @@ def predecessors(bm: int, bk: int, wm: int, wk: int, stm: int,
     return n
 
 
-# (solve_slice and verify_codes take the same arrays: the slice's ranking and the loaded
-# slices' index, argument by argument as egdb.py hands them and lookup reads them)
 @jit
 def solve_slice(nbm: int, nbk: int, nwm: int, nwk: int, lb: int, lw: int,
-                offsets: np.ndarray, table: np.ndarray, base: np.ndarray, half: np.ndarray,
-                off_base: np.ndarray, off_len: np.ndarray, all_offsets: np.ndarray,
-                ext_codes: np.ndarray) -> np.ndarray:
+                offsets: np.ndarray, loaded: LoadedIndex, ext_codes: np.ndarray) -> np.ndarray:
     """Retrograde analysis of one slice, both sides to move, by counting (Thompson's
     method, as Lake, Schaeffer and Lu built Chinook's databases), level by level so that
     distances are exact: ``code[i]`` is 0 for a draw, else ``plies + 1`` (odd plies: the
@@ -497,8 +497,7 @@ def solve_slice(nbm: int, nbk: int, nwm: int, nwk: int, lb: int, lw: int,
             if not is_capture and position_key(a, b, c, d) == (nbm, nbk, nwm, nwk, lb, lw):
                 count[i] += 1
                 continue
-            j = lookup(a, b, c, d, 1 - stm, table, base, half, off_base, off_len,
-                       all_offsets)
+            j = lookup(a, b, c, d, 1 - stm, loaded)
             if j < 0:
                 return np.zeros(0, dtype=np.uint16)  # a slice it needs is missing
             v = ext_codes[j]
@@ -546,13 +545,10 @@ def solve_slice(nbm: int, nbk: int, nwm: int, nwk: int, lb: int, lw: int,
     return code
 
 
-# (solve_slice and verify_codes take the same arrays: the slice's ranking and the loaded
-# slices' index, argument by argument as egdb.py hands them and lookup reads them)
 @jit
 def verify_codes(nbm: int, nbk: int, nwm: int, nwk: int, lb: int, lw: int,
-                 offsets: np.ndarray, table: np.ndarray, base: np.ndarray, half: np.ndarray,
-                 off_base: np.ndarray, off_len: np.ndarray, all_offsets: np.ndarray,
-                 codes: np.ndarray, start: int) -> int:
+                 offsets: np.ndarray, loaded: LoadedIndex, codes: np.ndarray, start: int
+                 ) -> int:
     """Chinook's consistency check of a slice whose codes start at ``codes[start]``: a win
     in ``w`` plies has a successor lost in ``w - 1`` and none lost sooner; a loss in ``l``
     has only won successors, the slowest won in ``l - 1`` (no move: ``l = 0``); a draw has
@@ -569,8 +565,7 @@ def verify_codes(nbm: int, nbk: int, nwm: int, nwk: int, lb: int, lw: int,
         draws = 0
         missing = False
         for m in range(k):
-            j = lookup(moves[m, 0], moves[m, 1], moves[m, 2], moves[m, 3], 1 - stm, table,
-                       base, half, off_base, off_len, all_offsets)
+            j = lookup(moves[m, 0], moves[m, 1], moves[m, 2], moves[m, 3], 1 - stm, loaded)
             if j < 0:
                 missing = True
                 break
