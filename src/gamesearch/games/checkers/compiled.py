@@ -197,6 +197,8 @@ def black_successors(bm: int, bk: int, wm: int, wk: int, out: np.ndarray) -> tup
                     n += 1
     if n:
         return n, True
+    # Quiet moves: the walk over Black's men, then kings, and their directions that the
+    # captures above and black_can_capture make too, each with its own body.
     for king in range(2):
         pieces = bk if king else bm
         while pieces:
@@ -219,6 +221,7 @@ def black_successors(bm: int, bk: int, wm: int, wk: int, out: np.ndarray) -> tup
 def black_can_capture(bm: int, bk: int, wm: int, wk: int) -> bool:
     occupied = bm | bk | wm | wk
     opponents = wm | wk
+    # (black_successors' walk over the pieces and their directions; a jump is enough here)
     for king in range(2):
         pieces = bk if king else bm
         while pieces:
