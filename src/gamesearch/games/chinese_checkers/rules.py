@@ -19,7 +19,7 @@ the same player: the first jump ``hole * 6 + direction`` (the action of a step t
 each further jump ``hole * 6 + direction`` from where the piece stands, then ``726``
 (pass) to stop; the turn also ends by itself when no further jump exists. Our move
 ``a-b`` is therefore any OpenSpiel action sequence of one turn that starts at ``a`` and
-leaves the piece at ``b`` (:func:`gamesearch.games.chinese_checkers.openspiel.to_actions`
+leaves the piece at ``b`` (``referees/chinese_checkers_openspiel.py``'s ``to_actions``
 gives the shortest one: the jumps of a shortest chain, then 726 if the turn has not ended
 by itself), and OpenSpiel's whole moves from a state are the distinct (start, end) pairs
 of its action sequences, which ``benchmarks/chinese_checkers_openspiel.py`` checks equal
