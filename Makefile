@@ -88,13 +88,13 @@ $(GNUBG):
 
 ## make test: lint, type-check, the manual's strict build and the whole test suite
 test: $(VENV)/.installed-dev | $(STOCKFISH) $(CHROMIUM) $(GNUBG) $(GNUGO)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks referees
 	$(BIN)/mypy
 	$(MKDOCS) --site-dir $(GUIDE)
 	$(BIN)/pytest -n 2 --durations=10
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks referees
 	$(BIN)/mypy
 
 ## make bench: the peer benchmark (installs open_spiel, easyAI, aima3)

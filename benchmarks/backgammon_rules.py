@@ -23,7 +23,9 @@ import time
 from pathlib import Path
 
 from gamesearch.games.backgammon import Backgammon, position_id
-from gamesearch.games.backgammon.referees import (
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the referees/ folder
+from referees.backgammon import (
     gnubg_results,
     openspiel_positions,
     our_results,

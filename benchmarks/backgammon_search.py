@@ -21,11 +21,14 @@ import argparse
 import random
 import sys
 import time
+from pathlib import Path
 
 from gamesearch.games.backgammon import Backgammon
-from gamesearch.games.backgammon.referees import random_decisions
 from gamesearch.games.backgammon.rules import BGState, legal_moves
 from gamesearch.search import Limit, make_searcher
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the referees/ folder
+from referees.backgammon import random_decisions
 
 BALLARD = {"star1": "25-30 %", "star2": "> 50 %"}
 

@@ -10,9 +10,9 @@ same position; the default is trick 1, the opening lead (the issue's figure). De
 dummy) is played by the row's agent, the defenders by one fixed player for all rows:
 ``--defence dds`` (the default) plays DDS's first best card with all hands seen, so that
 declarer can never gain from a defender's mistake and every loss is >= 0; ``--defence
-simple`` is the rule-based player (:mod:`gamesearch.games.bridge.simple_play`), which gives
-tricks away. A row's figure is the mean of (DDS's tricks for declarer from the start
-position) - (declarer's tricks from there), with a 95 % interval.
+simple`` is the rule-based player (``referees/bridge_simple_play.py``, outside the
+package), which gives tricks away. A row's figure is the mean of (DDS's tricks for
+declarer from the start position) - (declarer's tricks from there), with a 95 % interval.
 
 Results go to a JSON-lines file (``--out``), one line per (row, deal, start, defence), and a
 rerun skips what is there: the run is resumable and chunked (``--first``/``--deals`` pick
@@ -37,6 +37,7 @@ import argparse
 import json
 import math
 import random
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,9 @@ from typing import Any
 from gamesearch.agents import Agent, make_agent
 from gamesearch.games.bridge.cards import STRAINS, card_name, format_deal
 from gamesearch.games.bridge.rules import Bridge, BridgeState, deal_from_seed
-from gamesearch.games.bridge.simple_play import simple_card
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the referees/ folder
+from referees.bridge_simple_play import simple_card
 
 ROWS = ["pimc:worlds=10,nodes=1000000", "pimc:worlds=5,nodes=5000000",
         "pimc:worlds=20,nodes=5000000", "ismcts:iterations=500", "simple", "random"]

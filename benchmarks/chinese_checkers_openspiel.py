@@ -2,7 +2,7 @@
 state over random games, for 2, 3, 4 and 6 players.
 
 For each player count, plays ``--games`` games (1,000 by default) in both libraries side by
-side (:func:`gamesearch.games.chinese_checkers.openspiel.compare_games`): at every turn our
+side (:func:`referees.chinese_checkers_openspiel.compare_games`): at every turn our
 moves must be exactly OpenSpiel's whole moves (the distinct start and end holes of every
 action sequence of one turn, found by walking OpenSpiel's jump chains action by action),
 the boards must be equal after our move is played there as OpenSpiel's actions
@@ -25,8 +25,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
-from gamesearch.games.chinese_checkers.openspiel import compare_games
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the referees/ folder
+from referees.chinese_checkers_openspiel import compare_games
 
 
 def main(argv: list[str] | None = None) -> int:

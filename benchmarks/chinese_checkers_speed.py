@@ -26,11 +26,14 @@ import argparse
 import random
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from gamesearch.game import random_playout
 from gamesearch.games.chinese_checkers import ChineseCheckers
-from gamesearch.games.chinese_checkers.openspiel import load, to_actions, whole_moves
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the referees/ folder
+from referees.chinese_checkers_openspiel import load, to_actions, whole_moves
 
 
 def sample_positions(players: int, count: int, seed: int) -> list[tuple[Any, Any]]:

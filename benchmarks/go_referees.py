@@ -1,5 +1,5 @@
 """Go's rules against OpenSpiel's ``go`` and GNU Go, the full counts
-(:mod:`gamesearch.games.go.referees`; ``tests/test_go_referees.py`` runs samples).
+(:mod:`referees.go`; ``tests/test_go_referees.py`` runs samples).
 
     .venv/bin/python benchmarks/go_referees.py                   # 1,000 games, 9x9
     .venv/bin/python benchmarks/go_referees.py --games 200 --size 5 --gnugo-games 20
@@ -15,8 +15,10 @@ import argparse
 import shutil
 import sys
 import time
+from pathlib import Path
 
-from gamesearch.games.go.referees import (
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the referees/ folder
+from referees.go import (
     compare_gnugo_legal,
     compare_gnugo_scores,
     compare_openspiel,

@@ -7,7 +7,7 @@ in a second (issue 21's figures).
 
 ``--game`` is a game spec (``rolit:players=3``, ``chinese_checkers:players=3``, once those
 games are registered) or ``random:players=3,branching=8-12,length=60`` (the random
-constant-sum game of :mod:`gamesearch.games.random_game`, the default). The positions are
+constant-sum game of :mod:`referees.random_game`, the default). The positions are
 mid-game ones sampled by random play from the start with ``--seed``: each plays a number
 of plies drawn from ``--plies`` (``lo-hi``, default ``8-30``) and is kept when the game is
 not over there. With ``--forward P`` each of those plies is, with probability ``P``, the
@@ -44,12 +44,15 @@ import random
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from gamesearch.errors import GameError
 from gamesearch.games import get_game
-from gamesearch.games.random_game import RandomGame
 from gamesearch.search import Limit, make_searcher, parse_spec
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the referees/ folder
+from referees.random_game import RandomGame
 
 ALGORITHMS = [
     ("max^n", "maxn"),

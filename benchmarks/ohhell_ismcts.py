@@ -40,7 +40,6 @@ from statistics import mean, stdev
 from typing import Any
 
 from gamesearch.agents import make_agent, play_game
-from gamesearch.arena.openspiel_ohhell import PARAMS, OpenSpielIsmcts
 from gamesearch.games import get_game
 from gamesearch.games.ohhell import (
     OhHell,
@@ -49,6 +48,9 @@ from gamesearch.games.ohhell import (
     random_deal,
     to_openspiel_action,
 )
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the referees/ folder
+from referees.openspiel_ohhell import PARAMS, OpenSpielIsmcts
 
 
 class VoidBlindObservation(OhHellObservation):

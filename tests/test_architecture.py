@@ -138,6 +138,47 @@ def test_no_long_functions_but_the_documented_hot_loops() -> None:
     assert long == [], "\n".join(long)
 
 
+def reached_modules() -> set[str]:
+    """The package's modules that another one imports (``from X import y``: X, and X.y when
+    y is a module) or names in a string (a registry's ``"kuhn_poker:KuhnPoker"``, an
+    ``import_module(f"{__package__}.egdb")``)."""
+    source = "\n".join(p.read_text(encoding="utf-8") for p in PACKAGE.rglob("*.py"))
+    out = set()
+    for rel, tree in modules():
+        out.update(imported(rel, tree))
+        package = ["gamesearch", *Path(rel).parent.parts]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                base = (".".join(package[:len(package) - node.level + 1]
+                                 + ([node.module] if node.module else []))
+                        if node.level else node.module or "")
+                out.update(f"{base}.{a.name}" for a in node.names)
+    for rel, _ in modules():
+        name = "gamesearch." + rel[:-3].replace("/", ".")
+        stem = name.rsplit(".", 1)[1]
+        if re.search(rf"""["']({re.escape(name)}|{stem}):|\.{stem}["']""", source):
+            out.add(name)
+    return out
+
+
+def test_every_package_module_serves_the_package() -> None:
+    """Code only the tests and benchmarks use lives in referees/ (docs/architecture.md):
+    each module of the package is reached from another (:func:`reached_modules`), is a
+    program of its own (``__main__``), or says in its docstring why it is kept in the
+    package although nothing in it reaches it."""
+    reached = reached_modules()
+    alone = []
+    for rel, tree in modules():
+        name = "gamesearch." + rel[:-3].replace("/", ".")
+        text = (PACKAGE / rel).read_text(encoding="utf-8")
+        kept = "kept in the package" in (ast.get_docstring(tree) or "")
+        if (rel.endswith("__init__.py") or name in reached or "__main__" in text
+                or rel == "__main__.py" or kept):
+            continue
+        alone.append(rel)
+    assert alone == [], f"reached by nothing in the package (tests only?): {alone}"
+
+
 # ----- the game protocol: the tables of docs/architecture.md against the code -----------------
 DOC = PACKAGE.parents[1] / "docs" / "architecture.md"
 EXAMPLE = PACKAGE / "games" / "nim.py"

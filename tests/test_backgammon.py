@@ -21,8 +21,8 @@ from gamesearch.games.backgammon import (
     position_id,
     to_tanboard,
 )
-from gamesearch.games.backgammon.referees import our_results, random_decisions
 from gamesearch.games.backgammon.rules import BAR, START_BOARD, BGState
+from referees.backgammon import our_results, random_decisions
 
 DATA = Path(__file__).parent / "data" / "backgammon"
 game = Backgammon()
@@ -266,7 +266,7 @@ def test_recorded_referee_samples(name: str) -> None:
 
 def test_gnubg_live_on_fresh_positions() -> None:
     pytest.importorskip("gnubg_nn", reason="gnubg-nn (the dev extra) is not installed")
-    from gamesearch.games.backgammon.referees import gnubg_results
+    from referees.backgammon import gnubg_results
 
     for s in random_decisions(400, random.Random(99)):
         assert our_results(s) == gnubg_results(s), game.format_state(s)
@@ -274,7 +274,7 @@ def test_gnubg_live_on_fresh_positions() -> None:
 
 def test_openspiel_live_on_fresh_positions() -> None:
     pytest.importorskip("pyspiel", reason="open_spiel (the dev extra) is not installed")
-    from gamesearch.games.backgammon.referees import openspiel_positions
+    from referees.backgammon import openspiel_positions
 
     count = 0
     for s, res in openspiel_positions(20, 77):

@@ -185,7 +185,7 @@ def test_the_simple_player_plays_legal_cards_by_its_rules() -> None:
     winning, play the cheapest card that wins when one does. Mutation: ``winners[0]`` ->
     ``winners[-1]`` (win dearly) fails; so does second hand playing high."""
     from gamesearch.games.bridge.dd import trick_winner
-    from gamesearch.games.bridge.simple_play import _beats, simple_card
+    from referees.bridge_simple_play import _beats, simple_card
 
     checked = {"second": 0, "cheap": 0}
     for seed in range(10):

@@ -286,7 +286,7 @@ def test_perft_pinned(players: int) -> None:
 @needs_openspiel
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_perft_against_openspiel(players: int) -> None:
-    from gamesearch.games.chinese_checkers.openspiel import load, perft_whole_moves
+    from referees.chinese_checkers_openspiel import load, perft_whole_moves
 
     os_state = load(players).new_initial_state()
     assert tuple(perft_whole_moves(os_state, d) for d in (1, 2, 3)) == PERFT[players]
@@ -300,7 +300,7 @@ def test_whole_moves_agree_with_openspiel_quick(players: int) -> None:
     at the end the same turn and winner. ``benchmarks/chinese_checkers_openspiel.py`` runs
     1,000 games a count. Mutation caught: ``to_actions`` never adding the pass 726 (the
     next move then continues OpenSpiel's chain: boards differ)."""
-    from gamesearch.games.chinese_checkers.openspiel import compare_games
+    from referees.chinese_checkers_openspiel import compare_games
 
     stats = compare_games(players, 30, seed=players, max_moves=150)
     assert stats["games"] == 30 and stats["wins"] + stats["limit"] == 30

@@ -45,7 +45,7 @@ def test_simple_ko() -> None:
 
 
 #: Positional-superko cycles found by playing random games on 5x5 side by side with
-#: OpenSpiel's ``go`` (as :func:`gamesearch.games.go.referees.compare_openspiel` does, seed
+#: OpenSpiel's ``go`` (as :func:`referees.go.compare_openspiel` does, seed
 #: 0, moves uniform among those both allow, games capped at 50 moves). OpenSpiel, whose ko rule is
 #: the simple one, allows the last move; it would repeat the board of three plies before,
 #: with the other side to move, so positional superko forbids it.

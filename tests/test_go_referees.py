@@ -1,4 +1,4 @@
-"""Go's rules against the referees (:mod:`gamesearch.games.go.referees`): OpenSpiel's
+"""Go's rules against the referees (:mod:`referees.go`): OpenSpiel's
 ``go`` (legal moves at every ply but positional superko's, the final boards and returns)
 and GNU Go over GTP (``is_legal`` on positions of those games and on a superko cycle;
 ``final_score`` of games it plays out with ``--capture-all-dead``). Samples here;
@@ -11,12 +11,12 @@ import shutil
 import pytest
 
 from gamesearch.games.go.gtp import GTPClient, gnugo_argv
-from gamesearch.games.go.referees import (
+from gamesearch.games.go.rules import Go
+from referees.go import (
     compare_gnugo_legal,
     compare_gnugo_scores,
     compare_openspiel,
 )
-from gamesearch.games.go.rules import Go
 from test_go import SUPERKO_LINES
 
 GNUGO = shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games")

@@ -38,7 +38,7 @@ def test_ismcts_refuses_perfect_information_and_plays_ohhell_from_views():
 
 def test_openspiel_ismcts_bot_at_our_table():
     pytest.importorskip("pyspiel", reason="open_spiel (the dev extra) is the opponent")
-    from gamesearch.arena.openspiel_ohhell import OpenSpielIsmcts
+    from referees.openspiel_ohhell import OpenSpielIsmcts
 
     game = get_game("ohhell")
     for seed in range(3):

@@ -40,9 +40,9 @@ from hypothesis import strategies as st
 
 from gamesearch.errors import InvalidLimitError, UnsupportedGameError
 from gamesearch.games import get_game
-from gamesearch.games.random_game import RandomGame, shares
 from gamesearch.games.trees import Node, TreeGame, example, node, random_tree
 from gamesearch.search import Limit, make_searcher, parse_spec, search
+from referees.random_game import RandomGame, shares
 
 PRUNINGS = [dict(zip(("shallow", "lastbranch", "speculative"), bits, strict=True))
             for bits in itertools.product([False, True], repeat=3) if any(bits)]

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from gamesearch.errors import UnsupportedGameError
 from gamesearch.games import get_game
-from gamesearch.games.backgammon import referees
 from gamesearch.games.backgammon.rules import BGState
 from gamesearch.games.trees import TreeGame
 from gamesearch.search import Limit, make_searcher, search
+from referees import backgammon as referees
 
 
 def same(game: object, state: object, depth: int | None) -> tuple[int, int, int]:

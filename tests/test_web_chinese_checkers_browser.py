@@ -20,7 +20,7 @@ pytest.importorskip("fastapi")
 
 from gamesearch.games import get_game
 from gamesearch.games.chinese_checkers import board as B
-from gamesearch.games.chinese_checkers.openspiel import OS_PASS, to_actions
+from referees.chinese_checkers_openspiel import OS_PASS, to_actions
 from web_server import skip_without_browser
 
 skip_without_browser()

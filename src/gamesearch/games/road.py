@@ -11,6 +11,10 @@ safe side, so B is truly worth (10 - 100) / 2 = -45 and A (1) is the right move.
 
 A state is ``(safe_fork, moves)``: ``safe_fork`` ``None`` before chance picks it, then
 ``"left"``/``"right"``; ``moves`` the traveller's moves so far.
+
+Nothing in the library imports this module, yet it is kept in the package: it is the
+documentation's worked example of strategy fusion (``docs/algorithms/hidden.md`` imports
+it, as a reader does), not code for the tests alone.
 """
 
 from __future__ import annotations

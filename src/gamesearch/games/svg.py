@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
@@ -73,4 +75,62 @@ def square_board(size: int, cell: float, pad: float, fill: str, line: str) -> li
         parts.append(label("abcdefghijklmnopqrs"[k], pad + k * cell + cell / 2, pad - 7,
                            size=13))
         parts.append(label(str(k + 1), pad / 2, pad + k * cell + cell / 2 + 5, size=13))
+    return parts
+
+
+@dataclass(frozen=True)
+class DiscStyle:
+    """The looks of a board of discs (:func:`disc_board`: Othello's, Rolit's)."""
+
+    board: str  #: the squares' fill
+    lines: str  #: the grid's colour
+    last: str  #: the fill of the last move's square
+    pieces: Mapping[str, str]  #: a square's letter in the board text -> its disc's fill
+    piece_class: str  #: a disc's class: ``stone {piece_class}-{letter}``
+    number: str  #: the fill of a principal variation's move number on its disc
+    pv: Sequence[str]  #: the principal variation's discs' fill, by the player who moves
+    pv_opacity: str  #: their opacity
+    label: str  #: the fill of a move's label
+
+
+def disc_board(game: Any, state: Any, board: str, style: DiscStyle, cell: float, pad: float,
+               *, pv: Sequence[Any], labels: Mapping[str, str] | None, last: str | None,
+               legal: set[str], dot: str, dot_opacity: str) -> list[str]:
+    """A square board of discs (Othello, Rolit): ``board`` is the position's text, a letter
+    a square from a1 along the rank, the ranks from 1 downwards; the last move's square
+    marked, the principal variation ``pv`` as numbered translucent discs (a move that is no
+    square, a pass, keeps its number), ``labels`` on their squares, and each square of
+    ``legal`` a dot of colour ``dot`` and a target."""
+    size = math.isqrt(len(board))
+    files = "abcdefghijklmnopqrs"[:size]
+
+    def square_disc(col: int, row: int, colour: str, extra: str = "", text: str = "") -> str:
+        return disc(pad + col * cell + cell / 2, pad + row * cell + cell / 2, cell * 0.4,
+                    colour, extra, text, style.number)
+
+    parts = square_board(size, cell, pad, style.board, style.lines)
+    for i, c in enumerate(board):
+        col, row = i % size, i // size
+        if last == files[col] + str(row + 1):
+            parts.append(f'<rect class="last" x="{pad + col * cell}" y="{pad + row * cell}" '
+                         f'width="{cell}" height="{cell}" fill="{style.last}"/>')
+        if c in style.pieces:
+            parts.append(square_disc(col, row, style.pieces[c],
+                                     f' class="stone {style.piece_class}-{c}"'))
+    for n, (text, player, _s) in enumerate(pv_texts(game, state, pv), 1):
+        if len(text) >= 2 and text[0] in files and text[1:].isdigit():
+            col, row = files.index(text[0]), int(text[1:]) - 1
+            parts.append(f'<g class="pv" opacity="{style.pv_opacity}">'
+                         + square_disc(col, row, style.pv[player], "", str(n)) + "</g>")
+    for i in range(size * size):
+        col, row = i % size, i // size
+        square = files[col] + str(row + 1)
+        x, y = pad + col * cell, pad + row * cell
+        if labels and square in labels:
+            parts.append(label(labels[square], x + cell / 2, y + cell / 2 + 5, size=14,
+                               fill=style.label))
+        if square in legal:
+            parts.append(f'<circle cx="{x + cell / 2:g}" cy="{y + cell / 2:g}" r="5" '
+                         f'fill="{dot}" opacity="{dot_opacity}"/>')
+            parts.append(target(square, x, y, cell, cell, f"play {square}"))
     return parts

@@ -13,7 +13,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
 from .. import __version__
@@ -339,60 +339,69 @@ def _solve_lines(game: Game[Any, Any], args: argparse.Namespace
 
 def cmd_solve(args: argparse.Namespace, out: TextIO) -> int:
     game = _game(args.game)
-    errors = 0
     fast = None if args.pure else game.fast_solver()  # same scores, moves and nodes
     if game.perfect_view() is not None:  # hidden information: solve its perfect view
         return _solve_hidden(game, args, out)
-    for where, text in _solve_lines(game, args):
-        try:
-            if text == "" and args.position is None and args.file is None:
-                state = game.initial_state()
-                text = game.format_state(state)
-            else:
-                state = game.parse_state(text)
-            record = solve_record(game, state, text, weak=args.weak, book=args.book,
-                                  fast=fast)
-        except (GameError, RecursionError) as exc:
-            errors += 1
-            sys.stderr.write(f"gamesearch: {where}: {_message(exc)}\n")
-            continue
-        if args.json:
-            out.write(json.dumps(record) + "\n")
+
+    def solve_one(text: str) -> dict[str, Any]:
+        if text == "" and args.position is None and args.file is None:
+            state = game.initial_state()
+            text = game.format_state(state)
         else:
-            position = record["position"] or "(start)"
-            moves = " ".join(record.get("moves", [record["move"]]))
-            out.write(f"{position:<44} value {_value_text(record['value']):>6}"
-                      f"  best {moves:<8} {record['nodes']:>10} nodes  "
-                      f"{record['seconds']:.4f} s"
-                      + ("  (book)" if record.get("source") == "book" else "") + "\n")
-        out.flush()
-    return 2 if errors else 0
+            state = game.parse_state(text)
+        return solve_record(game, state, text, weak=args.weak, book=args.book, fast=fast)
+
+    return _solve_each(game, args, out, solve_one, _solve_text)
+
+
+def _solve_text(record: dict[str, Any]) -> str:
+    """A solved position as one line of text."""
+    position = record["position"] or "(start)"
+    moves = " ".join(record.get("moves", [record["move"]]))
+    return (f"{position:<44} value {_value_text(record['value']):>6}"
+            f"  best {moves:<8} {record['nodes']:>10} nodes  "
+            f"{record['seconds']:.4f} s"
+            + ("  (book)" if record.get("source") == "book" else "") + "\n")
 
 
 def _solve_hidden(game: Game[Any, Any], args: argparse.Namespace, out: TextIO) -> int:
     """``solve`` of a game with hidden information (bridge): its perfect view solved
     (:func:`~.analysis.solve_hidden`), one record or a table a line."""
+
+    def solve_one(text: str) -> dict[str, Any]:
+        if text == "":
+            text = game.format_state(game.initial_state())
+        return solve_hidden(game, text, pure=args.pure)
+
+    return _solve_each(game, args, out, solve_one, _solve_hidden_text)
+
+
+def _solve_hidden_text(record: dict[str, Any]) -> str:
+    """A solved perfect view as text: its position, then a line a row of its table."""
+    lines = [f"{record['position']}\n"]
+    for label, r in record.get("table", {"": record}).items():
+        meaning = " ".join(f"{k} {v}" for k, v in r.items() if k not in (
+            "value", "moves", "move", "nodes", "seconds"))
+        lines.append(f"  {label:<4} {meaning}  value {r['value']}  best "
+                     f"{' '.join(r['moves'])}  {r['nodes']} nodes  {r['seconds']:.3f} s\n")
+    return "".join(lines)
+
+
+def _solve_each(game: Game[Any, Any], args: argparse.Namespace, out: TextIO,
+                solve_one: Callable[[str], dict[str, Any]],
+                text_of: Callable[[dict[str, Any]], str]) -> int:
+    """The ``solve`` loop: each position of :func:`_solve_lines` solved by ``solve_one``
+    and written at once, as JSON (``--json``) or ``text_of(record)``; a bad position is a
+    line on stderr, the others go on, and the exit status is then 2."""
     errors = 0
     for where, text in _solve_lines(game, args):
         try:
-            if text == "":
-                text = game.format_state(game.initial_state())
-            record = solve_hidden(game, text, pure=args.pure)
+            record = solve_one(text)
         except (GameError, RecursionError) as exc:
             errors += 1
             sys.stderr.write(f"gamesearch: {where}: {_message(exc)}\n")
             continue
-        if args.json:
-            out.write(json.dumps(record) + "\n")
-        else:
-            rows = record.get("table", {"": record})
-            out.write(f"{record['position']}\n")
-            for label, r in rows.items():
-                meaning = " ".join(f"{k} {v}" for k, v in r.items() if k not in (
-                    "value", "moves", "move", "nodes", "seconds"))
-                out.write(f"  {label:<4} {meaning}  value {r['value']}  best "
-                          f"{' '.join(r['moves'])}  {r['nodes']} nodes  "
-                          f"{r['seconds']:.3f} s\n")
+        out.write(json.dumps(record) + "\n" if args.json else text_of(record))
         out.flush()
     return 2 if errors else 0
 

@@ -42,6 +42,8 @@ class AlphaBeta(Searcher):
 
         def value(s: Any, alpha: float, beta: float, ply: int) -> float:
             nonlocal nodes, next_check, horizon, cutoffs
+            # the node preamble of every plain search (count, clock, terminal test),
+            # inline: the counters are this closure's, which a shared function could not set
             nodes += 1
             if nodes >= next_check:
                 next_check = clock.check(nodes)

@@ -48,6 +48,8 @@ class Expectiminimax(Searcher):
 
         def value(s: Any, d: int, ply: int) -> float:
             nonlocal nodes, next_check, horizon
+            # the node preamble of every plain search (count, clock, terminal test),
+            # inline: the counters are this closure's, which a shared function could not set
             nodes += 1
             if nodes >= next_check:
                 next_check = clock.check(nodes)

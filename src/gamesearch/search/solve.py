@@ -223,6 +223,9 @@ class Solver:
             lo, hi = max(lo, bounds[0]), min(hi, bounds[1])
         if weak:
             lo, hi = max(lo, -1.0), min(hi, 1.0)
+        # (the compiled solvers of games/bridge/compiled.py and games/connect4/compiled.py
+        # repeat this loop line by line, as games/ may not import search/; their tests hold
+        # them to this one node for node)
         while lo < hi:
             med = lo + (hi - lo) // 2
             if med <= 0 and _trunc_half(lo) < med:

@@ -90,6 +90,8 @@ class Star1(Searcher):
             on the far side: ``alpha`` (or below) when it is at most ``alpha``, ``beta`` (or
             above) when it is at least ``beta``."""
             nonlocal nodes, next_check, horizon
+            # the node preamble of every plain search (count, clock, terminal test),
+            # inline: the counters are this closure's, which a shared function could not set
             nodes += 1
             if nodes >= next_check:
                 next_check = clock.check(nodes)

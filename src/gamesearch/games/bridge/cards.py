@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...errors import InvalidPositionError, echo
+from ..bitboards import set_bits
 
 SEATS = "NESW"
 SEAT_NAMES = ("North", "East", "South", "West")
@@ -56,14 +57,8 @@ def parse_card(text: str) -> int:
                                "AKQJT98765432, like SA, H7, DT")
 
 
-def cards_of(mask: int) -> list[int]:
-    """The cards of a mask, in card order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+#: The cards of a mask, in card order.
+cards_of = set_bits
 
 
 def mask_of(cards: Iterable[int]) -> int:

@@ -4,7 +4,8 @@
 view (:class:`.dd.DoubleDummy`) with one method replaced: ``_probe``, the null-window
 search of the whole game, runs here over machine integers instead of through
 :class:`gamesearch.search.negamax.Negamax`. The root narrowing (Pons's binary search of
-probes) and the best-move probes are the Solver's own code, not a copy. The probe is the
+probes) and the best-move probes follow the Solver's step for step
+(:meth:`CompiledSolver.solve`; a game may not import ``search/``). The probe is the
 engine in the solver's configuration (transposition table, the game's ordering only, no
 killers, history, table move or PVS; the game's value bounds on), step for step:
 
@@ -71,6 +72,8 @@ def _suit_mask(s: int) -> int:
 
 @_jit
 def _top_run(H: Any, seat: int, suit: int) -> int:
+    # compiled twin of .dd.top_run on the hands array (numba cannot call the Python one on
+    # a DDState); tests/test_bridge.py holds the two solvers node for node
     hand = H[seat]
     others = (H[0] | H[1] | H[2] | H[3]) & ~hand
     base = 13 * suit
@@ -234,19 +237,30 @@ def _quick(H: Any, leader: int, strain: int) -> tuple[int, int, int, int]:
 
 
 @_jit
+def _holders(H: Any, s: int) -> tuple[int, int]:
+    """The holders of suit ``s``'s cards still in the hands, from the top: their seats, 2
+    bits a card (the highest card in the highest bits), and how many cards."""
+    code = 0
+    n = 0
+    base = 13 * s
+    for r in range(12, -1, -1):
+        bit = 1 << (base + r)
+        for seat in range(4):
+            if H[seat] & bit:
+                code = code * 4 + seat
+                n += 1
+                break
+    return code, n
+
+
+@_jit
 def _make_key(H: Any, T: Any, tlen: int, leader: int, taken: int, key: Any) -> None:
     """The view's key at the start of a trick (``tlen`` is 0), as 5 integers."""
     k01 = 0
     k23 = 0
     for s in range(4):
-        code = 1
-        base = 13 * s
-        for r in range(12, -1, -1):
-            bit = 1 << (base + r)
-            for seat in range(4):
-                if H[seat] & bit:
-                    code = code * 4 + seat
-                    break
+        holders, n = _holders(H, s)
+        code = (1 << (2 * n)) | holders  # a leading 1: the suit's length is in the key
         if s < 2:
             k01 = (k01 << 27) | code
         else:
@@ -437,6 +451,9 @@ def _probe(H: Any, T: Any, st: Any, b: int, root_move: int, strain: int, decl: i
     a = A
     seat = (leader + tlen) % 4
     t0, t1, t2 = T[0], T[1], T[2]
+    # _negamax's loop over the children, kept beside it as the engine keeps search_root
+    # beside negamax: the root also keeps the best card, stores with the probe's window
+    # and counts no table probe
     for i in range(n):
         c = moves[i]
         _play(H, T, st, seat, c, tlen, leader, strain, decl)
@@ -530,6 +547,8 @@ class CompiledSolver:
 
     def _score(self, state: DDState) -> tuple[float, int | None]:
         """``Solver._score``: Pons's narrowing of the window by null-window probes."""
+        # search/solve.py's loop line by line: games/ may not import search/
+        # (docs/architecture.md); tests/test_bridge.py holds the two node for node
         game = self.game
         maxu = game.max_utility
         step = maxu / 1000.0

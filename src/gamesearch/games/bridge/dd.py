@@ -302,6 +302,7 @@ def tricks_left(state: DDState) -> int:
 def top_run(state: DDState, seat: int, suit: int) -> int:
     """How many of the highest remaining cards of ``suit`` the hand of ``seat`` holds,
     counted from the top down to the first card of another hand."""
+    # its compiled twin: .compiled._top_run (numba cannot call this one)
     hand = _hand(state, seat)
     others = (state[0] | state[1] | state[2] | state[3]) & ~hand
     base = 13 * suit

@@ -92,6 +92,7 @@ from ..numba_support import NUMBA_ERROR, available, np
 from ..numba_support import njit as _njit
 from .compiled import (
     _gen_moves,
+    _holders,
     _play,
     _popcount,
     _quick,
@@ -444,16 +445,7 @@ def _layout(H: Any, codes: Any, lengths: Any) -> int:
     length (``lengths``); returns the bucket key: the 16 hand-suit lengths, 4 bits each."""
     key = 0
     for s in range(4):
-        code = 0
-        n = 0
-        base = 13 * s
-        for r in range(12, -1, -1):
-            bit = 1 << (base + r)
-            for seat in range(4):
-                if H[seat] & bit:
-                    code = code * 4 + seat
-                    n += 1
-                    break
+        code, n = _holders(H, s)
         codes[s] = code
         lengths[s] = n
         for seat in range(4):

@@ -102,6 +102,7 @@ class BridgeState(NamedTuple):
     far, ``played`` the cards in the order dealt, chance is to move."""
 
     hands: tuple[int, int, int, int]
+    # (BridgeView repeats the fields from here on, the public part, by the same names)
     trick: tuple[int, ...]
     leader: int
     declarer_tricks: int
@@ -249,6 +250,8 @@ class BridgeView:
     hands: tuple[int, int, int, int]  # the visible hands; 0 for the unseen
     seen: tuple[bool, bool, bool, bool]
     counts: tuple[int, int, int, int]  # cards left in each hand
+    # BridgeState's public fields again, under the same names (a view's readers use the
+    # state's words); a dataclass cannot inherit a NamedTuple's fields
     trick: tuple[int, ...]
     leader: int
     declarer_tricks: int

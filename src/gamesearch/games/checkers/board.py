@@ -19,6 +19,8 @@ forward); even directions go left, odd ones right.
 
 from __future__ import annotations
 
+from ..bitboards import set_bits
+
 #: All 32 squares.
 FULL = 0xFFFFFFFF
 #: The rows where a man is crowned, by side: Black's men on 29-32, White's on 1-4.
@@ -51,34 +53,25 @@ StepTable = tuple[tuple[tuple[int, int], ...], ...]
 JumpTable = tuple[tuple[tuple[int, int, int], ...], ...]
 
 
+def _landing(sq: int, d: int, distance: int) -> int:
+    """The square ``distance`` diagonal steps from ``sq`` in direction ``d``, or -1 off the
+    board."""
+    r, c = row_col(sq)
+    dr, dc = DELTAS[d]
+    return square_at(r + distance * dr, c + distance * dc)
+
+
 def _step_table(directions: tuple[int, ...]) -> StepTable:
     """For each square, ``(to, to_bit)`` of each step in ``directions`` on the board."""
-    out = []
-    for sq in range(32):
-        r, c = row_col(sq)
-        entries = []
-        for d in directions:
-            dr, dc = DELTAS[d]
-            to = square_at(r + dr, c + dc)
-            if to >= 0:
-                entries.append((to, 1 << to))
-        out.append(tuple(entries))
-    return tuple(out)
+    return tuple(tuple((to, 1 << to) for d in directions if (to := _landing(sq, d, 1)) >= 0)
+                 for sq in range(32))
 
 
 def _jump_table(directions: tuple[int, ...]) -> JumpTable:
     """For each square, ``(over_bit, to, to_bit)`` of each jump in ``directions``."""
-    out = []
-    for sq in range(32):
-        r, c = row_col(sq)
-        entries = []
-        for d in directions:
-            dr, dc = DELTAS[d]
-            over, to = square_at(r + dr, c + dc), square_at(r + 2 * dr, c + 2 * dc)
-            if to >= 0:
-                entries.append((1 << over, to, 1 << to))
-        out.append(tuple(entries))
-    return tuple(out)
+    return tuple(tuple((1 << _landing(sq, d, 1), to, 1 << to) for d in directions
+                       if (to := _landing(sq, d, 2)) >= 0)
+                 for sq in range(32))
 
 
 #: STEP_TARGETS[kind][sq] and JUMP_TARGETS[kind][sq]; ``kind``: 0 a black man, 1 a white
@@ -96,14 +89,8 @@ for _sq in range(32):
         JUMPED[_sq * 32 + _to] = _over
 
 
-def bits(board: int) -> list[int]:
-    """The set squares of a bitboard, lowest first."""
-    out = []
-    while board:
-        low = board & -board
-        out.append(low.bit_length() - 1)
-        board ^= low
-    return out
+#: The set squares of a bitboard, lowest first.
+bits = set_bits
 
 
 def _chains(path: tuple[int, ...], at: int, prey: int, empty: int, jumps: JumpTable,

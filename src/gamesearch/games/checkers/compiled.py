@@ -46,6 +46,11 @@ NONE16 = 0xFFFF
 INDEX_VERSION = 1
 #: Room for the successors of one position (a king chain branches; 8 pieces need far less).
 MAX_MOVES = 128
+#: The index of the loaded slices, which :func:`lookup` reads (``SliceArena.index`` of
+#: :mod:`.egdb`): ``(table, base, half, off_base, off_len, offsets)``, a slice's id by its
+#: key, where its codes start, its half (one side to move), where its men offsets start and
+#: how many, and all the offsets.
+LoadedIndex = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -132,6 +137,17 @@ def lead_white(wm: int) -> int:
 
 
 @jit
+def _black_moved(bm: int, bk: int, from_bit: int, to_bit: int, king: int) -> tuple[int, int]:
+    """Black's men and kings after its piece on ``from_bit`` (a king when ``king``) ends its
+    move on ``to_bit``: a man that reaches White's back row is crowned."""
+    if king:
+        return bm, (bk & ~from_bit) | to_bit
+    if to_bit & BLACK_CROWN:
+        return bm & ~from_bit, bk | to_bit
+    return (bm & ~from_bit) | to_bit, bk
+
+
+@jit
 def black_successors(bm: int, bk: int, wm: int, wk: int, out: np.ndarray) -> tuple[int, bool]:
     """Black's legal moves as successor positions ``out[i] = (bm, bk, wm, wk)`` (White to
     move next). Returns (count, whether they are captures). Captures are compulsory; a chain
@@ -159,9 +175,7 @@ def black_successors(bm: int, bk: int, wm: int, wk: int, out: np.ndarray) -> tup
                 extended = False
                 crowned = (not king) and ((1 << sq) & BLACK_CROWN) != 0 and cap != 0
                 if not crowned:
-                    for d in range(4):
-                        if not king and d > 1:
-                            break
+                    for d in range(4 if king else 2):  # a man: forwards only
                         over = NEIGHBOUR[d, sq]
                         land = JUMP[d, sq]
                         if land < 0:
@@ -175,14 +189,7 @@ def black_successors(bm: int, bk: int, wm: int, wk: int, out: np.ndarray) -> tup
                             top += 1
                             extended = True
                 if not extended and cap:
-                    ob = 1 << origin
-                    lb = 1 << sq
-                    if king:
-                        nbm, nbk = bm, (bk & ~ob) | lb
-                    elif lb & BLACK_CROWN:
-                        nbm, nbk = bm & ~ob, bk | lb
-                    else:
-                        nbm, nbk = (bm & ~ob) | lb, bk
+                    nbm, nbk = _black_moved(bm, bk, 1 << origin, 1 << sq, king)
                     out[n, 0] = nbm
                     out[n, 1] = nbk
                     out[n, 2] = wm & ~cap
@@ -190,28 +197,20 @@ def black_successors(bm: int, bk: int, wm: int, wk: int, out: np.ndarray) -> tup
                     n += 1
     if n:
         return n, True
+    # Quiet moves: the walk over Black's men, then kings, and their directions that the
+    # captures above and black_can_capture make too, each with its own body.
     for king in range(2):
         pieces = bk if king else bm
         while pieces:
             sq = lowest_bit(pieces)
             pieces &= pieces - 1
-            for d in range(4):
-                if not king and d > 1:
-                    break
+            for d in range(4 if king else 2):  # a man: forwards only
                 to = NEIGHBOUR[d, sq]
                 if to < 0 or (occupied >> to) & 1:
                     continue
-                fb = 1 << sq
-                tb = 1 << to
-                if king:
-                    out[n, 0] = bm
-                    out[n, 1] = (bk & ~fb) | tb
-                elif tb & BLACK_CROWN:
-                    out[n, 0] = bm & ~fb
-                    out[n, 1] = bk | tb
-                else:
-                    out[n, 0] = (bm & ~fb) | tb
-                    out[n, 1] = bk
+                nbm, nbk = _black_moved(bm, bk, 1 << sq, 1 << to, king)
+                out[n, 0] = nbm
+                out[n, 1] = nbk
                 out[n, 2] = wm
                 out[n, 3] = wk
                 n += 1
@@ -222,14 +221,13 @@ def black_successors(bm: int, bk: int, wm: int, wk: int, out: np.ndarray) -> tup
 def black_can_capture(bm: int, bk: int, wm: int, wk: int) -> bool:
     occupied = bm | bk | wm | wk
     opponents = wm | wk
+    # (black_successors' walk over the pieces and their directions; a jump is enough here)
     for king in range(2):
         pieces = bk if king else bm
         while pieces:
             sq = lowest_bit(pieces)
             pieces &= pieces - 1
-            for d in range(4):
-                if not king and d > 1:
-                    break
+            for d in range(4 if king else 2):  # a man: forwards only
                 land = JUMP[d, sq]
                 if land >= 0 and (opponents >> NEIGHBOUR[d, sq]) & 1 and not (
                         occupied >> land) & 1:
@@ -418,11 +416,10 @@ def is_canonical(nbm: int, nbk: int, nwm: int, nwk: int, lb: int, lw: int) -> bo
 
 
 @jit
-def lookup(bm: int, bk: int, wm: int, wk: int, stm: int, table: np.ndarray,
-           base: np.ndarray, half: np.ndarray, off_base: np.ndarray, off_len: np.ndarray,
-           offsets: np.ndarray) -> int:
+def lookup(bm: int, bk: int, wm: int, wk: int, stm: int, loaded: LoadedIndex) -> int:
     """The position's place in the concatenated codes of the loaded slices, -1 when its
-    slice is not loaded."""
+    slice is not loaded (``loaded``: their index, :data:`LoadedIndex`)."""
+    table, base, half, off_base, off_len, offsets = loaded
     nbm, nbk, nwm, nwk, lb, lw = position_key(bm, bk, wm, wk)
     if not is_canonical(nbm, nbk, nwm, nwk, lb, lw):
         bm, bk, wm, wk = mirror(bm, bk, wm, wk)
@@ -475,9 +472,7 @@ def predecessors(bm: int, bk: int, wm: int, wk: int, stm: int,
 
 @jit
 def solve_slice(nbm: int, nbk: int, nwm: int, nwk: int, lb: int, lw: int,
-                offsets: np.ndarray, table: np.ndarray, base: np.ndarray, half: np.ndarray,
-                off_base: np.ndarray, off_len: np.ndarray, all_offsets: np.ndarray,
-                ext_codes: np.ndarray) -> np.ndarray:
+                offsets: np.ndarray, loaded: LoadedIndex, ext_codes: np.ndarray) -> np.ndarray:
     """Retrograde analysis of one slice, both sides to move, by counting (Thompson's
     method, as Lake, Schaeffer and Lu built Chinook's databases), level by level so that
     distances are exact: ``code[i]`` is 0 for a draw, else ``plies + 1`` (odd plies: the
@@ -505,8 +500,7 @@ def solve_slice(nbm: int, nbk: int, nwm: int, nwk: int, lb: int, lw: int,
             if not is_capture and position_key(a, b, c, d) == (nbm, nbk, nwm, nwk, lb, lw):
                 count[i] += 1
                 continue
-            j = lookup(a, b, c, d, 1 - stm, table, base, half, off_base, off_len,
-                       all_offsets)
+            j = lookup(a, b, c, d, 1 - stm, loaded)
             if j < 0:
                 return np.zeros(0, dtype=np.uint16)  # a slice it needs is missing
             v = ext_codes[j]
@@ -556,9 +550,8 @@ def solve_slice(nbm: int, nbk: int, nwm: int, nwk: int, lb: int, lw: int,
 
 @jit
 def verify_codes(nbm: int, nbk: int, nwm: int, nwk: int, lb: int, lw: int,
-                 offsets: np.ndarray, table: np.ndarray, base: np.ndarray, half: np.ndarray,
-                 off_base: np.ndarray, off_len: np.ndarray, all_offsets: np.ndarray,
-                 codes: np.ndarray, start: int) -> int:
+                 offsets: np.ndarray, loaded: LoadedIndex, codes: np.ndarray, start: int
+                 ) -> int:
     """Chinook's consistency check of a slice whose codes start at ``codes[start]``: a win
     in ``w`` plies has a successor lost in ``w - 1`` and none lost sooner; a loss in ``l``
     has only won successors, the slowest won in ``l - 1`` (no move: ``l = 0``); a draw has
@@ -575,8 +568,7 @@ def verify_codes(nbm: int, nbk: int, nwm: int, nwk: int, lb: int, lw: int,
         draws = 0
         missing = False
         for m in range(k):
-            j = lookup(moves[m, 0], moves[m, 1], moves[m, 2], moves[m, 3], 1 - stm, table,
-                       base, half, off_base, off_len, all_offsets)
+            j = lookup(moves[m, 0], moves[m, 1], moves[m, 2], moves[m, 3], 1 - stm, loaded)
             if j < 0:
                 missing = True
                 break

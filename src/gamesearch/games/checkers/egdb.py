@@ -175,14 +175,13 @@ class _Arena:
         self.offs_used += len(offsets)
         self._index = None
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                              np.ndarray, np.ndarray]:
-        """(table, base, half, off_base, off_len, offsets, codes) for the kernels."""
+    def index(self) -> K.LoadedIndex:
+        """The loaded slices' index for the kernels (:data:`.compiled.LoadedIndex`)."""
         if self._index is None:
             self._index = tuple(np.array(x, dtype=np.int64) for x in (
                 self.base, self.half, self.off_base, self.off_len))
         base, half, off_base, off_len = self._index
-        return self.table, base, half, off_base, off_len, self.offs, self.codes
+        return self.table, base, half, off_base, off_len, self.offs
 
 
 class CheckersEndgameDatabase:
@@ -325,9 +324,9 @@ class CheckersEndgameDatabase:
     def solve(self, key: SliceKey) -> np.ndarray:
         """The codes of a slice, by the compiled kernel, from its built dependencies."""
         nbm, nbk, nwm, nwk, lb, lw = key
-        arrays = self.loaded(self.dependencies(key)).arrays()
+        arena = self.loaded(self.dependencies(key))
         codes: np.ndarray = K.solve_slice(nbm, nbk, nwm, nwk, lb, lw, self.offsets(key),
-                                          *arrays)
+                                          arena.index(), arena.codes)
         if len(codes) != self.positions(key):
             raise GameError(f"checkers egdb: slice {slice_name(key)} reaches a slice that "
                             "is not built")
@@ -454,7 +453,7 @@ class CheckersEndgameDatabase:
         codes = self.load_codes(key)
         arena = self.loaded(self.dependencies(key))
         arena.add(key, codes, self.offsets(key))  # (what the files hold now)
-        bad = K.verify_codes(*key, self.offsets(key), *arena.arrays(),
+        bad = K.verify_codes(*key, self.offsets(key), arena.index(), arena.codes,
                              arena.base[arena.ids[key]])
         return len(codes), int(bad)
 

@@ -237,7 +237,8 @@ class ChessState:
 # ----- attacks, checks and pins ----------------------------------------------------------
 def king_attacked(b: Board, sq: int, occ: int, them: int, turn: bool) -> int:
     """Pieces of ``them`` attacking ``sq`` with ``occ`` as the occupancy (``turn``: the
-    colour of the attacked side, for the pawn table)."""
+    colour of the attacked side, for the pawn table): the king's safety, and
+    :func:`.see.see`'s attackers of the exchange's square."""
     qr = (b.queens | b.rooks) & them
     qb = (b.queens | b.bishops) & them
     return (

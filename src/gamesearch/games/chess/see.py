@@ -7,26 +7,9 @@ material by it. :func:`see` is the pure-Python reference of ``_see`` in the comp
 
 from __future__ import annotations
 
-from chess import (
-    BB_DIAG_ATTACKS,
-    BB_DIAG_MASKS,
-    BB_FILE_ATTACKS,
-    BB_FILE_MASKS,
-    BB_KING_ATTACKS,
-    BB_KNIGHT_ATTACKS,
-    BB_PAWN_ATTACKS,
-    BB_RANK_ATTACKS,
-    BB_RANK_MASKS,
-    BB_SQUARES,
-    BISHOP,
-    KING,
-    KNIGHT,
-    PAWN,
-    QUEEN,
-    ROOK,
-    Board,
-    Move,
-)
+from chess import BB_SQUARES, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, Board, Move
+
+from .board import king_attacked
 
 #: piece values of the exchange, by piece type (the king: more than all the others)
 SEE_VALUE = (0, 100, 320, 330, 500, 900, 20000)
@@ -73,33 +56,18 @@ def see(b: Board, move: Move) -> int:
         gain[0] += SEE_VALUE[move.promotion] - SEE_VALUE[PAWN]
         attacker = move.promotion
     side = not b.turn
-    qb = b.queens | b.bishops
-    qr = b.queens | b.rooks
-    diag_mask, rank_mask, file_mask = BB_DIAG_MASKS[to], BB_RANK_MASKS[to], BB_FILE_MASKS[to]
     by_type = (0, b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings)
     occ_co = b.occupied_co
     while True:
-        attackers = (
-            (BB_KNIGHT_ATTACKS[to] & b.knights)
-            | (BB_KING_ATTACKS[to] & b.kings)
-            | (BB_PAWN_ATTACKS[not side][to] & b.pawns)
-            | (BB_DIAG_ATTACKS[to][diag_mask & occ] & qb)
-            | ((BB_RANK_ATTACKS[to][rank_mask & occ] | BB_FILE_ATTACKS[to][file_mask & occ])
-               & qr)
-        ) & occ & occ_co[side]
+        # the pieces of ``side`` still on the board (``occ``) that attack ``to``
+        attackers = king_attacked(b, to, occ, occ_co[side] & occ, not side)
         if not attackers:
             break
         for pt in range(PAWN, KING + 1):
             found = attackers & by_type[pt]
             if found:
                 break
-        if pt == KING and (
-            (BB_KNIGHT_ATTACKS[to] & b.knights) | (BB_KING_ATTACKS[to] & b.kings)
-            | (BB_PAWN_ATTACKS[side][to] & b.pawns)
-            | (BB_DIAG_ATTACKS[to][diag_mask & occ] & qb)
-            | ((BB_RANK_ATTACKS[to][rank_mask & occ] | BB_FILE_ATTACKS[to][file_mask & occ])
-               & qr)
-        ) & occ & occ_co[not side]:
+        if pt == KING and king_attacked(b, to, occ, occ_co[not side] & occ, side):
             break  # the king may not capture into a defended square
         gain.append(SEE_VALUE[attacker] - gain[-1])
         attacker = pt

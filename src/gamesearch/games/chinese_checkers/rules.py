@@ -19,7 +19,7 @@ the same player: the first jump ``hole * 6 + direction`` (the action of a step t
 each further jump ``hole * 6 + direction`` from where the piece stands, then ``726``
 (pass) to stop; the turn also ends by itself when no further jump exists. Our move
 ``a-b`` is therefore any OpenSpiel action sequence of one turn that starts at ``a`` and
-leaves the piece at ``b`` (:func:`gamesearch.games.chinese_checkers.openspiel.to_actions`
+leaves the piece at ``b`` (``referees/chinese_checkers_openspiel.py``'s ``to_actions``
 gives the shortest one: the jumps of a shortest chain, then 726 if the turn has not ended
 by itself), and OpenSpiel's whole moves from a state are the distinct (start, end) pairs
 of its action sequences, which ``benchmarks/chinese_checkers_openspiel.py`` checks equal
@@ -51,6 +51,7 @@ from ...capabilities import Drawing, Evaluation, MoveOrdering, Perft, TurnPassin
 from ...errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
 from ...game import Game, GameType
 from ...spec import GameOption
+from ..bitboards import set_bits
 from . import board as B
 
 #: The player counts the game (and OpenSpiel) supports.
@@ -94,15 +95,6 @@ def _read_players(key: str, text: str) -> int:
         raise InvalidLimitError(f"option {key}={t[:20]!r}: Chinese Checkers is played by "
                                 "2, 3, 4 or 6 players")
     return int(t)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def piece_moves(mine: int, occupied: int) -> list[int]:
@@ -219,7 +211,7 @@ class ChineseCheckers(Game[CCState, int]):
         less 20 (a filled triangle's sum): 0 exactly when the triangle is filled, 120 at
         the start."""
         dist = self.goal_distance[player]
-        return sum(dist[h] for h in _bits(state[0][player])) - B.FILLED_DISTANCE
+        return sum(dist[h] for h in set_bits(state[0][player])) - B.FILLED_DISTANCE
 
     def distances(self, state: CCState) -> tuple[int, ...]:
         """Every player's :meth:`distance_left`."""
@@ -366,7 +358,7 @@ class ChineseCheckers(Game[CCState, int]):
     def format_state(self, state: CCState) -> str:
         cells = ["."] * HOLES
         for p, m in enumerate(state[0]):
-            for h in _bits(m):
+            for h in set_bits(m):
                 cells[h] = str(p + 1)
         rows = []
         i = 0
@@ -430,7 +422,7 @@ class ChineseCheckers(Game[CCState, int]):
     def render(self, state: CCState) -> str:
         cells = ["."] * HOLES
         for p, m in enumerate(state[0]):
-            for h in _bits(m):
+            for h in set_bits(m):
                 cells[h] = str(p + 1)
         lines = []
         i = 0

@@ -379,6 +379,7 @@ def _negamax(
             ply += 1
             continue
         # ----- ``val`` is the value of the node at ply: hand it up the stack -------------
+        # (Othello's endgame kernel unwinds its own stack alike: each frame layout is its own)
         while True:
             if ply == top:
                 return val
@@ -474,6 +475,7 @@ def _root(
         v = -_negamax(opp, mask | cell, n + 1, -beta, -alpha, 1, table, used, st, cap, work)
         if st[_NODES] > st[_LIMIT]:  # out of budget: no result, nothing stored
             return 0, -1
+        # the fail-soft root of every compiled solver (bridge's _probe too)
         if v > best:
             best = v
             best_cell = cell
@@ -563,6 +565,7 @@ def _solve(
     if weak:
         lo = max(lo, -1)
         hi = min(hi, 1)
+    # search/solve.py's Solver._score line by line (games/ may not import search/)
     while lo < hi:
         med = lo + (hi - lo) // 2
         if med <= 0 and _trunc_half(lo) < med:

@@ -92,7 +92,11 @@ POLICIES = {"patterns": 3, "captures": 2, "random": 0}
 
 def ring_table(size: int) -> Any:
     """``ring[p, i]``: the neighbour of point ``p`` in ring direction ``i`` (N, NE, E, SE,
-    S, SW, W, NW; north is the next row up), -1 off the board."""
+    S, SW, W, NW; north is the next row up), -1 off the board.
+
+    The kernels walk the four orthogonal neighbours (``for k in range(0, 8, 2)``) inline,
+    each walk with its own body (legality, liberties after a move, self-atari, captures):
+    the walk itself is the few lines they share, not a piece of logic to factor out."""
     ring = np.full((size * size, 8), -1, dtype=np.int32)
     steps = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
     for p in range(size * size):
@@ -125,6 +129,18 @@ def _atari(g: int, plib: Any, lsum: Any, lsq: Any) -> bool:
 
 
 @_jit
+def _new_group(p: int, gid: Any, nxt: Any, size_: Any, plib: Any, lsum: Any, lsq: Any
+               ) -> None:
+    """The stone on ``p`` a group of its own (its root, its list), no liberty counted."""
+    gid[p] = p
+    nxt[p] = p
+    size_[p] = 1
+    plib[p] = 0
+    lsum[p] = 0
+    lsq[p] = 0
+
+
+@_jit
 def _setup(board: Any, ring: Any, gid: Any, nxt: Any, size_: Any, plib: Any, lsum: Any,
            lsq: Any, stack: Any) -> None:
     """The group structures of ``board`` (each stone's root, the circular lists, the
@@ -136,12 +152,7 @@ def _setup(board: Any, ring: Any, gid: Any, nxt: Any, size_: Any, plib: Any, lsu
         if board[p] == 0 or gid[p] >= 0:
             continue
         c = board[p]
-        gid[p] = p
-        nxt[p] = p
-        size_[p] = 1
-        plib[p] = 0
-        lsum[p] = 0
-        lsq[p] = 0
+        _new_group(p, gid, nxt, size_, plib, lsum, lsq)
         top = 0
         stack[top] = p
         top += 1
@@ -217,12 +228,7 @@ def _place(p: int, c: int, board: Any, ring: Any, gid: Any, nxt: Any, size_: Any
     """Play a legal stone of colour ``c`` on ``p``; returns the new simple-ko point (-1:
     none)."""
     board[p] = c
-    gid[p] = p
-    nxt[p] = p
-    size_[p] = 1
-    plib[p] = 0
-    lsum[p] = 0
-    lsq[p] = 0
+    _new_group(p, gid, nxt, size_, plib, lsum, lsq)
     for k in range(0, 8, 2):
         q = ring[p, k]
         if q < 0:
@@ -254,6 +260,7 @@ def _legal(p: int, c: int, ko: int, board: Any, ring: Any, gid: Any, plib: Any, 
     """An empty ``p`` is legal for ``c`` (simple ko, no suicide)."""
     if board[p] != 0 or p == ko:
         return False
+    # the four neighbours, walked inline as in every kernel here (ring_table says why)
     for k in range(0, 8, 2):
         q = ring[p, k]
         if q < 0:
@@ -304,6 +311,7 @@ def _code(p: int, c: int, board: Any, ring: Any) -> int:
 def _liberties_after(p: int, c: int, board: Any, ring: Any, gid: Any, plib: Any,
                      lsum: Any, lsq: Any) -> int:
     n = 0
+    # the four neighbours, walked inline as in every kernel here (ring_table says why)
     for k in range(0, 8, 2):
         q = ring[p, k]
         if q < 0:
@@ -346,6 +354,7 @@ def _self_atari(p: int, c: int, board: Any, ring: Any, gid: Any, nxt: Any, size_
     more, with exactly one liberty, capturing nothing (the liberties counted exactly by a
     walk of the groups it joins; a single stone's self-atari, a throw-in, is allowed)."""
     lib = -1
+    # the four neighbours, walked inline as in every kernel here (ring_table says why)
     for k in range(0, 8, 2):
         q = ring[p, k]
         if q < 0:
@@ -558,6 +567,7 @@ def _stone_effects(p: int, colour: int, board: Any, ring: Any, gid: Any, plib: A
     ``taken``; returns (keeps a liberty, groups captured)."""
     alive = False
     found = 0
+    # the four neighbours, walked inline as in every kernel here (ring_table says why)
     for k in range(0, 8, 2):
         q = ring[p, k]
         if q < 0:

@@ -1,7 +1,8 @@
 """The Go Text Protocol's client side (GTP version 2: Farnebäck's specification,
 https://www.lysator.liu.se/~gunnar/gtp/): :class:`GTPClient` runs an engine process and
 sends it one command at a time, each with a deadline. The arena's ``gtp:`` agents
-(:mod:`gamesearch.arena.gtp_client`) and the referee checks (:mod:`.referees`) use it.
+(:mod:`gamesearch.arena.gtp_client`), the pattern training (:mod:`.train`) and the referee
+checks (``referees/go.py`` at the repository's root, outside the package) use it.
 
 Every wait is bounded, whatever the program at the other end does: the deadline holds for
 the whole answer (an engine that trickles lines does not reset it); an answer's first line

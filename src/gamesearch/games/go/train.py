@@ -34,8 +34,20 @@ from pathlib import Path
 from .fast import kernels
 from .gtp import GTPClient, gnugo_argv
 from .patterns import feature_name
-from .referees import random_opening
-from .rules import Go
+from .rules import Go, GoState
+
+
+def random_opening(game: Go, client: GTPClient, rng: random.Random, moves: int) -> GoState:
+    """``moves`` uniformly random moves (never a pass) from the start, played on our board
+    and sent to the GTP engine ``client`` (whose board must be clear): the varied openings
+    of the games played against GNU Go."""
+    s = game.initial_state()
+    for _ in range(moves):
+        legal = [a for a in game.actions(s) if a != game.pass_action]
+        a = legal[rng.randrange(len(legal))]
+        client.send(f"play {'bw'[s.to_move]} {game.vertex(a)}")
+        s = game.result(s, a)
+    return s
 
 
 def play_games(path: str, games: int, size: int, level: int, opening: int, seed: int,

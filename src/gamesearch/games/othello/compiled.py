@@ -630,6 +630,7 @@ def _nws(p: Any, o: Any, moves: Any, alpha: int, ply: int, tt: Any, st: Any, shi
                 ply += 1
                 continue
         # ----- ``val`` is the value of the node at ply: hand it up the stack -------------
+        # (Connect Four's kernel unwinds its own stack alike: each frame layout is its own)
         while True:
             if ply == top:
                 return val

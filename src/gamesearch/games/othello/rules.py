@@ -47,6 +47,7 @@ from ...capabilities import (
 )
 from ...errors import IllegalMoveError, InvalidLimitError, InvalidPositionError
 from ...game import Game, GameType
+from ..bitboards import set_bits
 
 #: ``(mover, other, side, moves)``, see the module docstring.
 OState = tuple[int, int, int, int]
@@ -211,14 +212,8 @@ def make_state(p: int, o: int, side: int) -> OState:
     return (p, o, side, m)
 
 
-def squares(bits: int) -> list[int]:
-    """The set squares of a bitboard, lowest first (bit 64 is :data:`PASS`)."""
-    out = []
-    while bits:
-        b = bits & -bits
-        out.append(b.bit_length() - 1)
-        bits ^= b
-    return out
+#: The set squares of a bitboard, lowest first (bit 64 is :data:`PASS`).
+squares = set_bits
 
 
 # ----- the solver's move ordering ---------------------------------------------------------

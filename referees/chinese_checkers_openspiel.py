@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import board as B
-from .rules import HOLES, PASS, CCState
+from gamesearch.games.chinese_checkers import board as B
+from gamesearch.games.chinese_checkers.rules import HOLES, PASS, CCState
 
 #: OpenSpiel's pass action.
 OS_PASS = B.HOLES * 6
@@ -156,7 +156,7 @@ def compare_games(players: int, games: int, *, seed: int = 0, max_moves: int = 1
     OpenSpiel action), the longest action sequence, wins, move-limit ends."""
     import random
 
-    from .rules import ChineseCheckers
+    from gamesearch.games.chinese_checkers.rules import ChineseCheckers
 
     game = ChineseCheckers(players, max_moves)
     os_game = load(players, max_moves)

@@ -28,8 +28,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .gtp import GTPClient, gnugo_argv
-from .rules import Go, GoState
+from gamesearch.games.go.gtp import GTPClient, gnugo_argv
+from gamesearch.games.go.rules import Go, GoState
+from gamesearch.games.go.train import random_opening
 
 
 @dataclass
@@ -162,19 +163,6 @@ def ours_repeat(game: Go, s: GoState, p: int) -> bool:
     """The stone on ``p`` would repeat an earlier board (positional superko)."""
     played = game._play(s, p)
     return played is not None and played[1] in s.history
-
-
-def random_opening(game: Go, client: GTPClient, rng: random.Random, moves: int) -> GoState:
-    """``moves`` uniformly random moves (never a pass) from the start, played on our board
-    and sent to the GTP engine ``client`` (whose board must be clear): the varied openings
-    of the games played against GNU Go."""
-    s = game.initial_state()
-    for _ in range(moves):
-        legal = [a for a in game.actions(s) if a != game.pass_action]
-        a = legal[rng.randrange(len(legal))]
-        client.send(f"play {'bw'[s.to_move]} {game.vertex(a)}")
-        s = game.result(s, a)
-    return s
 
 
 def compare_gnugo_scores(path: str, games: int, size: int = 9, seed: int = 0,

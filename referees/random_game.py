@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..capabilities import Evaluation, TurnPassing
-from ..errors import IllegalMoveError, InvalidLimitError
-from ..game import Game, GameType
+from gamesearch.capabilities import Evaluation, TurnPassing
+from gamesearch.errors import IllegalMoveError, InvalidLimitError
+from gamesearch.game import Game, GameType
 
 #: what the players' shares sum to
 TOTAL = 12

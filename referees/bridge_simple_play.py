@@ -1,5 +1,6 @@
-"""A simple rule-based bridge card player, from a seat's view only (:class:`.rules.
-BridgeView`): the baseline of the declarer-play benchmark and a fixed defence.
+"""A simple rule-based bridge card player, from a seat's view only
+(:class:`gamesearch.games.bridge.rules.BridgeView`): the baseline of the declarer-play
+benchmark and a fixed defence.
 
 The rules, the textbook maxims of beginners' card play:
 
@@ -16,9 +17,9 @@ position in the trick).
 
 from __future__ import annotations
 
-from .cards import NOTRUMP
-from .dd import legal_cards, trick_winner
-from .rules import BridgeView
+from gamesearch.games.bridge.cards import NOTRUMP
+from gamesearch.games.bridge.dd import legal_cards, trick_winner
+from gamesearch.games.bridge.rules import BridgeView
 
 
 def _beats(card: int, best: int, strain: int) -> bool:

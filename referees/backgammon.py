@@ -16,8 +16,15 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from ...game import CHANCE, sample_outcome
-from .rules import Backgammon, BGState, Board, TanBoard, legal_moves, to_tanboard
+from gamesearch.game import CHANCE, sample_outcome
+from gamesearch.games.backgammon.rules import (
+    Backgammon,
+    BGState,
+    Board,
+    TanBoard,
+    legal_moves,
+    to_tanboard,
+)
 
 
 def random_decisions(count: int, rng: random.Random, keep: float = 1.0) -> list[BGState]:

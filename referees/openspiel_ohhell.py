@@ -16,10 +16,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..agents import Agent
-from ..errors import UnsupportedGameError
-from ..game import Game
-from ..games.ohhell import (
+from gamesearch.agents import Agent
+from gamesearch.errors import UnsupportedGameError
+from gamesearch.game import Game
+from gamesearch.games.ohhell import (
     BID,
     PLAYERS,
     SeatView,
@@ -27,7 +27,7 @@ from ..games.ohhell import (
     openspiel_chance_actions,
     to_openspiel_card,
 )
-from ..search.control import Limit
+from gamesearch.search.control import Limit
 
 PARAMS = {"players": PLAYERS, "num_suits": 4, "num_cards_per_suit": 4,
           "num_tricks_fixed": 3}
