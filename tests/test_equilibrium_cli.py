@@ -84,6 +84,11 @@ def test_text_output():
     (["kuhn_poker", "--iterations", "1e400"], "expected a whole number"),
     (["kuhn_poker", "--iterations", "1000000000000"], "out of range"),
     (["kuhn_poker", "--algorithm", "magic"], "invalid choice"),
+    (["kuhn_poker", "--agent", "nonesuch"], "unknown agent"),
+    (["kuhn_poker", "--agent", "human"], "asks a person"),
+    (["kuhn_poker", "--agent", "pimc", "--out", "x.json"], "one or the other"),
+    (["kuhn_poker", "--agent", "pimc", "--decision", "magic"], "invalid choice"),
+    (["pig", "--agent", "random"], "more than 1,000,000 decision states"),
 ])
 def test_bad_input_is_one_line_and_status_2(argv, fragment, capsys):
     try:
@@ -204,3 +209,25 @@ def test_fuzzed_policy_files_load_or_are_refused_in_one_line(tmp_path):
             assert all(abs(sum(p) - 1) < 1e-6 for p in table.values())
 
     check()
+
+
+def test_an_agents_exploitability(capsys):
+    """``--agent``: PIMC's decisions on Kuhn as a policy, judged by OpenSpiel's
+    exploitability; minimax on tic-tac-toe an equilibrium exactly, a random mover not."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from gamesearch.agents import agent_decider
+    from gamesearch.search.agent_policy import decisions_policy
+
+    code, text = run(["equilibrium", "kuhn_poker", "--agent", "pimc:worlds=20", "--json"])
+    r = json.loads(text)
+    assert code == 0 and r["information_sets"] == 12 and r["decision"] == "choice"
+    game = get_game("kuhn_poker")
+    made = decisions_policy(game, agent_decider(game, "pimc:worlds=20"), seed=0)
+    table = pyspiel.TabularPolicy({str(k): list(p.items()) for k, p in made.policy.items()})
+    theirs = pyspiel.exploitability(pyspiel.load_game("kuhn_poker"), table)
+    assert r["exploitability"] == pytest.approx(theirs, abs=1e-12) and theirs > 0.1
+    code, text = run(["equilibrium", "tictactoe", "--agent", "minimax", "--json"])
+    r = json.loads(text)
+    assert code == 0 and r["nash_conv_exact"] == "0" and r["states"] == 4520
+    code, text = run(["equilibrium", "tictactoe", "--agent", "random:seed=1"])
+    assert code == 0 and "NashConv 0 exactly" not in text and "4,520 states" in text

@@ -43,9 +43,14 @@ class ExactNashConv:
     nodes: int
 
 
-def decision_states(game: Game[Any, Any]) -> list[Any]:
+#: The most decision states :func:`decision_states` walks before it refuses the game (a
+#: profile is a table of them: tic-tac-toe has 4,520; Connect Four's would never end).
+MAX_STATES = 1_000_000
+
+
+def decision_states(game: Game[Any, Any], max_states: int = MAX_STATES) -> list[Any]:
     """Every state of ``game`` where a player moves, each once, in the order first met
-    depth first."""
+    depth first; more than ``max_states`` of them is refused in one line."""
     seen: dict[Any, None] = {}
     stack = [game.initial_state()]
     while stack:
@@ -54,6 +59,10 @@ def decision_states(game: Game[Any, Any]) -> list[Any]:
             continue
         if game.to_move(state) != CHANCE:
             seen[state] = None
+            if len(seen) > max_states:
+                raise UnsupportedGameError(
+                    f"{game.name}: more than {max_states:,} decision states; a profile "
+                    "of every state is for small games (tic-tac-toe has 4,520)")
         stack.extend(game.result(state, a) for a in reversed(list(game.actions(state))))
     return list(seen)
 
