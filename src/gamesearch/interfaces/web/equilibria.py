@@ -52,7 +52,7 @@ from ...search.policy_file import PolicyTable
 from ...spec import read_int, split_spec
 from . import validation
 from .gate import SearchGate
-from .thinking import sse
+from .thinking import relay, sse
 from .validation import Caps, WebInputError
 
 #: the games the page solves (two-player zero-sum poker with OpenSpiel's information sets)
@@ -317,25 +317,8 @@ def stream_run(gate: SearchGate, run: SolveRun, running: dict[str, SolveRun]
             task = asyncio.ensure_future(anyio.to_thread.run_sync(run.run, emit))
             try:
                 yield sse("start", start)
-                while True:
-                    getter = asyncio.ensure_future(events.get())
-                    done, _ = await asyncio.wait({task, getter},
-                                                 return_when=asyncio.FIRST_COMPLETED)
-                    if getter in done:
-                        kind, data = getter.result()
-                        yield sse(kind, data)
-                        continue
-                    getter.cancel()
-                    while not events.empty():
-                        kind, data = events.get_nowait()
-                        yield sse(kind, data)
-                    try:
-                        yield sse("done", task.result())
-                    except GameError as exc:
-                        yield sse("error", {"error": str(exc)})
-                    except Exception as exc:  # a solver's own failure, not a traceback
-                        yield sse("error", {"error": f"{type(exc).__name__}: {exc}"})
-                    break
+                async for line in relay(task, events, "done"):
+                    yield line
             finally:
                 if not task.done():  # the client left: stop the run, then free the slot
                     run.stop.set()

@@ -31,6 +31,32 @@ def sse(event: str, data: Any) -> str:
     return f"event: {event}\ndata: {json.dumps(data)}\n\n"
 
 
+async def relay(task: asyncio.Future[Any], events: asyncio.Queue[tuple[str, Any]],
+                last: str) -> AsyncIterator[str]:
+    """A worker thread's events as server-sent events, as they come; when ``task`` ends,
+    the events still queued, then its result as the event ``last``, or ``error``: a
+    :class:`GameError`'s message and status, any other failure of the worker in one line
+    (never a traceback). Shared by the thinking and the equilibria streams."""
+    while True:
+        getter = asyncio.ensure_future(events.get())
+        done, _ = await asyncio.wait({task, getter}, return_when=asyncio.FIRST_COMPLETED)
+        if getter in done:
+            kind, data = getter.result()
+            yield sse(kind, data)
+            continue
+        getter.cancel()
+        while not events.empty():
+            kind, data = events.get_nowait()
+            yield sse(kind, data)
+        try:
+            yield sse(last, task.result())
+        except GameError as exc:
+            yield sse("error", {"error": str(exc), "status": getattr(exc, "status", 400)})
+        except Exception as exc:  # the worker's own failure, not a traceback
+            yield sse("error", {"error": f"{type(exc).__name__}: {exc}"})
+        return
+
+
 def web_value(v: Any) -> Any:
     """A search value for the page: vectors as lists, whole floats as ints, others rounded
     to 4 decimals."""
@@ -144,26 +170,8 @@ def stream_move(gate: SearchGate, work: Callable[[], dict[str, Any]], stop: thre
             task = asyncio.ensure_future(anyio.to_thread.run_sync(work))
             try:
                 yield sse("start", start)
-                while True:
-                    getter = asyncio.ensure_future(events.get())
-                    done, _ = await asyncio.wait({task, getter},
-                                                 return_when=asyncio.FIRST_COMPLETED)
-                    if getter in done:
-                        kind, data = getter.result()
-                        yield sse(kind, data)
-                        continue
-                    getter.cancel()
-                    while not events.empty():
-                        kind, data = events.get_nowait()
-                        yield sse(kind, data)
-                    try:
-                        yield sse("move", task.result())
-                    except GameError as exc:
-                        yield sse("error", {"error": str(exc),
-                                            "status": getattr(exc, "status", 400)})
-                    except Exception as exc:  # an agent's own failure, not a traceback
-                        yield sse("error", {"error": f"{type(exc).__name__}: {exc}"})
-                    break
+                async for line in relay(task, events, "move"):
+                    yield line
             finally:
                 if not task.done():  # the client left: stop the search, then free the slot
                     stop.set()
