@@ -1,8 +1,9 @@
 """The UCI agent against a real engine: runs only where python-chess and Stockfish are
 installed (``pip install chess``, ``apt-get install stockfish``); skipped otherwise.
 
-The library has no chess game yet, so the test brings a minimal one built on python-chess
-(positions are FEN, moves are UCI), registered from this module (outside the library) for this run.
+The test brings a minimal game of its own built on python-chess, as a user's game would be
+(positions are FEN, moves are UCI, which it declares in ``match_hooks().pgn_notation``),
+registered from this module (outside the library) for this run.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from gamesearch.arena import RunOptions, TimeControl, TournamentConfig, parse_agents, run_tournament
+from gamesearch.capabilities import MatchHooks
 from gamesearch.game import Game
 from gamesearch.games import GAMES, register
 
@@ -27,6 +29,10 @@ class MiniChess(Game[str, str]):
 
     def initial_state(self) -> str:
         return str(chess.STARTING_FEN)
+
+    def match_hooks(self) -> MatchHooks:
+        """Positions in FEN and moves in UCI: what lets a uci: agent play this game."""
+        return MatchHooks(pgn_notation=True)
 
     def to_move(self, state: str) -> int:
         return 0 if chess.Board(state).turn else 1
@@ -69,3 +75,18 @@ def test_uci_engine_beats_a_random_mover() -> None:
                                                        ["move-limit", "move-limit"])
     top = result.standings[0]
     assert top.name == "sf" and top.score.losses == 0
+
+
+def test_a_game_without_fen_and_uci_moves_is_refused_in_one_line() -> None:
+    """The uci: agent finds the notation by the game's match_hooks().pgn_notation, not
+    by its class or name: MiniChess (above) declares it, these do not."""
+    import pytest
+
+    from gamesearch.arena import ArenaError
+    from gamesearch.arena.play import make_arena_agent
+    from gamesearch.games import get_game
+
+    for name in ("tictactoe", "go", "backgammon"):
+        with pytest.raises(ArenaError) as info:
+            make_arena_agent(get_game(name), f"uci:{ENGINE}", 0)
+        assert f"not {name}" in str(info.value) and "pgn_notation" in str(info.value)
