@@ -22,9 +22,7 @@ numba is optional (the ``fast`` extra): without it :func:`available` is False an
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import numpy as np
 
@@ -32,32 +30,18 @@ from ..errors import UnsupportedGameError
 from ..game import Game
 from .cfr import Policy, check_game, new_seed
 from .cfr_fast import FlatTree, average_of, flat_exploitability, flatten, table_of
+from .jit import available as jit_available
+from .jit import jit
 
 __all__ = ["FastMCCFR", "available"]
 
 
-def _load_njit() -> Any:
-    """numba.njit, or None when numba is not installed."""
-    try:
-        return importlib.import_module("numba").njit
-    except ImportError:  # pragma: no cover - depends on the environment
-        return None
-
-
-_njit = _load_njit()
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _jit(fn: F) -> F:
-    """``numba.njit(cache=True)`` (no fast-math: the same floating point as Python's)."""
-    if _njit is None:  # pragma: no cover - depends on the environment
-        return fn
-    return cast(F, _njit(cache=True)(fn))
+_jit = jit
 
 
 def available() -> bool:
     """True when numba imports, so that :class:`FastMCCFR` runs compiled."""
-    return _njit is not None
+    return jit_available()
 
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)

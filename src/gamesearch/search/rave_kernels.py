@@ -30,40 +30,30 @@ slower than the loop, a compiled one is not (docs/results/go.md has the figures)
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
 from math import log, sqrt
-from typing import Any, TypeVar, cast
+from typing import Any
+
+from .jit import available as jit_available
+from .jit import jit
 
 __all__ = ["amaf_add", "available", "np", "open_arrays", "rave_pick", "slot_table"]
 
 
-def _load() -> tuple[Any, Any]:
-    """(numpy, numba.njit), or (numpy or None, None) when numba is not installed."""
+def _load_numpy() -> Any:
+    """numpy, or None when it is not installed."""
     try:
-        numpy = importlib.import_module("numpy")
+        return importlib.import_module("numpy")
     except ImportError:  # pragma: no cover - depends on the environment
-        return None, None
-    try:
-        numba = importlib.import_module("numba")
-    except ImportError:  # pragma: no cover - depends on the environment
-        return numpy, None
-    return numpy, numba.njit
+        return None
 
 
-np, _njit = _load()
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _jit(fn: F) -> F:
-    """``numba.njit(cache=True)`` (no fast-math: the same floating point as Python's)."""
-    if _njit is None:  # pragma: no cover - depends on the environment
-        return fn
-    return cast(F, _njit(cache=True)(fn))
+np = _load_numpy()
+_jit = jit
 
 
 def available() -> bool:
     """True when the compact tree can run (numba and numpy import)."""
-    return _njit is not None and np is not None
+    return jit_available() and np is not None
 
 
 @_jit

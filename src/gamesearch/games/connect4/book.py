@@ -240,15 +240,21 @@ def load_book(spec: str | None) -> OpeningBook | None:
 # ----- building ------------------------------------------------------------------------
 
 
+def _journal_lines(path: Path) -> Iterator[tuple[int, str, list[str]]]:
+    """A journal's lines (number, text, words), without blank and ``#`` lines; none when
+    the journal does not exist yet (a build's or an upgrade's first run)."""
+    if not path.exists():
+        return
+    for i, line in iter_lines(str(path), "book journal", MAX_BINARY_BYTES):
+        parts = line.split()
+        if parts and not parts[0].startswith("#"):
+            yield i, line, parts
+
+
 def _journal_read(path: Path) -> dict[str, tuple[int, int, bool, int, float] | None]:
     """Moves string -> (score, move, exact, nodes, seconds), or None when unsolved."""
     done: dict[str, tuple[int, int, bool, int, float] | None] = {}
-    if not path.exists():
-        return done
-    for i, line in iter_lines(str(path), "book journal", MAX_BINARY_BYTES):
-        parts = line.split()
-        if not parts or parts[0].startswith("#"):
-            continue
+    for i, line, parts in _journal_lines(path):
         try:
             moves = "" if parts[0] == "-" else parts[0]
             if parts[1] == "?":
@@ -475,12 +481,7 @@ def _upgrade_journal_read(path: Path) -> dict[str, list[tuple[int, bool, int, in
                                                                 float, float]]]:
     """Moves string -> its finished tests (score, above, bound, move, nodes, cpu, seconds)."""
     tests: dict[str, list[tuple[int, bool, int, int | None, int, float, float]]] = {}
-    if not path.exists():
-        return tests
-    for i, line in iter_lines(str(path), "book journal", MAX_BINARY_BYTES):
-        parts = line.split()
-        if not parts or parts[0].startswith("#"):
-            continue
+    for i, line, parts in _journal_lines(path):
         try:
             if parts[0] != _TEST_LINE or parts[3] not in ("above", "below") or len(parts) != 9:
                 raise ValueError
