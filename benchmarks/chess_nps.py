@@ -243,6 +243,8 @@ def main() -> None:
             print(f"{'':<10} {label:<12} {nodes / dt:>9.0f} {depth:>5}   {fixed_b}")
     rate = {name: n / t for name, (n, t) in totals.items()}
     print("overall nodes per CPU second: " + ", ".join(f"{k} {v:.0f}" for k, v in rate.items()))
+    print("totals, nodes / CPU s: "
+          + ", ".join(f"{k} {n} / {t:.2f}" for k, (n, t) in totals.items()))
     for label in ("id (pure)", *baselines):
         if label in rate:
             print(f"ratio id / {label}: {rate['id'] / rate[label]:.2f}")
