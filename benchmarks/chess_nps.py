@@ -17,8 +17,16 @@ The ``id`` row uses the compiled chess kernels when they are built (``KERNELS`` 
 the "id (pure)" row runs the same engine in a child process with ``GAMESEARCH_PURE_PYTHON=1``
 (the pure-Python functions the kernels are checked against), at the same time per position.
 
+The same run ends with Stockfish's own ``bench`` (its 50 built-in positions, one thread, a
+16 MB hash, to ``--stockfish-depth``) in a child process, for scale rather than like for
+like: a C++ engine with a different node count and different positions. Its nodes/s is
+given both as Stockfish reports it (nodes / wall time) and per CPU second of the child
+(``resource.getrusage(RUSAGE_CHILDREN)`` around it), the latter comparable with the rows
+above. The load average is printed before and after the run.
+
     .venv/bin/python benchmarks/chess_nps.py                # 5 s per position and engine
     .venv/bin/python benchmarks/chess_nps.py --time 2 --depth 4 --fixed-cap 60
+    .venv/bin/python benchmarks/chess_nps.py --no-stockfish  # without Stockfish's bench
 """
 
 from __future__ import annotations
@@ -26,6 +34,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -132,7 +143,7 @@ class PstBaseline(Baseline):
 def run_id(game: ChessGame, fen: str, seconds: float) -> tuple[int, float, int]:
     """(nodes, CPU seconds, depth) of the ``id`` engine on ``fen`` for ``seconds``."""
     state = game.search_start(game.parse_state(fen))
-    searcher = make_searcher(game, "id", soft_time=1.0)  # the whole time, as the baseline
+    searcher = make_searcher(game, "id", soft_share=1.0)  # the whole time, as the baseline
     t0 = time.process_time()
     r = searcher.search(state, Limit(time=seconds))
     return r.nodes, time.process_time() - t0, r.depth
@@ -146,6 +157,41 @@ def run_pure(seconds: float) -> dict[str, tuple[int, float, int]]:
     return {k: tuple(v) for k, v in json.loads(out).items()}  # type: ignore[misc]
 
 
+STOCKFISH_PATHS = ("/usr/games/stockfish",)  # Debian installs it outside the usual PATH
+
+
+def find_stockfish() -> str | None:
+    """The Stockfish binary on PATH or where Debian puts it, or None."""
+    found = shutil.which("stockfish")
+    if found:
+        return found
+    return next((p for p in STOCKFISH_PATHS if os.access(p, os.X_OK)), None)
+
+
+def child_cpu(command: list[str], stdin: str | None = None) -> tuple[str, float]:
+    """(stderr + stdout, CPU seconds, user + system) of ``command`` run to its end."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run(command, input=stdin, capture_output=True, text=True, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return proc.stderr + proc.stdout, cpu
+
+
+def run_stockfish_bench(binary: str, depth: int) -> tuple[int, float, float, float]:
+    """(nodes, wall seconds as Stockfish reports them, CPU seconds of the child, CPU seconds
+    of starting and quitting Stockfish alone) of ``stockfish bench 16 1 <depth> default
+    depth``: one thread, 16 MB hash. The start-up (loading its network) is measured apart,
+    the least of three runs (it varies by a few tenths of a second on a loaded machine), so
+    that it can be taken out of the search's CPU time."""
+    startup = min(child_cpu([binary], stdin="quit\n")[1] for _ in range(3))
+    report, cpu = child_cpu([binary, "bench", "16", "1", str(depth), "default", "depth"])
+    nodes = re.search(r"Nodes searched\s*:\s*(\d+)", report)
+    wall_ms = re.search(r"Total time \(ms\)\s*:\s*(\d+)", report)
+    if not nodes or not wall_ms:
+        raise SystemExit(f"stockfish bench: no node count or time in its output: {report[-300:]!r}")
+    return int(nodes.group(1)), int(wall_ms.group(1)) / 1000, cpu, startup
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--time", type=float, default=5.0, help="seconds per position and engine")
@@ -154,12 +200,19 @@ def main() -> None:
                     help="seconds allowed to the baseline's fixed-depth search")
     ap.add_argument("--no-pure", action="store_true",
                     help="skip the id engine on the pure-Python kernels")
+    ap.add_argument("--stockfish-depth", type=int, default=13,
+                    help="depth of Stockfish's bench (its default is 13)")
+    ap.add_argument("--no-stockfish", action="store_true", help="skip Stockfish's bench")
     ap.add_argument("--id-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.stockfish_depth < 1:
+        ap.error("--stockfish-depth must be at least 1")
     game = ChessGame()
     if args.id_only:  # the child of run_pure
         print(json.dumps({name: run_id(game, fen, args.time) for name, fen in POSITIONS.items()}))
         return
+    print(f"date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    print("load average before: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     print(f"chess kernels: {KERNELS}")
     pure = {} if args.no_pure else run_pure(args.time)
     print(f"{'position':<10} {'engine':<12} {'nodes/s':>9} {'depth':>5}   "
@@ -190,11 +243,31 @@ def main() -> None:
             print(f"{'':<10} {label:<12} {nodes / dt:>9.0f} {depth:>5}   {fixed_b}")
     rate = {name: n / t for name, (n, t) in totals.items()}
     print("overall nodes per CPU second: " + ", ".join(f"{k} {v:.0f}" for k, v in rate.items()))
+    print("totals, nodes / CPU s: "
+          + ", ".join(f"{k} {n} / {t:.2f}" for k, (n, t) in totals.items()))
     for label in ("id (pure)", *baselines):
         if label in rate:
             print(f"ratio id / {label}: {rate['id'] / rate[label]:.2f}")
     if pure:
         print(f"ratio id (pure) / minimal: {rate['id (pure)'] / rate['minimal']:.2f}")
+    stockfish = None if args.no_stockfish else find_stockfish()
+    if args.no_stockfish:
+        print("stockfish bench: skipped (--no-stockfish)")
+    elif stockfish is None:
+        print("stockfish bench: skipped (no stockfish on PATH or at /usr/games/stockfish)")
+    else:
+        nodes, wall, cpu, startup = run_stockfish_bench(stockfish, args.stockfish_depth)
+        search_cpu = max(cpu - startup, 1e-9)
+        print(f"stockfish bench 16 1 {args.stockfish_depth} default depth ({stockfish}): "
+              f"{nodes} nodes, {wall:.2f} s wall, {cpu:.2f} s CPU "
+              f"(of which start-up about {startup:.2f} s, measured apart)")
+        print(f"stockfish nodes per CPU second: {nodes / search_cpu:.0f} without start-up, "
+              f"{nodes / cpu:.0f} with it (per wall second, as it reports: {nodes / wall:.0f})")
+        for label in ("id", "id (pure)", "minimal"):
+            if label in rate:
+                ratio = rate[label] * search_cpu / nodes
+                print(f"ratio {label} / stockfish (CPU): {ratio:.4f} (stockfish {1 / ratio:.1f}x)")
+    print("load average after: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":
