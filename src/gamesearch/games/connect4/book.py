@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from ...errors import GameError, SearchTimeout, echo
 from ...files import MAX_BINARY_BYTES, InputFileError, iter_lines, read_bytes
@@ -240,6 +240,16 @@ def load_book(spec: str | None) -> OpeningBook | None:
 # ----- building ------------------------------------------------------------------------
 
 
+def _open_journal(journal: Path) -> TextIO:
+    """The journal opened for appending (its folder made), or a one-line BookError."""
+    try:
+        journal.parent.mkdir(parents=True, exist_ok=True)
+        return journal.open("a")
+    except OSError as exc:
+        raise BookError(f"cannot write the journal {echo(str(journal))}: "
+                        f"{exc.strerror or exc}") from None
+
+
 def _journal_lines(path: Path) -> Iterator[tuple[int, str, list[str]]]:
     """A journal's lines (number, text, words), without blank and ``#`` lines; none when
     the journal does not exist yet (a build's or an upgrade's first run)."""
@@ -351,12 +361,7 @@ def build_book(
     for path in (out, journal):
         if path.is_dir():
             raise BookError(f"cannot write {echo(str(path))}: it is a directory")
-    try:
-        journal.parent.mkdir(parents=True, exist_ok=True)
-        jf = journal.open("a")
-    except OSError as exc:
-        raise BookError(f"cannot write the journal {echo(str(journal))}: "
-                        f"{exc.strerror or exc}") from None
+    jf = _open_journal(journal)
     with jf:
         for ply in range(first, plies):
             todo = level.get(ply, {})
@@ -611,12 +616,7 @@ def upgrade_book(
     report: dict[str, dict[str, Any]] = dict(earlier.get("positions", {})) if isinstance(
         earlier, dict) else {}
     stopped = False
-    try:
-        journal.parent.mkdir(parents=True, exist_ok=True)
-        jf = journal.open("a")
-    except OSError as exc:
-        raise BookError(f"cannot write the journal {echo(str(journal))}: "
-                        f"{exc.strerror or exc}") from None
+    jf = _open_journal(journal)
     with jf:
         for state, key in work:
             if stopped:
