@@ -51,7 +51,7 @@ from ...search.cfr_fast import FastCFR, FlatTree, flatten
 from ...search.policy_file import PolicyTable
 from ...spec import read_int, split_spec
 from . import validation
-from .gate import SearchGate
+from .gate import GatedStream, SearchGate
 from .thinking import relay, sse
 from .validation import Caps, WebInputError
 
@@ -326,7 +326,7 @@ def stream_run(gate: SearchGate, run: SolveRun, running: dict[str, SolveRun]
                         await asyncio.wait({task})
                 running.pop(run.id, None)
 
-    return StreamingResponse(stream(), media_type="text/event-stream",
+    return GatedStream(gate, stream(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache"})
 
 

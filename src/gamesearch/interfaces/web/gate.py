@@ -14,6 +14,8 @@ from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 import anyio.to_thread
+from fastapi.responses import StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 T = TypeVar("T")
 
@@ -75,3 +77,32 @@ class SearchGate:
         self.reserve()
         async with self.turn():
             return await anyio.to_thread.run_sync(fn, *args)
+
+
+class GatedStream(StreamingResponse):
+    """A streamed answer holding a place of ``gate`` (taken by :meth:`SearchGate.reserve`):
+    its ``body`` gives the place back as it runs (``gate.turn()``). A client that leaves
+    before the body starts (Starlette then never iterates it, so the body's own ``finally``
+    never runs) would keep the place for good, and a few such clients would leave the
+    server refusing every search; the response gives it back itself in that case."""
+
+    def __init__(self, gate: SearchGate, body: AsyncIterator[str], **kwargs: Any) -> None:
+        self._gate = gate
+        self._started = False
+
+        async def tracked() -> AsyncIterator[str]:
+            self._started = True
+            try:
+                async for chunk in body:
+                    yield chunk
+            finally:
+                await body.aclose()  # type: ignore[attr-defined]
+
+        super().__init__(tracked(), **kwargs)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if not self._started:
+                self._gate.release_reservation()

@@ -23,7 +23,7 @@ from ...errors import GameError
 from ...game import CHANCE, Game
 from ...search import SearchResult
 from ..analysis import format_pv
-from .gate import SearchGate
+from .gate import GatedStream, SearchGate
 
 
 def sse(event: str, data: Any) -> str:
@@ -180,5 +180,5 @@ def stream_move(gate: SearchGate, work: Callable[[], dict[str, Any]], stop: thre
                     if not task.cancelled():
                         task.exception()  # retrieved: a refusal after a stop is expected
 
-    return StreamingResponse(stream(), media_type="text/event-stream",
+    return GatedStream(gate, stream(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache"})
