@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from gamesearch.interfaces.web import create_app  # noqa: E402
+from gamesearch.interfaces.web import create_app
 
 STREAMS = [("/api/think", "game=tictactoe&moves=5&agent=minimax"),
            ("/api/equilibria/solve", "game=kuhn_poker&algorithm=cfr%2B&iterations=10")]
