@@ -35,7 +35,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import AsyncGenerator, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
@@ -305,7 +305,7 @@ def stream_run(gate: SearchGate, run: SolveRun, running: dict[str, SolveRun]
              "information_sets": len(run.tree.keys) if run.tree is not None else None,
              "histories": len(run.tree.parent) if run.tree is not None else None}
 
-    async def stream() -> Any:
+    async def stream() -> AsyncGenerator[str, None]:
         async with gate.turn():
             loop = asyncio.get_running_loop()
             events: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
@@ -327,7 +327,7 @@ def stream_run(gate: SearchGate, run: SolveRun, running: dict[str, SolveRun]
                 running.pop(run.id, None)
 
     return GatedStream(gate, stream(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache"})
+                       headers={"Cache-Control": "no-cache"})
 
 
 # ----- information sets for people -----------------------------------------------------

@@ -9,7 +9,7 @@ only makes each slower. :class:`SearchGate` lets ``active`` searches run, keeps 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
@@ -86,7 +86,8 @@ class GatedStream(StreamingResponse):
     never runs) would keep the place for good, and a few such clients would leave the
     server refusing every search; the response gives it back itself in that case."""
 
-    def __init__(self, gate: SearchGate, body: AsyncIterator[str], **kwargs: Any) -> None:
+    def __init__(self, gate: SearchGate, body: AsyncGenerator[str, None], **kwargs: Any
+                 ) -> None:
         self._gate = gate
         self._started = False
 
@@ -96,7 +97,7 @@ class GatedStream(StreamingResponse):
                 async for chunk in body:
                     yield chunk
             finally:
-                await body.aclose()  # type: ignore[attr-defined]
+                await body.aclose()
 
         super().__init__(tracked(), **kwargs)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any
 
 import anyio.to_thread
@@ -165,7 +165,7 @@ def stream_move(gate: SearchGate, work: Callable[[], dict[str, Any]], stop: thre
     runs in a thread, then its result as ``move`` (or ``error``). The caller has reserved
     the gate's slot (``gate.reserve()``)."""
 
-    async def stream() -> AsyncIterator[str]:
+    async def stream() -> AsyncGenerator[str, None]:
         async with gate.turn():
             task = asyncio.ensure_future(anyio.to_thread.run_sync(work))
             try:
@@ -181,4 +181,4 @@ def stream_move(gate: SearchGate, work: Callable[[], dict[str, Any]], stop: thre
                         task.exception()  # retrieved: a refusal after a stop is expected
 
     return GatedStream(gate, stream(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache"})
+                       headers={"Cache-Control": "no-cache"})
