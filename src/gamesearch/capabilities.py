@@ -298,9 +298,10 @@ class CompiledSearch:
     ``engine(tt_size=, step=, threshold=, maxu=, margins=, pvs=, killers=, history=,
     null_move=, lmr=, check_extension=)`` makes one searcher's engine, which keeps its
     transposition table, killers and history between searches and offers
-    ``search_root(state, depth, alpha, beta, clock, prev_best) -> (value, move, pv,
-    hit_horizon)`` (one root window; ``clock.check`` is called at the Python search's node
-    counts, its ``SearchTimeout`` propagates), ``partial()`` (the root's last improvement
+    ``search_root(state, depth, alpha, beta, clock, prev_best, first_check) -> (value,
+    move, pv, hit_horizon)`` (one root window; ``clock.check`` is called at the Python
+    search's node counts, from ``first_check = clock.begin(nodes so far)`` on, and its
+    ``SearchTimeout`` propagates), ``partial()`` (the root's last improvement
     after a timeout, or ``None``), ``new_search()`` and ``take_stats()`` (nodes, cut-offs,
     table hits, reductions, re-searches, futility and reverse-futility prunes, selective
     depth since the last call). The engine uses it for the options it implements

@@ -415,7 +415,7 @@ class Negamax(Searcher):
         try:
             value, move, pv, horizon = twin.search_root(
                 state, FULL_DEPTH if depth is None else depth, alpha, beta, clock,
-                self._prev_best)
+                self._prev_best, clock.begin(self.nodes))
         except SearchTimeout:
             self._take_twin_stats()
             found = twin.partial()

@@ -990,9 +990,11 @@ cdef class Engine:
         return _legal(&s.pos, False, ksq, checkers, pinned, mv)
 
     # ----- the root ---------------------------------------------------------------------
-    def search_root(self, state, int depth, double alpha, double beta, clock, prev_best):
+    def search_root(self, state, int depth, double alpha, double beta, clock, prev_best,
+                    long long first_check):
         """``Negamax.search_root`` for ``state`` (a marked root, ``ChessGame.search_start``)
-        to ``depth`` in ``(alpha, beta)``: ``(value, move, pv, hit_horizon)``. Raises the
+        to ``depth`` in ``(alpha, beta)``: ``(value, move, pv, hit_horizon)``; the clock is
+        checked first at ``first_check`` nodes (``clock.begin(nodes so far)``). Raises the
         clock's ``SearchTimeout``; then :meth:`partial` gives the root's last
         improvement."""
         cdef Node* root = &self.nodes[0]
@@ -1004,7 +1006,7 @@ cdef class Engine:
         self.root_move = NO_MOVE
         self._load(state)
         self.clock = clock
-        self.next_check = clock.begin(0)
+        self.next_check = first_check
         self.horizon = False
         memset(self.nulled, 0, sizeof(self.nulled))
         self.count_node()
@@ -1086,3 +1088,50 @@ cdef class Engine:
         self.hroot[k] = state.ply >= 0
         self.hstart[k] = 0 if state.parent is not None else k
         return 0
+
+    # ----- for the tests: the board's answers, beside the Python kernels' -----------------
+    def facts(self, state):
+        """What the C board makes of ``state`` (a state with its history), for the tests
+        to compare with the pure-Python kernels: ``{"status": 0 ongoing, 1 mated, 2 drawn,
+        "check", "moves", "noisy", "evaluate", "quick": (estimate, margin) with an empty
+        cache, "children": [(key, mg, eg, phase, halfmove, ep or None) per move]}``."""
+        cdef Node* s = &self.nodes[0]
+        cdef int n, i, st
+        cdef bint check = False
+        cdef int buf[MAX_MOVES]
+        cdef double m, q
+        cdef EvalCache fresh = EvalCache(16)
+        self._load(state)
+        st = self.status(0, &check)
+        n = self._moves(s, buf)
+        moves = [_move(buf[i]) for i in range(n)]
+        children = []
+        for i in range(n):
+            make(s, &self.nodes[1], buf[i])
+            c = &self.nodes[1]
+            children.append((c.key, c.mg, c.eg, c.phase, c.halfmove,
+                             None if c.pos.ep < 0 else c.pos.ep))
+        q = _quick(fresh, s, &m)
+        quick = (q, m)
+        evaluation = _evaluate(fresh, s)
+        n = _noisy(&s.pos, buf)
+        return {"status": st, "check": _checked(&s.pos), "moves": moves,
+                "noisy": [_move(buf[i]) for i in range(n)], "evaluate": evaluation,
+                "quick": quick, "cached": _quick(fresh, s, &m) == evaluation and m == 0.0,
+                "children": children}
+
+    def perft(self, state, int depth):
+        """The perft count of ``state`` by the C board's move generation and make-move."""
+        self._load(state)
+        return self._perft(0, depth)
+
+    cdef long long _perft(self, int ply, int depth) noexcept nogil:
+        cdef int* mv = &self.moves[ply * MAX_MOVES]
+        cdef int n = self._moves(&self.nodes[ply], mv), i
+        cdef long long total = 0
+        if depth <= 1:
+            return n if depth == 1 else 1
+        for i in range(n):
+            make(&self.nodes[ply], &self.nodes[ply + 1], mv[i])
+            total += self._perft(ply + 1, depth - 1)
+        return total
