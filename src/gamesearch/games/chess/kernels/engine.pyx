@@ -455,9 +455,9 @@ cdef class Table:
 
     def __cinit__(self, Py_ssize_t size):
         cdef u64 cap = 1
-        # room for the entries a node stores after the table was emptied under it (at
-        # most one per ply on the stack) beyond ``size``
-        while cap < <u64>(2 * size + 2 * MAXPLY):
+        # a load of at most 2/3, with room for the entries that nodes store after the
+        # table was emptied under them (at most one per ply on the stack) beyond ``size``
+        while cap < <u64>(size + size // 2 + 2 * MAXPLY):
             cap <<= 1
         self.slots = <TTSlot*>calloc(cap, sizeof(TTSlot))
         if self.slots == NULL:
