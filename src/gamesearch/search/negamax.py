@@ -66,6 +66,16 @@ from its usual source:
   longer than all before it). The time limit itself stays the hard limit; a clock's
   allocation sets its own soft limit (:mod:`gamesearch.search.control`).
 
+* ``compiled``: the game's compiled twin of this search (its ``compiled_search()``
+  capability, :class:`~gamesearch.capabilities.CompiledSearch`: chess's Cython engine),
+  which searches each root window as ``search_root`` would, node for node (same values,
+  moves, lines, node counts and statistics; ``tests/test_chess_twin.py``), while the
+  iterations, the aspiration window, the clock and the partial results stay here. On by
+  default when the game offers one and every option in use is one it implements (not:
+  no table, ``tt_move=0``, ``safe``, ``bounds``, ``endgame``, ``distance_bounds``, a named
+  ``evaluation``, no quiescence); ``compiled=True`` with such an option, or for a game
+  without one, is an error; ``compiled=False`` keeps the Python loop.
+
 Engine policy is not rules: the defaults of ``lmr``, the futility margins and ``soft_share``
 come from the game's :meth:`~gamesearch.game.Game.engine_settings`, a typed
 :class:`~gamesearch.capabilities.EngineSettings` (chess asks for all three); options given
