@@ -235,8 +235,9 @@ class ChessGame(Game[ChessState, Move]):
     def compiled_search(self) -> CompiledSearch | None:
         """The compiled twin of the ``id`` search (``kernels/engine.pyx``) when it is built
         and this game runs on the compiled kernels (``GAMESEARCH_PURE_PYTHON`` or
-        ``kernels="python"``: none, the Python search)."""
-        if ENGINE is None or self.kernels is not COMPILED:
+        ``kernels="python"``: none, the Python search). Not for a subclass: the twin has
+        this class's rules and hooks built in, and would bypass an override."""
+        if ENGINE is None or self.kernels is not COMPILED or type(self) is not ChessGame:
             return None
         if self._twin_cache is None:
             self._twin_cache = ENGINE.EvalCache(EVAL_CACHE_SIZE)
