@@ -88,6 +88,17 @@ cdef struct Node:
     long mg, eg    # material + piece-square scores (White's view)
     int phase
     int halfmove
+    # the king square, checkers and pinned pieces of the side to move, once known
+    bint cp_known
+    int ksq
+    u64 checkers, pinned
+
+
+cdef inline void _cp(Node* s) noexcept nogil:
+    """Work out the node's king square, checkers and pins (once)."""
+    if not s.cp_known:
+        _checkers_pinned(&s.pos, &s.ksq, &s.checkers, &s.pinned)
+        s.cp_known = True
 
 
 cdef inline u64 _ep_z(Pos* p) noexcept nogil:
@@ -186,6 +197,7 @@ cdef void make(Node* s, Node* c, int code) noexcept nogil:
     n.us = them
     n.them = us
     n.occ = us | them
+    c.cp_known = False
 
 
 cdef inline void make_null(Node* s, Node* c) noexcept nogil:
@@ -196,11 +208,13 @@ cdef inline void make_null(Node* s, Node* c) noexcept nogil:
     c.pos.ep = -1
     c.pos.us = s.pos.them
     c.pos.them = s.pos.us
+    c.cp_known = False
 
 
 cdef void read_board(object b, Node* n) except *:
     _read(b, &n.pos)
     n.halfmove = b.halfmove_clock
+    n.cp_known = False
 
 
 # ----- the terminal test ------------------------------------------------------------------
@@ -247,16 +261,17 @@ cdef int _legal(Pos* p, bint noisy, int ksq, u64 checkers, u64 pinned, int* out)
     return n
 
 
-cdef int _noisy(Pos* p, int* out) noexcept nogil:
+cdef int _noisy(Node* s, int* out) noexcept nogil:
     """``movegen.noisy_actions``: every evasion in check, else the captures and queen and
     knight promotions without those that lose material by SEE (``_noisy_list``)."""
-    cdef int ksq, i, v, code, to, n = 0
-    cdef u64 checkers, pinned, their_pawns, white
+    cdef Pos* p = &s.pos
+    cdef int i, v, code, to, n = 0
+    cdef u64 their_pawns, white
     cdef MoveList caps, quiet, promos
-    _checkers_pinned(p, &ksq, &checkers, &pinned)
-    if checkers:
-        return _legal(p, False, ksq, checkers, pinned, out)
-    _generate(p, True, ksq, 0, pinned, &caps, &quiet, &promos)
+    _cp(s)
+    if s.checkers:
+        return _legal(p, False, s.ksq, s.checkers, s.pinned, out)
+    _generate(p, True, s.ksq, 0, s.pinned, &caps, &quiet, &promos)
     if caps.n > 1:
         _sort_desc(&caps)
     if promos.n > 1:
@@ -695,8 +710,6 @@ cdef class Engine:
         cdef Node* s = &self.nodes[ply]
         cdef Pos* p = &s.pos
         cdef int idx = self.base + ply
-        cdef int ksq
-        cdef u64 checkers, pinned
         cdef bint any_move
         cdef int buf[MAX_MOVES]
         if not (p.pawns | p.rooks | p.queens) and _side_insufficient(p, p.us, p.them) \
@@ -704,14 +717,14 @@ cdef class Engine:
             return S_DRAW
         if s.halfmove >= 4 and self.hstart[idx] < idx and self.repeated(idx, s.halfmove):
             return S_DRAW
-        _checkers_pinned(p, &ksq, &checkers, &pinned)
-        check[0] = checkers != 0
-        if not checkers and _free_move(p, pinned):
+        _cp(s)
+        check[0] = s.checkers != 0
+        if not s.checkers and _free_move(p, s.pinned):
             any_move = True
         else:
-            any_move = _legal(p, False, ksq, checkers, pinned, buf) > 0
+            any_move = _legal(p, False, s.ksq, s.checkers, s.pinned, buf) > 0
         if not any_move:
-            return S_MATED if checkers else S_DRAW
+            return S_MATED if s.checkers else S_DRAW
         if s.halfmove >= 100:
             return S_DRAW
         return S_ONGOING
@@ -772,7 +785,8 @@ cdef class Engine:
         if ply > self.seldepth:
             self.seldepth = ply
         self.pvlen[ply] = 0
-        if _checked(&s.pos):
+        _cp(s)
+        if s.checkers:
             best = -INF
         else:
             q = _quick(self.cache, s, &m)
@@ -792,7 +806,7 @@ cdef class Engine:
         if ply + 1 >= MAXPLY:
             return best if best > -INF else 0.0
         mv = &self.moves[ply * MAX_MOVES]
-        n = _noisy(&s.pos, mv)
+        n = _noisy(s, mv)
         for i in range(n):
             a = mv[i]
             make(s, &self.nodes[ply + 1], a)
@@ -864,8 +878,6 @@ cdef class Engine:
         if d == 0 or ply + 1 >= MAXPLY:
             self.horizon = True
             return self.quiesce(alpha, beta, ply)
-        mv = &self.moves[ply * MAX_MOVES]
-        n = self._moves(s, mv)
         e = self.table.probe(s.key)
         if e != NULL:
             seen = True
@@ -917,6 +929,10 @@ cdef class Engine:
                 futile = True
                 fut_value = high + margin
         alpha_orig = alpha
+        # the moves (the Python search generates them before the table probe: no
+        # difference but the time)
+        mv = &self.moves[ply * MAX_MOVES]
+        n = self._moves(s, mv)
         if n > 1:
             self.order(ply, p, mv, n, tt_move)
         outer_horizon = self.horizon
@@ -934,7 +950,11 @@ cdef class Engine:
             if prune or (lmr_node and searched > LMR_FULL and a != tt_move
                          and not (self.use_killers and (a == self.killers[ply][0]
                                                          or a == self.killers[ply][1]))):
-                quiet = not _is_noisy(&s.pos, a) and not _checked(&c.pos)
+                if _is_noisy(&s.pos, a):
+                    quiet = False
+                else:
+                    _cp(c)  # (the child's own search reuses it)
+                    quiet = c.checkers == 0
                 if quiet:
                     if prune:
                         self.futility_prunes += 1
@@ -984,10 +1004,8 @@ cdef class Engine:
         return best
 
     cdef inline int _moves(self, Node* s, int* mv) noexcept nogil:
-        cdef int ksq
-        cdef u64 checkers, pinned
-        _checkers_pinned(&s.pos, &ksq, &checkers, &pinned)
-        return _legal(&s.pos, False, ksq, checkers, pinned, mv)
+        _cp(s)
+        return _legal(&s.pos, False, s.ksq, s.checkers, s.pinned, mv)
 
     # ----- the root ---------------------------------------------------------------------
     def search_root(self, state, int depth, double alpha, double beta, clock, prev_best,
@@ -1114,7 +1132,7 @@ cdef class Engine:
         q = _quick(fresh, s, &m)
         quick = (q, m)
         evaluation = _evaluate(fresh, s)
-        n = _noisy(&s.pos, buf)
+        n = _noisy(s, buf)
         return {"status": st, "check": _checked(&s.pos), "moves": moves,
                 "noisy": [_move(buf[i]) for i in range(n)], "evaluate": evaluation,
                 "quick": quick, "cached": _quick(fresh, s, &m) == evaluation and m == 0.0,
