@@ -257,10 +257,12 @@ def test_option_choice() -> None:
 @pytest.mark.parametrize("options", [
     {"lmr": False}, {"null_move": False}, {"futility": False}, {"killers": False},
     {"history": False}, {"check_extension": False}, {"aspiration": 30.0},
+    {"ordering": False}, {"discount": False}, {"tt": 512},
 ])
 def test_options_are_the_same(options: dict[str, Any]) -> None:
-    """The options the twin implements, each turned off (or aspiration on), still give the
-    Python search's iterations."""
+    """The options the twin implements, each turned off (or aspiration on, or a table of
+    512 entries, emptied many times a search), still give the Python search's
+    iterations."""
     _require_twin()
     for i in (1, 20, 45):
         s = POSITIONS[i]
