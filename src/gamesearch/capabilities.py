@@ -295,27 +295,20 @@ class CompiledSearch:
     settings, node for node, over the game's own compiled board (chess:
     ``games/chess/kernels/engine.pyx``).
 
-    ``engine(tt_size=, step=, threshold=, maxu=, margins=, pvs=, killers=, history=,
-    null_move=, lmr=, check_extension=)`` makes one searcher's engine, which keeps its
-    transposition table, killers and history between searches and offers
+    ``engine(tt_size=, step=, threshold=, maxu=, margins=, lmr_full=, lmr_deep=, pvs=,
+    killers=, history=, null_move=, lmr=, check_extension=)`` makes one searcher's engine,
+    which keeps its transposition table, killers and history between searches and offers
     ``search_root(state, depth, alpha, beta, clock, prev_best, first_check) -> (value,
     move, pv, hit_horizon)`` (one root window; ``clock.check`` is called at the Python
     search's node counts, from ``first_check = clock.begin(nodes so far)`` on, and its
     ``SearchTimeout`` propagates), ``partial()`` (the root's last improvement
     after a timeout, or ``None``), ``new_search()`` and ``take_stats()`` (nodes, cut-offs,
     table hits, reductions, re-searches, futility and reverse-futility prunes, selective
-    depth since the last call). The engine uses it for the options it implements
-    (:data:`COMPILED_SEARCH_OPTIONS` names what it does not)."""
+    depth since the last call). The engine uses it only when every option in use is one
+    the twin implements (not: no table, ``tt_move=0``, Pons's safe moves, value bounds, an
+    endgame database, distance bounds, a named evaluation, no quiescence)."""
 
     engine: Callable[..., Any]
-
-
-#: The engine options a compiled search does not implement (the engine keeps to its
-#: Python loop when one of them is in use): no table, ``tt_move=0``, Pons's safe moves,
-#: the game's value bounds, an endgame database, distance bounds, a named evaluation, no
-#: quiescence.
-COMPILED_SEARCH_OPTIONS = ("tt", "tt_move", "safe", "bounds", "endgame", "distance_bounds",
-                           "evaluation", "quiescence")
 
 
 # ----- Monte Carlo tree search -------------------------------------------------------------

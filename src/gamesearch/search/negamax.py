@@ -308,7 +308,8 @@ class Negamax(Searcher):
         return offer.engine(
             tt_size=table.size, step=self.win_step,
             threshold=win_threshold(game.max_utility), maxu=float(game.max_utility),
-            margins=self.futility or (), pvs=self.pvs, killers=self.killers_on,
+            margins=self.futility or (), lmr_full=LMR_FULL_MOVES, lmr_deep=LMR_DEEP_MOVES,
+            pvs=self.pvs, killers=self.killers_on,
             history=self.history_on, null_move=self.null_move,
             lmr=self.lmr, check_extension=bool(self.check_extension and has_check))
 

@@ -33,7 +33,8 @@ class Engine:
     table: Table
     def __init__(
         self, tt_size: int, cache: EvalCache, step: float, threshold: float, maxu: float,
-        margins: Sequence[float], pvs: bool = True, killers: bool = True,
+        margins: Sequence[float], lmr_full: int = 3, lmr_deep: int = 8, pvs: bool = True,
+        killers: bool = True,
         history: bool = True, null_move: bool = True, lmr: bool = True,
         check_extension: bool = True,
     ) -> None: ...

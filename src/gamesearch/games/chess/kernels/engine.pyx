@@ -19,7 +19,7 @@ gives the same integers, the same moves in the same order, the same node counts)
 * move generation, SEE, the quiescence moves and the legal-move test are ``compiled.pyx``'s
   C functions (this module includes that source, so that the C compiler inlines them into
   the search; the extension therefore also carries the kernels' Python functions, unused
-  here); :c:func:`terminal_status` is ``status.compute_status`` (insufficient material as
+  here); ``Engine.status`` is ``status.compute_status`` (insufficient material as
   python-chess judges it, repetition, mate, stalemate, the fifty-move rule);
 * the evaluation and its lazy estimate: ``evaluation.evaluate`` and ``quick_evaluate``,
   with the weights ``backend.py`` hands to ``init_eval``/``init_result`` (never written
@@ -42,9 +42,15 @@ hard deadline and the stop event act at the same nodes, and its ``SearchTimeout`
 search as it ends the Python one (the root's last improvement is kept for the partial
 result).
 
+The search's parameters come from ``Negamax`` when it makes the engine (the win discount,
+the futility margins, the late-move-reduction move numbers, the options); only the sizes
+of the per-ply arrays are written here (``MAXPLY``, as ``negamax.MAX_PLIES``).
+
 Departures: the values are C doubles, so a value the Python search returns as an int (an
 evaluation) comes back as the equal float; the principal variations are copied into a
-triangular table instead of shared cons cells (the same moves). Options the twin does not
+triangular table instead of shared cons cells (the same moves); a line deeper than
+``MAXPLY`` plies ends in quiescence, then stands pat (the Python search would fail on its
+per-ply arrays there: no search reaches it). Options the twin does not
 implement (no table, ``tt_move=0``, Pons's safe moves, value bounds, an endgame database,
 distance bounds, another evaluation) are the Python search's alone: ``Negamax`` uses the
 twin only when none of them is asked for.
@@ -64,10 +70,8 @@ cdef enum:
     T_EXACT = 0
     T_LOWER = 1
     T_UPPER = 2
-    LMR_FULL = 3           # search.negamax.LMR_FULL_MOVES
-    LMR_DEEP = 8           # search.negamax.LMR_DEEP_MOVES
 
-cdef int UNLIMITED_D = 1 << 30   # search.tt.UNLIMITED
+cdef int UNLIMITED_D = 1 << 30   # a table depth: searched to the end (search.tt.UNLIMITED)
 cdef double INF = INFINITY
 cdef u64 DARK_SQ = 0, LIGHT_SQ = 0
 cdef double LAZY_MARGIN_C = 0.0
@@ -566,14 +570,15 @@ cdef class Engine:
 
     ``step``, ``threshold`` and ``maxu``: the win discount per ply, the threshold of win
     scores and the mate utility (``Negamax.win_step``, ``win_threshold``,
-    ``max_utility``); ``margins``: the futility margins by depth (empty: off); the flags
-    are ``Negamax``'s options of the same names."""
+    ``max_utility``); ``margins``: the futility margins by depth (empty: off);
+    ``lmr_full`` and ``lmr_deep``: ``negamax.LMR_FULL_MOVES`` and ``LMR_DEEP_MOVES``; the
+    flags are ``Negamax``'s options of the same names."""
 
     cdef readonly Table table
     cdef EvalCache cache
     cdef double step, threshold, maxu
     cdef double margins[8]
-    cdef int futility_depth
+    cdef int futility_depth, lmr_full, lmr_deep
     cdef bint pvs, use_killers, use_history, use_null, use_lmr, use_check_ext, prunes
     cdef int killers[MAXPLY][2]
     cdef long long history[2][CODES]
@@ -602,8 +607,9 @@ cdef class Engine:
     cdef double root_best
 
     def __cinit__(self, Py_ssize_t tt_size, EvalCache cache, double step, double threshold,
-                  double maxu, margins, bint pvs=True, bint killers=True, bint history=True,
-                  bint null_move=True, bint lmr=True, bint check_extension=True):
+                  double maxu, margins, int lmr_full=3, int lmr_deep=8, bint pvs=True,
+                  bint killers=True, bint history=True, bint null_move=True, bint lmr=True,
+                  bint check_extension=True):
         cdef int i
         self.table = Table(tt_size)
         self.cache = cache
@@ -616,6 +622,8 @@ cdef class Engine:
         self.futility_depth = len(margins)
         for i in range(len(margins)):
             self.margins[i] = margins[i]
+        self.lmr_full = lmr_full
+        self.lmr_deep = lmr_deep
         self.pvs = pvs
         self.use_killers = killers
         self.use_history = history
@@ -947,7 +955,7 @@ cdef class Engine:
             self.push_child(ply + 1, False)
             searched += 1
             prune = futile and not first
-            if prune or (lmr_node and searched > LMR_FULL and a != tt_move
+            if prune or (lmr_node and searched > self.lmr_full and a != tt_move
                          and not (self.use_killers and (a == self.killers[ply][0]
                                                          or a == self.killers[ply][1]))):
                 if _is_noisy(&s.pos, a):
@@ -960,7 +968,7 @@ cdef class Engine:
                         self.futility_prunes += 1
                         self.count_node()
                         continue
-                    r = 2 if searched > LMR_DEEP and d >= 6 else 1
+                    r = 2 if searched > self.lmr_deep and d >= 6 else 1
                     self.reductions += 1
                     v = -self.negamax(-nextafter(alpha, INF), -alpha, d - 1 - r, ply + 1)
                     if v <= alpha:
