@@ -13,9 +13,12 @@ the nodes each needed to complete a fixed depth. Rates are nodes per CPU second 
 process (``time.process_time``), so that other load on a shared machine does not favour
 whichever engine happened to run in a quiet moment; the time limits are wall-clock.
 
-The ``id`` row uses the compiled chess kernels when they are built (``KERNELS`` is printed);
-the "id (pure)" row runs the same engine in a child process with ``GAMESEARCH_PURE_PYTHON=1``
-(the pure-Python functions the kernels are checked against), at the same time per position.
+The ``id`` row is the engine as it runs by default: the compiled twin of its search
+(``games/chess/kernels/engine.pyx``, the same search node for node) when it is built. The
+"id (python)" row runs the Python search (``compiled=False``) on the compiled chess kernels
+(``KERNELS`` is printed); the "id (pure)" row the Python search in a child process with
+``GAMESEARCH_PURE_PYTHON=1`` (the pure-Python functions the kernels are checked against), at
+the same time per position.
 
 The same run ends with Stockfish's own ``bench`` (its 50 built-in positions, one thread, a
 16 MB hash, to ``--stockfish-depth``) in a child process, for scale rather than like for
@@ -140,10 +143,13 @@ class PstBaseline(Baseline):
         return score if board.turn else -score
 
 
-def run_id(game: ChessGame, fen: str, seconds: float) -> tuple[int, float, int]:
-    """(nodes, CPU seconds, depth) of the ``id`` engine on ``fen`` for ``seconds``."""
+def run_id(game: ChessGame, fen: str, seconds: float,
+           compiled: bool | None = None) -> tuple[int, float, int]:
+    """(nodes, CPU seconds, depth) of the ``id`` engine on ``fen`` for ``seconds``
+    (``compiled``: the searcher's option, None its default)."""
     state = game.search_start(game.parse_state(fen))
-    searcher = make_searcher(game, "id", soft_share=1.0)  # the whole time, as the baseline
+    # the whole time, as the baseline
+    searcher = make_searcher(game, "id", soft_share=1.0, compiled=compiled)
     t0 = time.process_time()
     r = searcher.search(state, Limit(time=seconds))
     return r.nodes, time.process_time() - t0, r.depth
@@ -214,11 +220,15 @@ def main() -> None:
     print(f"date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     print("load average before: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     print(f"chess kernels: {KERNELS}")
+    twin = bool(getattr(make_searcher(game, "id"), "compiled", False))
+    print(f"id runs the compiled twin of its search: {'yes' if twin else 'no (not built)'}")
     pure = {} if args.no_pure else run_pure(args.time)
     print(f"{'position':<10} {'engine':<12} {'nodes/s':>9} {'depth':>5}   "
           f"nodes to depth {args.depth}")
     baselines = {"minimal": Baseline, "minimal+PST": PstBaseline}
-    totals = {name: [0, 0.0] for name in ("id", *(["id (pure)"] if pure else []), *baselines)}
+    python_row = ["id (python)"] if twin else []
+    totals = {name: [0, 0.0] for name in (
+        "id", *python_row, *(["id (pure)"] if pure else []), *baselines)}
     for name, fen in POSITIONS.items():
         nodes, dt, depth = run_id(game, fen, args.time)
         state = game.search_start(game.parse_state(fen))
@@ -226,6 +236,11 @@ def main() -> None:
         totals["id"][0] += nodes
         totals["id"][1] += dt
         print(f"{name:<10} {'id':<12} {nodes / dt:>9.0f} {depth:>5}   {fixed}")
+        if twin:
+            nodes, dt, depth = run_id(ChessGame(), fen, args.time, compiled=False)
+            totals["id (python)"][0] += nodes
+            totals["id (python)"][1] += dt
+            print(f"{'':<10} {'id (python)':<12} {nodes / dt:>9.0f} {depth:>5}   {fixed}")
         if pure:
             nodes, dt, depth = pure[name]
             totals["id (pure)"][0] += nodes
@@ -245,9 +260,11 @@ def main() -> None:
     print("overall nodes per CPU second: " + ", ".join(f"{k} {v:.0f}" for k, v in rate.items()))
     print("totals, nodes / CPU s: "
           + ", ".join(f"{k} {n} / {t:.2f}" for k, (n, t) in totals.items()))
-    for label in ("id (pure)", *baselines):
+    for label in (*python_row, "id (pure)", *baselines):
         if label in rate:
             print(f"ratio id / {label}: {rate['id'] / rate[label]:.2f}")
+    if python_row:
+        print(f"ratio id (python) / minimal: {rate['id (python)'] / rate['minimal']:.2f}")
     if pure:
         print(f"ratio id (pure) / minimal: {rate['id (pure)'] / rate['minimal']:.2f}")
     stockfish = None if args.no_stockfish else find_stockfish()
@@ -263,7 +280,7 @@ def main() -> None:
               f"(of which start-up about {startup:.2f} s, measured apart)")
         print(f"stockfish nodes per CPU second: {nodes / search_cpu:.0f} without start-up, "
               f"{nodes / cpu:.0f} with it (per wall second, as it reports: {nodes / wall:.0f})")
-        for label in ("id", "id (pure)", "minimal"):
+        for label in ("id", *python_row, "id (pure)", "minimal"):
             if label in rate:
                 ratio = rate[label] * search_cpu / nodes
                 print(f"ratio {label} / stockfish (CPU): {ratio:.4f} (stockfish {1 / ratio:.1f}x)")

@@ -35,6 +35,8 @@ The objects:
   soft time share): a typed value; a game supplies its defaults as one;
 * :class:`Playouts` -- what Monte Carlo tree search asks: PUCT's priors, compiled playouts;
 * :class:`FastSolver`, :class:`Book` -- a compiled exact solver; an opening book;
+* :class:`CompiledSearch` -- a compiled twin of the engine's search (``negamax``/``id``
+  with the game's engine settings), which the engine runs instead of its Python loop;
 * :class:`EndgameDatabase` -- exact values of the positions an endgame database holds
   (win, loss or draw and the distance to the end), which the engine probes at its nodes;
 * :class:`Drawing` -- the position as SVG for the web app;
@@ -284,6 +286,29 @@ class EngineSettings:
     def from_mapping(cls, settings: Mapping[str, Any]) -> EngineSettings:
         """The settings of a mapping (a configuration file's), checked like the keywords."""
         return cls(**dict(settings))
+
+
+@dataclass(frozen=True)
+class CompiledSearch:
+    """A compiled twin of the engine's search (``Game.compiled_search()``): the same
+    algorithm as :class:`~gamesearch.search.negamax.Negamax` with the game's hooks and engine
+    settings, node for node, over the game's own compiled board (chess:
+    ``games/chess/kernels/engine.pyx``).
+
+    ``engine(tt_size=, step=, threshold=, maxu=, margins=, lmr_full=, lmr_deep=, pvs=,
+    killers=, history=, null_move=, lmr=, check_extension=)`` makes one searcher's engine,
+    which keeps its transposition table, killers and history between searches and offers
+    ``search_root(state, depth, alpha, beta, clock, prev_best, first_check) -> (value,
+    move, pv, hit_horizon)`` (one root window; ``clock.check`` is called at the Python
+    search's node counts, from ``first_check = clock.begin(nodes so far)`` on, and its
+    ``SearchTimeout`` propagates), ``partial()`` (the root's last improvement
+    after a timeout, or ``None``), ``new_search()`` and ``take_stats()`` (nodes, cut-offs,
+    table hits, reductions, re-searches, futility and reverse-futility prunes, selective
+    depth since the last call). The engine uses it only when every option in use is one
+    the twin implements (not: no table, ``tt_move=0``, Pons's safe moves, value bounds, an
+    endgame database, distance bounds, a named evaluation, no quiescence)."""
+
+    engine: Callable[..., Any]
 
 
 # ----- Monte Carlo tree search -------------------------------------------------------------

@@ -38,6 +38,7 @@ from .capabilities import (
     BOOK_ON,
     Book,
     BookEntry,
+    CompiledSearch,
     Drawing,
     EndgameDatabase,
     EngineSettings,
@@ -263,6 +264,12 @@ class Game(Generic[S, A]):
     @capability
     def playouts(self) -> Playouts[S] | None:
         """What MCTS asks: priors, compiled playouts (:class:`~.capabilities.Playouts`)."""
+        return None
+
+    @capability
+    def compiled_search(self) -> CompiledSearch | None:
+        """A compiled twin of the engine's search (:class:`~.capabilities.CompiledSearch`),
+        when installed."""
         return None
 
     @capability

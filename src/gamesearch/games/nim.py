@@ -21,9 +21,9 @@ is for:
   object, or ``None`` when the game does not have it. Nim has an ``evaluation``, a
   ``move_ordering``, ``safe_moves``, a ``drawing`` and a ``perft``; for each capability it
   does not have (``tactics``, ``null_move``, ``score_convention``, ``engine_settings``,
-  ``playouts``, ``fast_solver``, ``opening_book``, ``book_builder``, ``endgame_database``,
-  ``match_hooks``, ``turn_passing``, ``observation``, ``value_bounds``, ``perfect_view``,
-  ``game_record``, ``gtp``, ``gnubg_player``) a
+  ``playouts``, ``compiled_search``, ``fast_solver``, ``opening_book``, ``book_builder``,
+  ``endgame_database``, ``match_hooks``, ``turn_passing``, ``observation``,
+  ``value_bounds``, ``perfect_view``, ``game_record``, ``gtp``, ``gnubg_player``) a
   comment says what it is for and which game has one.
 
 Its parameter, the start's heaps, is an option of its spec (``nim:heaps=1-3-5-7``): the
@@ -238,6 +238,10 @@ class Nim(Game[NimState, NimAction]):
     # below it) and traced_codes (the trace as two integer arrays, players and actions),
     # which RAVE's compact tree indexes its arrays by (Go's). Nim's playouts are the plain
     # Python ones.
+
+    # compiled_search() -> CompiledSearch: a compiled twin of the engine's whole search
+    # (its engine(...) makes one searcher's; chess's Cython one), node for node the Python
+    # loop's. Nim's searches are small: the Python loop serves.
 
     # fast_solver() -> FastSolver: a compiled exact solver whose solve(state, ...) answers
     # what the Python solver answers, much faster (Connect Four's and Othello's, numba).

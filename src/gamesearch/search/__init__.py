@@ -80,6 +80,7 @@ ALGORITHMS: dict[str, AlgorithmInfo] = {
 
 BOOL_OPTIONS = (
     "ordering", "killers", "history", "quiescence", "pvs", "discount", "iterate", "partial",
+    "compiled",
     "check_extension", "null_move", "lmr", "futility", "zero_eval", "endgame",
     "solver", "puct", "transpositions", "reuse", "fast", "wdl", "rave",  # mcts
     "shallow", "lastbranch", "speculative",  # maxn's pruning

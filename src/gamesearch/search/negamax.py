@@ -66,6 +66,16 @@ from its usual source:
   longer than all before it). The time limit itself stays the hard limit; a clock's
   allocation sets its own soft limit (:mod:`gamesearch.search.control`).
 
+* ``compiled``: the game's compiled twin of this search (its ``compiled_search()``
+  capability, :class:`~gamesearch.capabilities.CompiledSearch`: chess's Cython engine),
+  which searches each root window as ``search_root`` would, node for node (same values,
+  moves, lines, node counts and statistics; ``tests/test_chess_twin.py``), while the
+  iterations, the aspiration window, the clock and the partial results stay here. On by
+  default when the game offers one and every option in use is one it implements (not:
+  no table, ``tt_move=0``, ``safe``, ``bounds``, ``endgame``, ``distance_bounds``, a named
+  ``evaluation``, no quiescence); ``compiled=True`` with such an option, or for a game
+  without one, is an error; ``compiled=False`` keeps the Python loop.
+
 Engine policy is not rules: the defaults of ``lmr``, the futility margins and ``soft_share``
 come from the game's :meth:`~gamesearch.game.Game.engine_settings`, a typed
 :class:`~gamesearch.capabilities.EngineSettings` (chess asks for all three); options given
@@ -175,6 +185,7 @@ class Negamax(Searcher):
         zero_eval: bool = False,
         distance_bounds: bool = False,
         evaluation: str | None = None,
+        compiled: bool | None = None,
     ) -> None:
         super().__init__(game, discount=discount, zero_eval=zero_eval, evaluation=evaluation)
         #: mate-distance bounds at every node: a win or a loss is at least a ply away (the
@@ -257,6 +268,55 @@ class Negamax(Searcher):
         self.prev_value: float | None = None
         self._prev_best: Any = None
         self._partial: Iteration | None = None
+        #: the game's compiled twin of this search (see ``compiled`` in the module
+        #: docstring), or None: the Python search
+        self._twin: Any = self._compiled_twin(compiled)
+
+    def _compiled_twin(self, compiled: bool | None) -> Any:
+        """The engine of the game's compiled search when it is to be used: asked for
+        (``compiled=True``: an error when the game has none or an option in use is one it
+        does not implement) or by default (``None``: when the game offers one and every
+        option in use is one it implements); ``compiled=False``: never."""
+        if compiled is False:
+            return None
+        game = self.game
+        offer = game.compiled_search()
+        if offer is None:
+            if compiled:
+                raise UnsupportedGameError(
+                    f"{game.name} has no compiled search here (not built, or the game runs "
+                    "on its pure-Python functions): use compiled=0")
+            return None
+        unsupported = [name for name, used in (
+            ("tt", self.table is None), ("tt_move", not self.tt_move_on),
+            ("safe", self.safe), ("bounds", self._value_bounds is not None),
+            ("endgame", self._endgame is not None), ("distance_bounds", self.distance_bounds),
+            ("evaluation", self.evaluation_name is not None),
+            ("quiescence", not self.quiescence or self._tactics is None),
+            ("null_move", self.null_move and self._null_hooks is None),
+        ) if used]
+        if unsupported:
+            if compiled:
+                raise UnsupportedGameError(
+                    f"the compiled search of {game.name} does not implement "
+                    f"{', '.join(unsupported)} as set here: leave them at their defaults or "
+                    "use compiled=0")
+            return None
+        table = self.table
+        assert table is not None
+        has_check = self._tactics is not None and self._tactics.in_check is not None
+        return offer.engine(
+            tt_size=table.size, step=self.win_step,
+            threshold=win_threshold(game.max_utility), maxu=float(game.max_utility),
+            margins=self.futility or (), lmr_full=LMR_FULL_MOVES, lmr_deep=LMR_DEEP_MOVES,
+            pvs=self.pvs, killers=self.killers_on,
+            history=self.history_on, null_move=self.null_move,
+            lmr=self.lmr, check_extension=bool(self.check_extension and has_check))
+
+    @property
+    def compiled(self) -> bool:
+        """Whether this searcher runs the game's compiled twin of its search."""
+        return self._twin is not None
 
     @property
     def always_iterate(self) -> bool:  # type: ignore[override]
@@ -270,6 +330,8 @@ class Negamax(Searcher):
         self.reductions = self.re_searches = 0
         self.futility_prunes = self.reverse_futility_prunes = 0
         self.endgame_hits = 0
+        if self._twin is not None:
+            self._twin.new_search()  # (its own killers and history: the same rules)
         if self.killers_on:
             for ks in self._killers:
                 ks[0] = ks[1] = None
@@ -316,6 +378,8 @@ class Negamax(Searcher):
         window, or end the probe, once the root's moves are known (see :data:`RootBounds`).
         Like any node, the root counts as a node and checks the clock.
         """
+        if self._twin is not None and root_moves is None and root_bounds is None:
+            return self._twin_root(state, depth, alpha, beta, clock)
         kernel = self._kernel(clock)
         kernel.count_node()
         game = self.game
@@ -352,6 +416,40 @@ class Negamax(Searcher):
             self.table.store(key, d if horizon else UNLIMITED, flag, kept, best_move, None)
         self._partial = None
         return Iteration(best, best_move, pv_list(line), hit_horizon=horizon)
+
+    def _twin_root(
+        self, state: Any, depth: int | None, alpha: float, beta: float, clock: Clock
+    ) -> Iteration:
+        """:meth:`search_root` by the game's compiled twin: the same search, statistics
+        and partial result (the root's last improvement) after a timeout."""
+        twin = self._twin
+        try:
+            value, move, pv, horizon = twin.search_root(
+                state, FULL_DEPTH if depth is None else depth, alpha, beta, clock,
+                self._prev_best, clock.begin(self.nodes))
+        except SearchTimeout:
+            self._take_twin_stats()
+            found = twin.partial()
+            if found is not None:
+                self._partial = Iteration(found[0], found[1], found[2],
+                                          extra={"partial": True})
+            raise
+        self._take_twin_stats()
+        self._partial = None
+        return Iteration(value, move, pv, hit_horizon=horizon)
+
+    def _take_twin_stats(self) -> None:
+        """The kernel's ``flush`` for the compiled twin."""
+        (nodes, cutoffs, tt_hits, reductions, re_searches, futility_prunes,
+         reverse_futility_prunes, seldepth) = self._twin.take_stats()
+        self.nodes += nodes
+        self.cutoffs += cutoffs
+        self.tt_hits += tt_hits
+        self.reductions += reductions
+        self.re_searches += re_searches
+        self.futility_prunes += futility_prunes
+        self.reverse_futility_prunes += reverse_futility_prunes
+        self.seldepth = max(self.seldepth, seldepth)
 
     def _safe_root(self, state: Any, moves: Any) -> Iteration | Any:
         """Pons's pruning at the root: a win at once ends the search; otherwise only the

@@ -104,6 +104,28 @@ PURE_PYTHON = Kernels(
 )
 
 
+def _eval_weights() -> dict[str, Any]:
+    """The evaluation's weights (``evaluation.py``'s constants), as the compiled
+    evaluations read them at init."""
+    e = evaluation
+    return {
+        "BISHOP_PAIR": e.BISHOP_PAIR, "DOUBLED_MG": e.DOUBLED_MG, "DOUBLED_EG": e.DOUBLED_EG,
+        "ISOLATED_MG": e.ISOLATED_MG, "ISOLATED_EG": e.ISOLATED_EG, "PASSED_MG": e.PASSED_MG,
+        "PASSED_EG": e.PASSED_EG, "SHIELD_BONUS": e.SHIELD_BONUS,
+        "OPEN_FILE_NEAR_KING": e.OPEN_FILE_NEAR_KING, "TEMPO": e.TEMPO,
+        "EVAL_LIMIT": e.EVAL_LIMIT, "EVAL_CACHE_SIZE": e.EVAL_CACHE_SIZE,
+        "LAZY_MARGIN": e.LAZY_MARGIN,
+    }
+
+
+def _init_tables(module: Any) -> None:
+    """Hand a compiled module (the kernels, the engine) this package's interned moves,
+    evaluation weights, key and score tables."""
+    module.init(MOVES, PROMOTIONS)
+    module.init_eval(_eval_weights())
+    module.init_result(ChessState, Board, ZOBRIST, MG, EG, PHASE, Z_TURN, Z_EP, Z_CASTLING)
+
+
 def _compiled_kernels() -> Kernels | None:
     """The compiled kernels, initialised with this package's tables, or None when the
     extension was not built (no C compiler at install time)."""
@@ -111,17 +133,7 @@ def _compiled_kernels() -> Kernels | None:
         from .kernels import compiled
     except ImportError:
         return None
-    compiled.init(MOVES, PROMOTIONS)
-    e = evaluation
-    compiled.init_eval({
-        "BISHOP_PAIR": e.BISHOP_PAIR, "DOUBLED_MG": e.DOUBLED_MG, "DOUBLED_EG": e.DOUBLED_EG,
-        "ISOLATED_MG": e.ISOLATED_MG, "ISOLATED_EG": e.ISOLATED_EG, "PASSED_MG": e.PASSED_MG,
-        "PASSED_EG": e.PASSED_EG, "SHIELD_BONUS": e.SHIELD_BONUS,
-        "OPEN_FILE_NEAR_KING": e.OPEN_FILE_NEAR_KING, "TEMPO": e.TEMPO,
-        "EVAL_LIMIT": e.EVAL_LIMIT, "EVAL_CACHE_SIZE": e.EVAL_CACHE_SIZE,
-        "LAZY_MARGIN": e.LAZY_MARGIN,
-    })
-    compiled.init_result(ChessState, Board, ZOBRIST, MG, EG, PHASE, Z_TURN, Z_EP, Z_CASTLING)
+    _init_tables(compiled)
     state_moves = movegen.cached_moves(compiled.generate_moves)
     compiled.init_status(state_moves, MATE)
     # each kernel has the name of its field in the extension
@@ -131,6 +143,24 @@ def _compiled_kernels() -> Kernels | None:
 
 #: The compiled twins (Cython), or None when the extension was not built.
 COMPILED: Kernels | None = _compiled_kernels()
+
+
+def _compiled_engine() -> Any:
+    """The compiled twin of the chess search (``kernels/engine.pyx``), initialised with the
+    same tables as the kernels, or None when it was not built (or the kernels were not)."""
+    if COMPILED is None:
+        return None
+    try:
+        from .kernels import engine
+    except ImportError:
+        return None
+    _init_tables(engine)
+    engine.init_engine()
+    return engine
+
+
+#: The compiled search's module (``Engine``, ``EvalCache``), or None when not built.
+ENGINE: Any = _compiled_engine()
 
 
 def default_kernels() -> Kernels:

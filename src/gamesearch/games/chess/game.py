@@ -24,6 +24,7 @@ import chess
 from chess import BB_SQUARES, Board, Move
 
 from ...capabilities import (
+    CompiledSearch,
     Drawing,
     EngineSettings,
     Evaluation,
@@ -36,8 +37,9 @@ from ...capabilities import (
 from ...errors import GameError, IllegalMoveError, InvalidLimitError, InvalidPositionError
 from ...game import Game, GameType, win_distance
 from . import board as _board
-from .backend import Kernels, default_kernels, kernels_named
+from .backend import COMPILED, ENGINE, Kernels, default_kernels, kernels_named
 from .board import MATE, MATED, ChessState, intern_move
+from .evaluation import EVAL_CACHE_SIZE
 from .movegen import generate_moves
 from .status import insufficient_material, repeated
 
@@ -169,6 +171,9 @@ class ChessGame(Game[ChessState, Move]):
         self.evaluate = partial(kernels.evaluate, self._eval_cache)
         self.quick_evaluate = partial(kernels.quick_evaluate, self._eval_cache)
         self.iter_noisy_actions = kernels.noisy_actions
+        #: the compiled search's evaluation cache (its twin of ``_eval_cache``), made when
+        #: a search first asks for it
+        self._twin_cache: Any = None
 
     def __reduce__(self) -> tuple[Any, tuple[Kernels]]:
         # a copy (or another process) gets the same kernels and a fresh evaluation cache
@@ -226,6 +231,17 @@ class ChessGame(Game[ChessState, Move]):
         """Captures and promotions for quiescence (one at a time: the static exchange is
         computed only when reached), which moves are captures or promotions, check."""
         return Tactics(self.iter_noisy_actions, self.is_noisy, self.in_check)
+
+    def compiled_search(self) -> CompiledSearch | None:
+        """The compiled twin of the ``id`` search (``kernels/engine.pyx``) when it is built
+        and this game runs on the compiled kernels (``GAMESEARCH_PURE_PYTHON`` or
+        ``kernels="python"``: none, the Python search). Not for a subclass: the twin has
+        this class's rules and hooks built in, and would bypass an override."""
+        if ENGINE is None or self.kernels is not COMPILED or type(self) is not ChessGame:
+            return None
+        if self._twin_cache is None:
+            self._twin_cache = ENGINE.EvalCache(EVAL_CACHE_SIZE)
+        return CompiledSearch(partial(ENGINE.Engine, cache=self._twin_cache))
 
     def null_move(self) -> NullMove[ChessState]:
         return NullMove(self.null_result, self.null_move_allowed)
