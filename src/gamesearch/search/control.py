@@ -24,6 +24,41 @@ maximum, never more than half the clock) but iterative deepening starts no new i
 after :data:`SOFT_SHARE` of the target (the soft limit): an iteration that starts late
 rarely finishes, one that started early may end a little after the target. An anytime
 search of short iterations (MCTS) runs to the target itself.
+
+Time by instability (:class:`TimeRule`, :class:`Stability`): under a clock, iterative
+deepening moves its soft limit after every completed iteration by how unsettled the search
+is, the idea of Stockfish's time manager (``search.cpp``, ``Thread::search``: the
+``fallingEval``, ``timeReduction`` and ``bestMoveInstability`` factors that scale its
+optimum time, and the cap for a single legal move; Stockfish 15.1, read 2026-12). The soft
+limit becomes ``SOFT_SHARE x target x factor``, never past the hard limit, the factor the
+product of
+
+* *instability*: ``1 + change_weight x changes``, where ``changes`` is a decaying count of
+  best-move changes (halved after every iteration, one added when the iteration's best
+  move differs from the previous iteration's, from iteration
+  :attr:`TimeRule.counted_from` on: Stockfish's ``totBestMoveChanges``);
+* *a falling score*: ``1 + fall_weight x`` the drop below the previous move's final value
+  ``+ fall_iter_weight x`` the drop below the value :attr:`TimeRule.lookback` iterations
+  ago, in the game's score units (:attr:`TimeRule.score_unit`: a pawn in chess), kept
+  within :attr:`TimeRule.fall_range` (a rising score spends a little less);
+* *stability*: :attr:`TimeRule.stable_factor` when the best move has not changed for
+  :attr:`TimeRule.stable_iterations` completed iterations (Stockfish's
+  ``timeReduction``, which counts depths since the last change);
+* *a far-ahead best move*: :attr:`TimeRule.ahead_factor` when the iteration proved the best
+  move at least :attr:`TimeRule.ahead_margin` score units better than every other (the
+  driver reads ``Iteration.margin``: the engine's fail-soft upper bounds of the other root
+  moves). Departure: Stockfish measures this by the best move's share of the nodes
+  (``nodesEffort``); the bound needs no per-move node counts from a compiled kernel;
+
+then clamped to :attr:`TimeRule.factor_range`. A single legal move makes the factor
+:attr:`TimeRule.single_factor` (0: no iteration after the first). Departures: the
+neutral factor is 1 (the library's soft limit already is half the target, where
+Stockfish's is its optimum), the constants are scaled to a search that completes a handful
+of iterations a move rather than twenty, and only a clock's allocation is moved (a
+``time``, ``soft_time`` or ``movetime`` is the caller's and stays as given). The rule is a
+searcher setting (:attr:`gamesearch.search.base.Searcher.time_rule`; the engine's
+``instability=0`` turns it off), written once here and applied by the driver for every
+game.
 """
 
 from __future__ import annotations
@@ -167,21 +202,25 @@ class Limit:
         The soft time is a rule of iterative deepening only: it never moves the target.
         """
         target = hard = soft = INF
+        managed = False
         if self.clocks is not None:
             remaining = self.clocks[player % len(self.clocks)]
             incs = self.increments or (0.0,)
             target, hard = allocate_time(remaining, incs[player % len(incs)], self.moves_to_go)
             soft = SOFT_SHARE * target
+            managed = True
         if self.time is not None and self.time < hard:
             hard = self.time
             soft = min(soft, hard if soft_share is None else soft_share * hard)
+            managed = False
         if self.soft_time is not None:
             soft = self.soft_time
+            managed = False
         soft = min(soft, hard)
         target = min(target, hard)
         if target == INF and self.soft_time is not None:
             target = soft  # the only time given
-        return TimePlan(target, soft, hard)
+        return TimePlan(target, soft, hard, managed)
 
     def budget(self, player: int, soft_share: float | None = None) -> tuple[float, float]:
         """``(hard, soft)`` seconds for ``player`` to move under this limit (``INF``: none):
@@ -194,12 +233,14 @@ class Limit:
 class TimePlan:
     """Seconds from the start of a search (``INF``: none): ``target`` (what an anytime
     search spends: Stockfish's optimum), ``soft`` (no new iteration after it) and ``hard``
-    (stop: Stockfish's maximum); ``soft <= hard`` and ``target <= hard``. Made by
-    :meth:`Limit.plan` only."""
+    (stop: Stockfish's maximum); ``soft <= hard`` and ``target <= hard``. ``managed``: the
+    soft limit is the clock allocation's own, which :class:`TimeRule` may move (a
+    ``time`` or ``soft_time`` the caller gave is not). Made by :meth:`Limit.plan` only."""
 
     target: float = INF
     soft: float = INF
     hard: float = INF
+    managed: bool = False
 
 
 def allocate_time(
@@ -249,12 +290,16 @@ class Clock:
 
     def __init__(self, hard: float = INF, soft: float = INF, max_nodes: int | None = None,
                  stop: threading.Event | None = None, target: float | None = None,
-                 now: Callable[[], float] | None = None) -> None:
+                 now: Callable[[], float] | None = None, managed: bool = False) -> None:
         #: the time source (seconds, monotonic); every reading of this search's time
         self.now: Callable[[], float] = now if now is not None else time.perf_counter
         self.start_time = self.now()
         self.hard = hard
         self.soft = min(soft, hard)
+        #: the soft limit the plan gave, before :meth:`scale_soft` moved it
+        self.base_soft = self.soft
+        #: the soft limit is the clock allocation's, which a :class:`TimeRule` may move
+        self.managed = managed
         self.target = hard if target is None else min(target, hard)
         self.deadline = self.start_time + hard
         self.soft_deadline = self.start_time + self.soft
@@ -273,7 +318,8 @@ class Clock:
         if limit is None or not limit.budgeted:
             return cls(now=now)
         plan = limit.plan(player, soft_share)
-        return cls(plan.hard, plan.soft, limit.nodes, limit.stop, plan.target, now)
+        return cls(plan.hard, plan.soft, limit.nodes, limit.stop, plan.target, now,
+                   plan.managed)
 
     @property
     def unlimited(self) -> bool:
@@ -310,11 +356,132 @@ class Clock:
         return (self.now() >= self.soft_deadline
                 or (self.stop is not None and self.stop.is_set()))
 
+    def scale_soft(self, factor: float) -> None:
+        """Move the soft limit to ``factor`` times the plan's (:attr:`base_soft`), never
+        past the hard limit nor below 0 (a :class:`TimeRule`'s verdict; the hard limit and
+        the target stay)."""
+        self.soft = min(max(self.base_soft * factor, 0.0), self.hard)
+        self.soft_deadline = self.start_time + self.soft
+
     def elapsed(self) -> float:
         return self.now() - self.start_time
 
     def remaining(self) -> float:
         return self.deadline - self.now()
+
+
+@dataclass(frozen=True)
+class TimeRule:
+    """How far iterative deepening moves its soft limit by the search's instability (see
+    the module docstring: Stockfish's time manager in the library's terms). A searcher
+    setting; the factor is computed by a :class:`Stability` per search.
+
+    ``score_unit`` is the game's unit of score for the falling-score and far-ahead terms
+    (chess: 100 centipawns, a pawn); ``None`` turns both off (a game whose values have no
+    such unit keeps the best-move terms)."""
+
+    score_unit: float | None = None
+    #: weight of the decaying count of best-move changes, and its decay per iteration
+    change_weight: float = 1.0
+    change_decay: float = 0.5
+    #: changes count from this completed iteration on (the first few shallow iterations
+    #: change their minds as a matter of course; Stockfish's are gone by its depth 20)
+    counted_from: int = 4
+    #: per score unit of fall below the previous move's value / the value ``lookback``
+    #: iterations ago, and the range of the falling-score factor
+    fall_weight: float = 0.3
+    fall_iter_weight: float = 0.3
+    lookback: int = 3
+    fall_range: tuple[float, float] = (0.85, 1.6)
+    #: the best move unchanged for this many completed iterations: this factor
+    stable_iterations: int = 4
+    stable_factor: float = 0.7
+    #: the best move proven this many score units better than every other: this factor
+    ahead_margin: float = 2.0
+    ahead_factor: float = 0.6
+    #: a single legal move: this factor (0: the first iteration is enough)
+    single_factor: float = 0.0
+    #: the clamp on the whole factor
+    factor_range: tuple[float, float] = (0.35, 3.0)
+
+    def __post_init__(self) -> None:
+        for name in ("change_weight", "fall_weight", "fall_iter_weight", "stable_factor",
+                     "ahead_margin", "ahead_factor", "single_factor"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < INF:
+                raise InvalidLimitError(f"time rule {name}={v!r}: must be a number >= 0")
+        if self.score_unit is not None and not (isinstance(self.score_unit, (int, float))
+                                                and 0 < self.score_unit < INF):
+            raise InvalidLimitError(
+                f"time rule score_unit={self.score_unit!r}: must be a positive number or None")
+        if not 0 <= self.change_decay < 1:
+            raise InvalidLimitError(
+                f"time rule change_decay={self.change_decay!r}: must be in [0, 1)")
+        for name in ("lookback", "stable_iterations", "counted_from"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise InvalidLimitError(f"time rule {name}={v!r}: must be a whole number >= 1")
+        for name in ("fall_range", "factor_range"):
+            lo, hi = getattr(self, name)
+            if not 0 <= lo <= hi < INF:
+                raise InvalidLimitError(f"time rule {name}={(lo, hi)!r}: expected 0 <= low "
+                                        "<= high")
+
+    def start(self, previous_value: float | None = None, single: bool = False) -> Stability:
+        """The tracker of one search: ``previous_value`` is the mover's value at the end
+        of its previous search (``None``: unknown), ``single`` that it has one legal move."""
+        return Stability(self, previous_value, single)
+
+
+class Stability:
+    """One search's instability, fed the completed iterations in order
+    (:meth:`observe`); :attr:`factor` is what the soft limit is multiplied by. Pure
+    arithmetic on the iterations' values and moves: no clock, so tests feed it."""
+
+    def __init__(self, rule: TimeRule, previous_value: float | None = None,
+                 single: bool = False) -> None:
+        self.rule = rule
+        self.previous_value = previous_value
+        self.single = single
+        #: decaying count of best-move changes (Stockfish's ``totBestMoveChanges``)
+        self.changes = 0.0
+        #: completed iterations in a row with the same best move (1: just changed)
+        self.same = 0
+        self.values: list[float] = []
+        self.best: Any = None
+        self.factor = rule.single_factor if single else 1.0
+
+    def observe(self, value: float, action: Any, margin: float | None = None) -> float:
+        """Take one completed iteration (its value from the mover's side, best move, and
+        the proven margin of the best move over the others, if known); return the new
+        factor of the soft limit."""
+        rule = self.rule
+        changed = bool(self.values) and action != self.best
+        counted = changed and len(self.values) + 1 >= rule.counted_from
+        self.changes = self.changes * rule.change_decay + (1.0 if counted else 0.0)
+        self.same = 1 if changed or not self.values else self.same + 1
+        self.best = action
+        self.values.append(value)
+        if self.single:
+            self.factor = rule.single_factor
+            return self.factor
+        factor = 1.0 + rule.change_weight * self.changes
+        unit = rule.score_unit
+        if unit is not None:
+            fall = 0.0
+            if self.previous_value is not None:
+                fall += rule.fall_weight * (self.previous_value - value) / unit
+            if len(self.values) > rule.lookback:
+                fall += rule.fall_iter_weight * (self.values[-1 - rule.lookback] - value) / unit
+            lo, hi = rule.fall_range
+            factor *= min(max(1.0 + fall, lo), hi)
+            if margin is not None and margin >= rule.ahead_margin * unit:
+                factor *= rule.ahead_factor
+        if self.same >= rule.stable_iterations:
+            factor *= rule.stable_factor
+        lo, hi = rule.factor_range
+        self.factor = min(max(factor, lo), hi)
+        return self.factor
 
 
 def describe(limit: Limit) -> dict[str, Any]:

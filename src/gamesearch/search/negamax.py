@@ -64,7 +64,13 @@ from its usual source:
 * ``soft_share``: under a plain time limit, no new iteration starts once this fraction of
   the time has passed (the next one would most likely not finish: each takes a few times
   longer than all before it). The time limit itself stays the hard limit; a clock's
-  allocation sets its own soft limit (:mod:`gamesearch.search.control`).
+  allocation sets its own soft limit (:mod:`gamesearch.search.control`);
+* ``instability``: under a clock, that soft limit follows how unstable the search is
+  (best-move changes, a falling score, a stable or far-ahead best move, a single legal
+  move: :class:`~gamesearch.search.control.TimeRule`, after Stockfish's time manager), in
+  the score unit of the game's engine settings; on whenever the search iterates, off with
+  ``instability=0``. The root reports the best move's proven lead (``Iteration.margin``:
+  its value less the largest fail-soft upper bound of the other moves).
 
 Engine policy is not rules: the defaults of ``lmr``, the futility margins and ``soft_share``
 come from the game's :meth:`~gamesearch.game.Game.engine_settings`, a typed
@@ -99,7 +105,7 @@ from ..capabilities import EngineSettings, SafeMoves
 from ..errors import InvalidLimitError, UnsupportedGameError
 from .base import Searcher
 from .common import INF, Iteration, win_threshold
-from .control import Clock, SearchTimeout
+from .control import Clock, SearchTimeout, TimeRule
 from .minimax import pv_list
 from .tt import (
     EXACT,
@@ -170,6 +176,7 @@ class Negamax(Searcher):
         null_move: bool | None = None,
         lmr: bool | None = None,
         soft_share: float | None = None,
+        instability: bool | None = None,
         futility: bool | None = None,
         endgame: bool | None = None,
         zero_eval: bool = False,
@@ -246,6 +253,10 @@ class Negamax(Searcher):
             raise InvalidLimitError(f"soft_share {share!r}: must be a fraction in (0, 1]")
         #: no new iteration after this share of a plain time limit (None: the time limit)
         self.soft_share = share
+        #: under a clock, the soft limit follows the search's instability (None: when the
+        #: search iterates), in the game's score unit (its engine settings')
+        on = self.iterate if instability is None else instability
+        self.time_rule = TimeRule(score_unit=defaults.score_unit) if on else None
         #: reduced searches and how many of them had to be searched again at full depth
         self.reductions = self.re_searches = 0
         #: history heuristic, stored negated (lower = tried earlier) in a defaultdict so
@@ -340,7 +351,7 @@ class Negamax(Searcher):
                     return bounds
                 alpha, beta = bounds
         moves = self._root_order(kernel, state, moves, tt_move)
-        best, best_move, line, cutoffs = self._root_loop(
+        best, best_move, line, cutoffs, second = self._root_loop(
             kernel, state, moves, alpha, beta, FULL_DEPTH if depth is None else depth)
         kernel.flush(cutoffs)
         horizon = kernel.met_horizon()
@@ -351,7 +362,10 @@ class Negamax(Searcher):
             kept = best - banked(state, game.to_move(state)) if banked is not None else best
             self.table.store(key, d if horizon else UNLIMITED, flag, kept, best_move, None)
         self._partial = None
-        return Iteration(best, best_move, pv_list(line), hit_horizon=horizon)
+        # the best move's proven lead: the others' fail-soft values are upper bounds (a
+        # fail high at the root, or a lone move, proves none)
+        margin = best - second if second > -INF and best < beta else None
+        return Iteration(best, best_move, pv_list(line), hit_horizon=horizon, margin=margin)
 
     def _safe_root(self, state: Any, moves: Any) -> Iteration | Any:
         """Pons's pruning at the root: a win at once ends the search; otherwise only the
@@ -382,14 +396,15 @@ class Negamax(Searcher):
 
     def _root_loop(
         self, kernel: _Kernel, state: Any, moves: Any, alpha: float, beta: float, d: int
-    ) -> tuple[float, Any, Any, int]:
+    ) -> tuple[float, Any, Any, int, float]:
         """Search the root's moves (PVS: the first with the full window); remember after
-        each improvement a sound partial result. Returns best value, move, line, cut-offs."""
+        each improvement a sound partial result. Returns best value, move, line, cut-offs
+        and the largest value (an upper bound, fail-soft) of the other moves searched."""
         game = self.game
         negamax, lines = kernel.negamax, kernel.lines
         result, to_move = game.result, game.to_move
         p = to_move(state)
-        best = -INF
+        best = second = -INF
         best_move: Any = None
         line: Any = None
         cutoffs = 0
@@ -405,6 +420,7 @@ class Negamax(Searcher):
                 else:
                     v = _signed(negamax, c, alpha, beta, d - 1, cp, sign)
                 if v > best:
+                    second = best
                     best, best_move = v, a
                     line = (a, lines[1])
                     if v > alpha:
@@ -414,10 +430,12 @@ class Negamax(Searcher):
                     if v >= beta:
                         cutoffs += 1
                         break
+                elif v > second:
+                    second = v
         except SearchTimeout:
             kernel.flush(cutoffs)
             raise
-        return best, best_move, line, cutoffs
+        return best, best_move, line, cutoffs, second
 
     # ----- move ordering -----------------------------------------------------------------
     def _make_order(self) -> Callable[[Any, int, Any, Any, int], list[Any]] | None:
