@@ -87,8 +87,13 @@ HARD_FACTOR = 2.5
 SOFT_SHARE = 0.5
 #: Seconds kept back from every clock allocation (process start, the last check, output).
 MOVE_OVERHEAD = 0.05
-#: The smallest allocation: a move is always searched a little.
+#: The smallest allocation: a move is always searched a little ...
 MIN_SECONDS = 0.005
+#: ... unless the clock holds less than ten times that: then this share of it.
+FLOOR_SHARE = 0.1
+#: With one move left to the time control, at most this share of the clock (less the
+#: overhead): the rest is the reply's latency and the unexpected.
+LAST_MOVE_SHARE = 0.8
 #: Largest number of seconds, nodes or plies a limit accepts (about 31 years of time).
 MAX_SECONDS = 1e9
 MAX_NODES = 1 << 60
@@ -124,6 +129,8 @@ class Limit:
     * ``clocks`` and ``increments``: each player's remaining time and increment in seconds,
       indexed by player (chess: white is player 0); the searcher allocates the mover's
       share with :func:`allocate_time`; ``moves_to_go``: moves to the next time control;
+      ``overhead``: seconds the allocation keeps back from the clock for the latency of a
+      move (``None``: :data:`MOVE_OVERHEAD`; UCI's ``Move Overhead``);
     * ``stop``: an event another thread sets to end the search at its next clock check
       (UCI ``stop``, ``go infinite``, a web client that leaves). The search still answers
       with its deepest completed iteration.
@@ -137,6 +144,7 @@ class Limit:
     increments: tuple[float, ...] | None = None
     moves_to_go: int | None = None
     stop: threading.Event | None = field(default=None, compare=False)
+    overhead: float | None = None
 
     def __post_init__(self) -> None:
         _check_count("depth", self.depth, MAX_DEPTH_LIMIT)
@@ -157,6 +165,7 @@ class Limit:
         if self.increments is not None and self.clocks is None:
             raise InvalidLimitError("increments without clocks: give the players' clocks too")
         _check_count("moves_to_go", self.moves_to_go, MAX_DEPTH_LIMIT)
+        _check_seconds("overhead", self.overhead, zero_ok=True)
         if self.stop is not None and not isinstance(self.stop, threading.Event):
             raise InvalidLimitError(f"stop {self.stop!r}: expected a threading.Event")
 
@@ -183,7 +192,7 @@ class Limit:
         t = seconds if self.time is None else min(self.time, seconds)
         soft = None if self.soft_time is None else min(self.soft_time, t)
         return Limit(self.depth, self.nodes, t, soft, self.clocks, self.increments,
-                     self.moves_to_go, self.stop)
+                     self.moves_to_go, self.stop, self.overhead)
 
     def plan(self, player: int, soft_share: float | None = None) -> TimePlan:
         """The time plan of a move for ``player`` under this limit: the one place where a
@@ -206,7 +215,9 @@ class Limit:
         if self.clocks is not None:
             remaining = self.clocks[player % len(self.clocks)]
             incs = self.increments or (0.0,)
-            target, hard = allocate_time(remaining, incs[player % len(incs)], self.moves_to_go)
+            overhead = MOVE_OVERHEAD if self.overhead is None else self.overhead
+            target, hard = allocate_time(remaining, incs[player % len(incs)], self.moves_to_go,
+                                         overhead)
             soft = SOFT_SHARE * target
             managed = True
         if self.time is not None and self.time < hard:
@@ -253,15 +264,19 @@ def allocate_time(
 
     The target is ``remaining / moves_to_go`` (:data:`MOVES_TO_GO` when not given) plus
     :data:`INCREMENT_SHARE` of the increment; the hard limit :data:`HARD_FACTOR` times it.
-    Both stay within half the clock (all of it but the overhead when one move is left to
-    the control) and never below :data:`MIN_SECONDS`.
+    Both stay within half the clock (:data:`LAST_MOVE_SHARE` of it when one move is left
+    to the control, Stockfish's 80 %) less the ``overhead``, and never below
+    :data:`MIN_SECONDS` — unless the clock is nearly gone: then :data:`FLOOR_SHARE` of
+    it, so that a move never costs more than the clock holds (the latency of a reply
+    comes on top).
     """
     left = max(remaining, 0.0)
     mtg = moves_to_go if moves_to_go and moves_to_go > 0 else MOVES_TO_GO
     share = left / mtg + INCREMENT_SHARE * max(increment, 0.0)
-    cap = left - overhead if mtg == 1 else min(left * 0.5, left - overhead)
-    cap = min(cap, left * 0.9)
-    target = max(MIN_SECONDS, min(share, cap))
+    cap = min(left * (LAST_MOVE_SHARE if mtg == 1 else 0.5), left - overhead)
+    floor = min(MIN_SECONDS, left * FLOOR_SHARE)  # a clock nearly gone: a tenth of it
+    cap = max(cap, floor)
+    target = max(floor, min(share, cap))
     hard = max(target, min(HARD_FACTOR * target, cap))
     return target, hard
 
@@ -490,4 +505,5 @@ def describe(limit: Limit) -> dict[str, Any]:
         ("depth", limit.depth), ("nodes", limit.nodes), ("time", limit.time),
         ("soft_time", limit.soft_time), ("clocks", limit.clocks),
         ("increments", limit.increments), ("moves_to_go", limit.moves_to_go),
+        ("overhead", limit.overhead),
     ) if v is not None}
