@@ -125,8 +125,10 @@ def scripted(moves: str, step: float, instability: bool) -> int:
         return Iteration(0.0, a, [a])
 
     searcher.iteration = iteration  # type: ignore[method-assign]
-    clock = 30 * 2.0 / SOFT_SHARE  # target 4 s, soft 2 s (connect4: no score unit)
-    return searcher.search(game.initial_state(), Limit(clocks=(clock, clock))).depth
+    # 96 s + 1 s: the target 96 / 30 + 80 % of 1 s = 4 s, soft 2 s (connect4: no score unit)
+    assert allocate_time(96.0, 1.0)[0] == pytest.approx(2.0 / SOFT_SHARE)
+    limit = Limit(clocks=(96.0, 96.0), increments=(1.0, 1.0))
+    return searcher.search(game.initial_state(), limit).depth
 
 
 def test_the_driver_applies_the_rule_after_every_iteration() -> None:

@@ -18,7 +18,9 @@ overruns its time by at most one interval's work.
 
 Time allocation (:func:`allocate_time`, applied by :meth:`Limit.plan`) is written once and
 serves every front end: a share of the remaining clock (``remaining / moves_to_go``, 30
-moves when unknown, plus 80 % of the increment) is the *target* (Stockfish's optimum time);
+moves when unknown, 50 without an increment, plus 80 % of the increment; the latency of the
+replies to come kept back when the increment does not cover it) is the *target*
+(Stockfish's optimum time);
 the search may run to :data:`HARD_FACTOR` times the target (the hard limit, Stockfish's
 maximum, never more than half the clock) but iterative deepening starts no new iteration
 after :data:`SOFT_SHARE` of the target (the soft limit): an iteration that starts late
@@ -77,20 +79,24 @@ INF = math.inf
 #: a node count no search reaches (an int: hot loops compare it with an int node count,
 #: and CPython's int-int comparison is much faster than a mixed int-float one)
 NEVER = 1 << 62
-#: Moves assumed left in the game when the clock does not say (a common engine rule).
+#: Moves assumed left in the game when the clock does not say (a common engine rule) ...
 MOVES_TO_GO = 30
+#: ... and when there is no increment either (sudden death: Stockfish's horizon).
+SUDDEN_DEATH_MOVES = 50
 #: Share of the increment spent on this move.
 INCREMENT_SHARE = 0.8
 #: The hard limit is at most this many times the target ...
 HARD_FACTOR = 2.5
 #: ... and no iteration starts after this fraction of the target.
 SOFT_SHARE = 0.5
-#: Seconds kept back from every clock allocation (process start, the last check, output).
-MOVE_OVERHEAD = 0.05
+#: Seconds a reply costs beyond its search (the last clock check, output, the pipe, the
+#: GUI): kept back from every allocation, and for every move to come less the increment
+#: (Stockfish's ``Move Overhead``, its default; UCI's option of that name sets it).
+MOVE_OVERHEAD = 0.01
 #: The smallest allocation: a move is always searched a little ...
 MIN_SECONDS = 0.005
-#: ... unless the clock holds less than ten times that: then this share of it.
-FLOOR_SHARE = 0.1
+#: ... unless the clock holds less than a hundred times that: then this share of it.
+FLOOR_SHARE = 0.01
 #: With one move left to the time control, at most this share of the clock (less the
 #: overhead): the rest is the reply's latency and the unexpected.
 LAST_MOVE_SHARE = 0.8
@@ -129,8 +135,9 @@ class Limit:
     * ``clocks`` and ``increments``: each player's remaining time and increment in seconds,
       indexed by player (chess: white is player 0); the searcher allocates the mover's
       share with :func:`allocate_time`; ``moves_to_go``: moves to the next time control;
-      ``overhead``: seconds the allocation keeps back from the clock for the latency of a
-      move (``None``: :data:`MOVE_OVERHEAD`; UCI's ``Move Overhead``);
+      ``overhead``: the latency of a reply in seconds, which the allocation keeps back
+      from the clock, once and for every move to come beyond the increment (``None``:
+      :data:`MOVE_OVERHEAD`; UCI's ``Move Overhead``);
     * ``stop``: an event another thread sets to end the search at its next clock check
       (UCI ``stop``, ``go infinite``, a web client that leaves). The search still answers
       with its deepest completed iteration.
@@ -262,20 +269,32 @@ def allocate_time(
 ) -> tuple[float, float]:
     """``(target, hard)`` seconds for a move with ``remaining`` seconds on the clock.
 
-    The target is ``remaining / moves_to_go`` (:data:`MOVES_TO_GO` when not given) plus
-    :data:`INCREMENT_SHARE` of the increment; the hard limit :data:`HARD_FACTOR` times it.
+    The target is ``remaining / moves_to_go`` (when not given: :data:`MOVES_TO_GO` with an
+    increment, :data:`SUDDEN_DEATH_MOVES` without, Stockfish's horizon) plus
+    :data:`INCREMENT_SHARE` of the increment, the latency of the replies to come kept back
+    first (``overhead`` a move, less what the increment gives back: at 1 s + 0 a game of
+    sixty moves spends a good part of its clock on them); the hard limit
+    :data:`HARD_FACTOR` times it.
     Both stay within half the clock (:data:`LAST_MOVE_SHARE` of it when one move is left
     to the control, Stockfish's 80 %) less the ``overhead``, and never below
     :data:`MIN_SECONDS` — unless the clock is nearly gone: then :data:`FLOOR_SHARE` of
     it, so that a move never costs more than the clock holds (the latency of a reply
-    comes on top).
+    comes on top). When the reserve leaves no more than that floor, the floor is the
+    target and the hard limit alike.
     """
     left = max(remaining, 0.0)
-    mtg = moves_to_go if moves_to_go and moves_to_go > 0 else MOVES_TO_GO
-    share = left / mtg + INCREMENT_SHARE * max(increment, 0.0)
+    inc = max(increment, 0.0)
+    if moves_to_go and moves_to_go > 0:
+        mtg = moves_to_go
+    else:
+        mtg = MOVES_TO_GO if inc > 0 else SUDDEN_DEATH_MOVES
+    reserve = max(overhead - inc, 0.0) * mtg  # the replies' latency to come
+    share = max(left - reserve, 0.0) / mtg + INCREMENT_SHARE * inc
     cap = min(left * (LAST_MOVE_SHARE if mtg == 1 else 0.5), left - overhead)
-    floor = min(MIN_SECONDS, left * FLOOR_SHARE)  # a clock nearly gone: a tenth of it
+    floor = min(MIN_SECONDS, left * FLOOR_SHARE)  # a clock nearly gone: a share of it
     cap = max(cap, floor)
+    if share <= floor:  # nothing left beyond the reserve: the floor, and no more
+        return floor, floor
     target = max(floor, min(share, cap))
     hard = max(target, min(HARD_FACTOR * target, cap))
     return target, hard
