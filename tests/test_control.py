@@ -43,6 +43,8 @@ def test_allocation_stays_within_the_clock() -> None:
     assert target == pytest.approx(T60) and hard == pytest.approx(HARD_FACTOR * T60)
     assert pytest.approx(1.19) == T60
     assert allocate_time(60.0, 1.0)[0] == pytest.approx(2.8)  # 30 moves, 80 % of the increment
+    # the latency of 50 replies (0.5 s) takes all of 0.3 s: 1 % of it, not stretched
+    assert allocate_time(0.3) == pytest.approx((0.3 * FLOOR_SHARE, 0.3 * FLOOR_SHARE))
     assert allocate_time(60.0, 0.004)[0] == pytest.approx(  # an increment short of the latency
         (60.0 - 30 * (MOVE_OVERHEAD - 0.004)) / 30 + 0.8 * 0.004)
 

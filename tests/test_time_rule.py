@@ -166,3 +166,21 @@ def test_the_engine_reports_the_best_moves_proven_lead() -> None:
         "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
     it = make_searcher(game, "id").iteration(state, 3, Clock())
     assert it.margin is not None and 0 <= it.margin < 200
+
+
+def test_the_lead_counts_a_best_move_overtaken() -> None:
+    """The root's margin is the best value less the best of the others, also when the
+    best move comes second (the first one's value then is the runner-up's)."""
+    from gamesearch.search.common import INF
+
+    game = get_game("chess")
+    searcher = make_searcher(game, "negamax")  # no ordering: the root's order is kept
+    state = game.parse_state("3q3k/8/8/8/8/8/6PP/3R3K w - - 0 1")
+    quiet, take = (game.parse_action(state, m) for m in ("d1a1", "d1d8"))
+
+    def value(moves: list[Any]) -> float:
+        return searcher.search_root(state, 2, -INF, INF, Clock(), root_moves=moves).value
+
+    it = searcher.search_root(state, 2, -INF, INF, Clock(), root_moves=[quiet, take])
+    assert it.action == take
+    assert it.margin == pytest.approx(value([take]) - value([quiet]))
