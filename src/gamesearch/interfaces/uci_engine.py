@@ -54,6 +54,7 @@ from .. import __version__
 from ..errors import GameError, IllegalMoveError, InvalidPositionError
 from ..games.chess import ChessGame, ChessState, Move
 from ..search import Limit, SearchResult, make_searcher
+from ..search.base import gc_paused
 from ..search.common import win_step, win_threshold
 from ..search.control import MAX_SECONDS, MIN_SECONDS, MOVE_OVERHEAD
 from ..search.negamax import Negamax
@@ -411,6 +412,12 @@ class UCIEngine:
                 black if black is not None else white)
 
     def _search(self, state: ChessState, limit: Limit, infinite: bool) -> None:
+        # The collector waits until ``bestmove`` is out: a collection of the tables
+        # (0.1-1 s on a busy machine) then costs the opponent's time or none, not ours.
+        with gc_paused():
+            self._search_and_answer(state, limit, infinite)
+
+    def _search_and_answer(self, state: ChessState, limit: Limit, infinite: bool) -> None:
         game = self.game
         best: Move | None = None
         try:
