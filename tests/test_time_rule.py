@@ -184,3 +184,18 @@ def test_the_lead_counts_a_best_move_overtaken() -> None:
     it = searcher.search_root(state, 2, -INF, INF, Clock(), root_moves=[quiet, take])
     assert it.action == take
     assert it.margin == pytest.approx(value([take]) - value([quiet]))
+
+
+def test_bad_settings_of_the_rule_are_one_line_errors() -> None:
+    from gamesearch.capabilities import EngineSettings
+    from gamesearch.search import parse_spec
+
+    with pytest.raises(InvalidLimitError, match="instability"):
+        parse_spec("id:instability=maybe")
+    assert parse_spec("id:instability=0")[1] == {"instability": False}
+    assert make_searcher(get_game("chess"), "id", instability=False).time_rule is None
+    assert make_searcher(get_game("chess"), "id").time_rule == TimeRule(score_unit=100.0)
+    with pytest.raises(InvalidLimitError, match="score_unit"):
+        EngineSettings(score_unit=-1)
+    with pytest.raises(InvalidLimitError, match="overhead"):
+        Limit(clocks=(1.0,), overhead=-0.1)
