@@ -193,8 +193,9 @@ def test_bad_settings_of_the_rule_are_one_line_errors() -> None:
     with pytest.raises(InvalidLimitError, match="instability"):
         parse_spec("id:instability=maybe")
     assert parse_spec("id:instability=0")[1] == {"instability": False}
-    assert make_searcher(get_game("chess"), "id", instability=False).time_rule is None
-    assert make_searcher(get_game("chess"), "id").time_rule == TimeRule(score_unit=100.0)
+    assert make_searcher(get_game("chess"), "id").time_rule is None  # off by default
+    assert make_searcher(get_game("chess"), "id", instability=True).time_rule == TimeRule(
+        score_unit=100.0)
     with pytest.raises(InvalidLimitError, match="score_unit"):
         EngineSettings(score_unit=-1)
     with pytest.raises(InvalidLimitError, match="overhead"):

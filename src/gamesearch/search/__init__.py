@@ -10,7 +10,7 @@
 An algorithm is named by a *spec*: ``name`` or ``name:key=value,key=value``, where the keys
 are the search limit (``depth``, ``time``, ``nodes``) and the algorithm's options
 (``tt=1M``, ``ordering=1``, ``pvs=1``, ``quiescence=0``, ``aspiration=50``, ``discount=0``,
-``soft_share=0.5``, ``instability=0``; for ``maxn``: ``shallow=1``, ``lastbranch=1``,
+``soft_share=0.5``, ``instability=1``; for ``maxn``: ``shallow=1``, ``lastbranch=1``,
 ``speculative=1``; ``paranoid`` takes the engine's ``tt``, ``ordering``, ...; for
 ``mcts``: ``c=0.5``, ``solver=1``, ``puct=1``, ``playout_depth=N``, ``transpositions=1``,
 ``reuse=0``, ``seed=N``, ``iterations=N``, ``fast=0``, ``wdl=1``, ``rave=1``, ``rave_k=1000``,

@@ -59,8 +59,8 @@ Stockfish's is its optimum), the constants are scaled to a search that completes
 of iterations a move rather than twenty, and only a clock's allocation is moved (a
 ``time``, ``soft_time`` or ``movetime`` is the caller's and stays as given). The rule is a
 searcher setting (:attr:`gamesearch.search.base.Searcher.time_rule`; the engine's
-``instability=0`` turns it off), written once here and applied by the driver for every
-game.
+``instability=1`` turns it on: off by default, its SPRT did not pass, docs/games/chess.md),
+written once here and applied by the driver for every game.
 """
 
 from __future__ import annotations
