@@ -28,9 +28,9 @@ configures it once for both interfaces; :class:`UCIEngine` speaks the protocol
 * Time: the clocks (``wtime``/``btime``/``winc``/``binc``/``movestogo``) go into the limit
   as they are, and the library's one allocation rule
   (:func:`gamesearch.search.control.allocate_time`, shared with the arena) turns them into
-  a target, a hard limit and a soft limit (the ``Move Overhead`` kept back; the soft
-  limit follows the search's instability,
-  :class:`~gamesearch.search.control.TimeRule`). ``movetime`` is used whole, less the
+  a target, a hard limit and a soft limit (the ``Move Overhead`` kept back; the time
+  rule by instability, :class:`~gamesearch.search.control.TimeRule`, is off: its SPRT
+  did not pass). ``movetime`` is used whole, less the
   ``Move Overhead`` or 10 %, whichever leaves less; ``movetime`` 0 or less means "move at
   once" (a depth-1 search). ``depth``, ``nodes`` and ``infinite`` have no clock.
 * Bad input never ends the engine: a malformed command, an illegal move in ``position``
