@@ -12,14 +12,19 @@ from gamesearch.errors import InvalidLimitError
 from gamesearch.games import get_game
 from gamesearch.search import Limit, make_searcher, search
 from gamesearch.search.control import (
+    FLOOR_SHARE,
     HARD_FACTOR,
     MIN_SECONDS,
     MOVE_OVERHEAD,
     SOFT_SHARE,
+    SUDDEN_DEATH_MOVES,
     Clock,
     SearchTimeout,
     allocate_time,
 )
+
+#: the target on a sudden-death clock of 60 s: 50 moves to go, 10 ms of latency each kept
+T60 = (60.0 - SUDDEN_DEATH_MOVES * MOVE_OVERHEAD) / SUDDEN_DEATH_MOVES
 
 
 def test_allocation_stays_within_the_clock() -> None:
@@ -27,23 +32,31 @@ def test_allocation_stays_within_the_clock() -> None:
         for inc in (0.0, 0.1, 2.0):
             for mtg in (None, 1, 2, 40):
                 target, hard = allocate_time(remaining, inc, mtg)
-                assert MIN_SECONDS <= target <= hard <= max(remaining * 0.9, MIN_SECONDS)
+                floor = min(MIN_SECONDS, remaining * FLOOR_SHARE)  # a clock nearly gone
+                assert floor <= target <= hard <= max(remaining * 0.8, floor)
                 assert hard <= max(HARD_FACTOR * target, MIN_SECONDS)
                 if remaining > 1:
                     assert hard <= remaining - MOVE_OVERHEAD
                     if mtg != 1:
                         assert hard <= remaining / 2
-    target, hard = allocate_time(60.0)
-    assert target == pytest.approx(2.0) and hard == pytest.approx(5.0)
-    assert allocate_time(60.0, 1.0)[0] == pytest.approx(2.8)  # 80 % of the increment
+    target, hard = allocate_time(60.0)  # sudden death: 50 moves, their latency kept back
+    assert target == pytest.approx(T60) and hard == pytest.approx(HARD_FACTOR * T60)
+    assert pytest.approx(1.19) == T60
+    assert allocate_time(60.0, 1.0)[0] == pytest.approx(2.8)  # 30 moves, 80 % of the increment
+    # the latency of 50 replies (0.5 s) takes all of 0.3 s: 1 % of it, not stretched
+    assert allocate_time(0.3) == pytest.approx((0.3 * FLOOR_SHARE, 0.3 * FLOOR_SHARE))
+    assert allocate_time(60.0, 0.004)[0] == pytest.approx(  # an increment short of the latency
+        (60.0 - 30 * (MOVE_OVERHEAD - 0.004)) / 30 + 0.8 * 0.004)
 
 
 def test_a_clock_limit_gives_the_mover_its_share() -> None:
     limit = Limit(clocks=(60.0, 6.0), increments=(0.0, 0.0))
     hard0, soft0 = limit.budget(0)
     hard1, soft1 = limit.budget(1)
-    assert hard0 == pytest.approx(5.0) and soft0 == pytest.approx(SOFT_SHARE * 2.0)
-    assert hard1 == pytest.approx(0.5) and soft1 == pytest.approx(SOFT_SHARE * 0.2)
+    assert hard0 == pytest.approx(HARD_FACTOR * T60) and soft0 == pytest.approx(
+        SOFT_SHARE * T60)
+    t6 = (6.0 - SUDDEN_DEATH_MOVES * MOVE_OVERHEAD) / SUDDEN_DEATH_MOVES
+    assert hard1 == pytest.approx(HARD_FACTOR * t6) and soft1 == pytest.approx(SOFT_SHARE * t6)
     # a plain time: hard, with the engine's soft share; an explicit soft time wins
     assert Limit(time=2.0).budget(0, 0.5) == (2.0, 1.0)
     assert Limit(time=2.0, soft_time=2.0).budget(0, 0.5) == (2.0, 2.0)
@@ -162,8 +175,9 @@ def test_a_limit_plans_the_target_the_soft_and_the_hard_deadline() -> None:
     assert Limit(time=2.0).plan(0, 0.5) == TimePlan(2.0, 1.0, 2.0)
     assert Limit(soft_time=0.5).plan(0) == TimePlan(0.5, 0.5, math.inf)
     p = Limit(clocks=(60.0, 6.0)).plan(0)  # Stockfish's optimum and maximum
-    assert (p.target, p.soft, p.hard) == pytest.approx((2.0, SOFT_SHARE * 2.0, 5.0))
-    assert Limit(clocks=(60.0, 6.0), time=1.5).plan(0).target == 1.5
+    assert (p.target, p.soft, p.hard) == pytest.approx(
+        (T60, SOFT_SHARE * T60, HARD_FACTOR * T60))
+    assert Limit(clocks=(60.0, 6.0), time=1.0).plan(0).target == 1.0
     assert Limit(depth=3).plan(0) == TimePlan()
     fake = FakeTime()
     clock = Clock.start(Limit(time=5.0, soft_time=0.5), now=fake)
@@ -197,8 +211,8 @@ def test_mcts_on_a_game_clock_runs_to_the_allocations_target() -> None:
     game = get_game("connect4")
     searcher = make_searcher(game, "mcts", seed=1)
     searcher.time_source = FakeTime(step=1 / 64)
-    r = searcher.search(game.initial_state(), Limit(clocks=(60.0, 60.0)))  # target 2 s
-    assert r.extra["iterations"] == pytest.approx(2 * 64, abs=3)
+    r = searcher.search(game.initial_state(), Limit(clocks=(60.0, 60.0)))  # target T60
+    assert r.extra["iterations"] == pytest.approx(T60 * 64, abs=3)
 
 
 @pytest.mark.parametrize(("algorithm", "name"), [
@@ -243,8 +257,9 @@ def test_the_solver_stops_at_its_clocks_hard_deadline() -> None:
 
 
 def test_the_solver_agent_spends_its_clocks_target_not_the_hard_limit() -> None:
-    """On a clock of 60 s the target is 2 s and the hard limit 5 s: the solver gets half
-    the target, the fallback engine the rest of it (it used to budget the hard limit)."""
+    """On a clock of 60 s the target is T60 and the hard limit 2.5 times it: the solver
+    gets half the target, the fallback engine the rest of it (it used to budget the hard
+    limit)."""
     from gamesearch.agents import SolverAgent
 
     game = get_game("tictactoe")
@@ -263,4 +278,4 @@ def test_the_solver_agent_spends_its_clocks_target_not_the_hard_limit() -> None:
     agent.solver.solve = solve  # type: ignore[method-assign,assignment]
     agent.engine.choose = engine  # type: ignore[method-assign,assignment]
     assert agent.choose(game, game.initial_state(), Limit(clocks=(60.0, 60.0))) == 4
-    assert [x.time for x in asked] == pytest.approx([1.0, 2.0])
+    assert [x.time for x in asked] == pytest.approx([T60 / 2, T60])

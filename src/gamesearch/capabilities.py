@@ -252,7 +252,10 @@ class EngineSettings:
     * ``futility_margins`` -- by remaining depth 1, 2, ..., in utility units: futility and
       reverse-futility pruning (empty: none);
     * ``soft_share`` -- under a plain time limit, no new iteration after this share of it
-      (``None``: the time limit alone).
+      (``None``: the time limit alone);
+    * ``score_unit`` -- the unit of the game's scores in which the time rule measures a
+      falling score and a far-ahead best move (chess: 100 centipawns; ``None``: those
+      terms off, :class:`~gamesearch.search.control.TimeRule`).
 
     An unknown setting, or a value of the wrong type, is an :class:`InvalidLimitError`
     naming the known settings."""
@@ -260,9 +263,11 @@ class EngineSettings:
     lmr: bool
     futility_margins: tuple[float, ...]
     soft_share: float | None
+    score_unit: float | None
 
     def __init__(self, *, lmr: bool = False, futility_margins: Sequence[float] = (),
-                 soft_share: float | None = None, **unknown: Any) -> None:
+                 soft_share: float | None = None, score_unit: float | None = None,
+                 **unknown: Any) -> None:
         known = ", ".join(f.name for f in fields(EngineSettings))
         if unknown:
             raise InvalidLimitError(f"unknown engine setting(s) {', '.join(map(repr, unknown))}"
@@ -280,7 +285,12 @@ class EngineSettings:
                                     "fraction in (0, 1] or None")
         object.__setattr__(self, "lmr", lmr)
         object.__setattr__(self, "futility_margins", tuple(float(m) for m in futility_margins))
+        if score_unit is not None and (isinstance(score_unit, bool) or not isinstance(
+                score_unit, int | float) or not 0 < score_unit < float("inf")):
+            raise InvalidLimitError(f"engine setting score_unit={score_unit!r}: must be a "
+                                    "positive number or None")
         object.__setattr__(self, "soft_share", None if soft_share is None else float(soft_share))
+        object.__setattr__(self, "score_unit", None if score_unit is None else float(score_unit))
 
     @classmethod
     def from_mapping(cls, settings: Mapping[str, Any]) -> EngineSettings:

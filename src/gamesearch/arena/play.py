@@ -40,6 +40,7 @@ from ..errors import GameError, echo
 from ..game import Game
 from ..games import import_outside_module
 from ..search import Limit
+from ..search.base import gc_paused
 from ..spec import split_spec
 from .errors import ArenaError
 from .schedule import Job, Slotted, derive_seed, load_game
@@ -264,14 +265,18 @@ def play_job(job: Job, emit: Callable[[Event], None] | None = None) -> GameRecor
         send(("start", len(record.moves), player, remaining[player]))
         limit = Limit(clocks=tuple(max(r, 0.0) for r in remaining),
                       increments=(tc.increment,) * n)
-        start = time.perf_counter()
-        try:
-            action = agent.choose(seated, seat_view(game, s, player), limit)
-        except Exception as exc:
-            record.times[player] += time.perf_counter() - start
-            raise Forfeit("crash", player, f"{spec} raised {type(exc).__name__}: {exc}") \
-                from None
-        seconds = time.perf_counter() - start
+        # The collector waits until the move is timed: both seats' tables share this
+        # process's heap, so a collection the mover's search happens to set off (0.1-1 s
+        # with two engines' tables on a busy machine) is not the mover's thinking time.
+        with gc_paused():
+            start = time.perf_counter()
+            try:
+                action = agent.choose(seated, seat_view(game, s, player), limit)
+            except Exception as exc:
+                record.times[player] += time.perf_counter() - start
+                raise Forfeit("crash", player, f"{spec} raised {type(exc).__name__}: "
+                              f"{exc}") from None
+            seconds = time.perf_counter() - start
         record.times[player] += seconds
         record.plies[player] += 1
         moved_nodes = _nodes(agent)

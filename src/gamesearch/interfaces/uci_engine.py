@@ -6,9 +6,15 @@ deepening, PVS, transposition table, killer/history ordering, quiescence) on
 configures it once for both interfaces; :class:`UCIEngine` speaks the protocol
 (http://wbec-ridderkerk.nl/html/UCIProtocol.html):
 
-* ``uci`` → ``id name``/``id author``, ``option name Hash type spin ...``, ``uciok``;
-  ``isready`` → ``readyok`` (also while searching); ``ucinewgame`` clears the tables;
-  ``setoption name Hash value N`` (MiB); ``position startpos|fen F [moves m1 m2 ...]``;
+* ``uci`` → ``id name``/``id author``, ``option name Hash type spin ...``, ``option name
+  Move Overhead type spin ...``, ``uciok``; ``isready`` → ``readyok`` (also while
+  searching); ``ucinewgame`` clears the tables; ``setoption name Hash value N`` (MiB);
+  ``setoption name Move Overhead value MS`` (milliseconds kept back from every clock
+  allocation and ``movetime`` for the latency of a reply: Stockfish's option, default
+  :data:`~gamesearch.search.control.MOVE_OVERHEAD`); ``position startpos|fen F [moves m1
+  m2 ...]`` (a position that extends the previous one by a few moves, as a GUI sends them
+  during a game, plays only the new moves: the reply's latency stays flat however long the
+  game);
   ``go [wtime|btime|winc|binc|movestogo|movetime|depth|nodes N] [infinite]``; ``stop``;
   ``quit``. ``debug``, ``register``, ``ponderhit`` are accepted and do nothing.
 * The search runs in a thread under a :class:`~gamesearch.search.control.Limit` that
@@ -22,9 +28,11 @@ configures it once for both interfaces; :class:`UCIEngine` speaks the protocol
 * Time: the clocks (``wtime``/``btime``/``winc``/``binc``/``movestogo``) go into the limit
   as they are, and the library's one allocation rule
   (:func:`gamesearch.search.control.allocate_time`, shared with the arena) turns them into
-  a target, a hard limit and a soft limit. ``movetime`` is used whole, less
-  :data:`~gamesearch.search.control.MOVE_OVERHEAD` or 10 %, whichever leaves less;
-  ``movetime`` 0 or less means "move at once" (a depth-1 search).
+  a target, a hard limit and a soft limit (the ``Move Overhead`` kept back; the time
+  rule by instability, :class:`~gamesearch.search.control.TimeRule`, is off: its SPRT
+  did not pass). ``movetime`` is used whole, less the
+  ``Move Overhead`` or 10 %, whichever leaves less; ``movetime`` 0 or less means "move at
+  once" (a depth-1 search). ``depth``, ``nodes`` and ``infinite`` have no clock.
 * Bad input never ends the engine: a malformed command, an illegal move in ``position``
   (the moves before it are kept), or an unknown option is answered with ``info string``
   and otherwise ignored; a ``go`` with a malformed parameter says so and moves at once.
@@ -46,6 +54,7 @@ from .. import __version__
 from ..errors import GameError, IllegalMoveError, InvalidPositionError
 from ..games.chess import ChessGame, ChessState, Move
 from ..search import Limit, SearchResult, make_searcher
+from ..search.base import gc_paused
 from ..search.common import win_step, win_threshold
 from ..search.control import MAX_SECONDS, MIN_SECONDS, MOVE_OVERHEAD
 from ..search.negamax import Negamax
@@ -58,16 +67,20 @@ MAX_HASH_MB = 4096
 ENTRY_BYTES = 200
 #: Longest move list a ``position`` command may carry (longer than any real game).
 MAX_POSITION_MOVES = 6000
+#: ``Move Overhead`` in milliseconds: the default (the library's) and the largest accepted
+DEFAULT_OVERHEAD_MS = round(MOVE_OVERHEAD * 1000)
+MAX_OVERHEAD_MS = 5000
 
 
 def hash_entries(megabytes: int) -> int:
     return max(1024, megabytes * (1 << 20) // ENTRY_BYTES)
 
 
-def movetime_seconds(milliseconds: int) -> float:
-    """Seconds to search under ``go movetime`` (the overhead kept back)."""
+def movetime_seconds(milliseconds: int, overhead: float = MOVE_OVERHEAD) -> float:
+    """Seconds to search under ``go movetime`` (the overhead, or 10 %, kept back; at least
+    :data:`~gamesearch.search.control.MIN_SECONDS` unless that is a tenth of the time)."""
     movetime = milliseconds / 1000
-    return max(MIN_SECONDS, min(movetime - MOVE_OVERHEAD, movetime * 0.9))
+    return max(min(MIN_SECONDS, movetime * 0.1), min(movetime - overhead, movetime * 0.9))
 
 
 def uci_score(value: float, max_utility: float) -> str:
@@ -125,6 +138,13 @@ def position_from_tokens(game: ChessGame, tokens: list[str]) -> tuple[ChessState
     """The state of ``position startpos|fen F [moves ...]`` (the words after
     ``position``) and a warning if some moves were illegal (the moves before are kept).
     Raises :class:`InvalidPositionError` for a malformed command or FEN."""
+    head, moves = split_position(tokens)
+    return play_moves(game, start_position(game, head, tokens), moves)
+
+
+def split_position(tokens: list[str]) -> tuple[list[str], list[str]]:
+    """The words of ``position`` before ``moves`` and the moves. Raises
+    :class:`InvalidPositionError` for none at all, or more moves than any game."""
     if not tokens:
         raise InvalidPositionError("position: expected 'startpos' or 'fen <FEN>'")
     if "moves" in tokens:
@@ -135,6 +155,12 @@ def position_from_tokens(game: ChessGame, tokens: list[str]) -> tuple[ChessState
     if len(moves) > MAX_POSITION_MOVES:
         raise InvalidPositionError(f"position: {len(moves)} moves, more than any game "
                                    f"(at most {MAX_POSITION_MOVES}); position unchanged")
+    return head, moves
+
+
+def start_position(game: ChessGame, head: list[str], tokens: list[str]) -> ChessState:
+    """The position ``startpos`` or ``fen F`` names (``tokens``: the whole command, for
+    the error message)."""
     if head and head[0] == "startpos" and len(head) == 1:
         state = game.initial_state()
     elif head and head[0] == "fen" and len(head) > 1:
@@ -144,7 +170,14 @@ def position_from_tokens(game: ChessGame, tokens: list[str]) -> tuple[ChessState
             f"position {' '.join(tokens)[:80]!r}: expected 'startpos' or 'fen <FEN>' then "
             "optionally 'moves m1 m2 ...'"
         )
-    for n, word in enumerate(moves, 1):
+    return state
+
+
+def play_moves(game: ChessGame, state: ChessState, moves: list[str],
+               first: int = 1) -> tuple[ChessState, str | None]:
+    """``state`` after the UCI ``moves`` (numbered from ``first`` in warnings) and a
+    warning if some were illegal (the moves before are kept)."""
+    for n, word in enumerate(moves, first):
         if game.is_terminal(state) and not game.actions(state):
             return state, f"move {n} ({word}) comes after the end of the game; ignored"
         try:
@@ -168,6 +201,11 @@ class UCIEngine:
     def __init__(self, out: TextIO | None = None, hash_mb: int = DEFAULT_HASH_MB) -> None:
         self.out = out or sys.stdout
         self.engine = ChessEngine(hash_mb)
+        #: seconds kept back from every allocation (``Move Overhead``)
+        self.overhead = MOVE_OVERHEAD
+        #: the last ``position``: its words before ``moves``, its moves, and the state
+        #: they reached when every move was legal (``None``: start from scratch)
+        self._last_position: tuple[list[str], list[str], ChessState] | None = None
         self.game = self.engine.game
         self.state = self.game.initial_state()
         self._lock = threading.Lock()
@@ -219,6 +257,8 @@ class UCIEngine:
         self.send(
             f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
         )
+        self.send(f"option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} "
+                  f"min 0 max {MAX_OVERHEAD_MS}")
         self.send("uciok")
 
     def cmd_isready(self, args: list[str]) -> None:
@@ -228,6 +268,7 @@ class UCIEngine:
         self.stop_search()
         self.engine.new_game()
         self.state = self.game.initial_state()
+        self._last_position = None
 
     def cmd_setoption(self, args: list[str]) -> None:
         if not args or args[0] != "name":
@@ -250,13 +291,35 @@ class UCIEngine:
                 return
             self.stop_search()
             self.engine.set_hash(mb)
+        elif name.lower() == "move overhead":
+            try:
+                ms = int(value)
+            except ValueError:
+                self.info(f"setoption Move Overhead: value {value[:40]!r} is not a whole "
+                          "number of milliseconds")
+                return
+            if not 0 <= ms <= MAX_OVERHEAD_MS:
+                self.info(f"setoption Move Overhead: {ms} out of range 0-{MAX_OVERHEAD_MS}")
+                return
+            self.overhead = ms / 1000
         else:
-            self.info(f"setoption: unknown option {name!r} ignored (known: Hash)")
+            self.info(f"setoption: unknown option {name!r} ignored (known: Hash, "
+                      "Move Overhead)")
 
     def cmd_position(self, args: list[str]) -> None:
         self.stop_search()
-        state, warning = position_from_tokens(self.game, args)
+        head, moves = split_position(args)
+        last = self._last_position
+        if last is not None and last[0] == head and moves[:len(last[1])] == last[1]:
+            # the previous position and a few more moves: play only those
+            state, warning = play_moves(self.game, last[2], moves[len(last[1]):],
+                                        len(last[1]) + 1)
+        else:
+            self._last_position = None
+            state, warning = play_moves(self.game, start_position(self.game, head, args),
+                                        moves)
         self.state = state
+        self._last_position = None if warning else (head, moves, state)
         if warning:
             self.info(f"position: {warning}")
 
@@ -322,7 +385,7 @@ class UCIEngine:
             movetime = params["movetime"]
             if movetime <= 0:
                 return Limit(depth=1, stop=stop)  # no time at all: move at once
-            seconds = min(movetime_seconds(movetime), MAX_SECONDS)
+            seconds = min(movetime_seconds(movetime, self.overhead), MAX_SECONDS)
             return Limit(depth=depth, nodes=nodes, time=seconds, soft_time=seconds, stop=stop)
         clocks = self._clocks(params)
         if clocks is None:
@@ -330,7 +393,8 @@ class UCIEngine:
         incs = (max(params.get("winc", 0), 0) / 1000, max(params.get("binc", 0), 0) / 1000)
         mtg = params.get("movestogo")
         return Limit(depth=depth, nodes=nodes, clocks=clocks, increments=incs,
-                     moves_to_go=mtg if mtg and 0 < mtg <= 10_000 else None, stop=stop)
+                     moves_to_go=mtg if mtg and 0 < mtg <= 10_000 else None, stop=stop,
+                     overhead=self.overhead)
 
     def _clocks(self, params: dict[str, int]) -> tuple[float, float] | None:
         """Both clocks in seconds (negative read as 0); a missing one copies the other."""
@@ -348,6 +412,12 @@ class UCIEngine:
                 black if black is not None else white)
 
     def _search(self, state: ChessState, limit: Limit, infinite: bool) -> None:
+        # The collector waits until ``bestmove`` is out: a collection of the tables
+        # (0.1-1 s on a busy machine) then costs the opponent's time or none, not ours.
+        with gc_paused():
+            self._search_and_answer(state, limit, infinite)
+
+    def _search_and_answer(self, state: ChessState, limit: Limit, infinite: bool) -> None:
         game = self.game
         best: Move | None = None
         try:

@@ -10,10 +10,10 @@
 An algorithm is named by a *spec*: ``name`` or ``name:key=value,key=value``, where the keys
 are the search limit (``depth``, ``time``, ``nodes``) and the algorithm's options
 (``tt=1M``, ``ordering=1``, ``pvs=1``, ``quiescence=0``, ``aspiration=50``, ``discount=0``,
-``soft_share=0.5``; for ``maxn``: ``shallow=1``, ``lastbranch=1``, ``speculative=1``;
-``paranoid`` takes the engine's ``tt``, ``ordering``, ...; for ``mcts``: ``c=0.5``,
-``solver=1``, ``puct=1``, ``playout_depth=N``, ``transpositions=1``, ``reuse=0``,
-``seed=N``, ``iterations=N``, ``fast=0``, ``wdl=1``, ``rave=1``, ``rave_k=1000``,
+``soft_share=0.5``, ``instability=1``; for ``maxn``: ``shallow=1``, ``lastbranch=1``,
+``speculative=1``; ``paranoid`` takes the engine's ``tt``, ``ordering``, ...; for
+``mcts``: ``c=0.5``, ``solver=1``, ``puct=1``, ``playout_depth=N``, ``transpositions=1``,
+``reuse=0``, ``seed=N``, ``iterations=N``, ``fast=0``, ``wdl=1``, ``rave=1``, ``rave_k=1000``,
 ``prior_visits=N``, ``margin=0.1``);
 :mod:`gamesearch.spec` reads them, each in its documented range.
 """
@@ -81,7 +81,7 @@ ALGORITHMS: dict[str, AlgorithmInfo] = {
 BOOL_OPTIONS = (
     "ordering", "killers", "history", "quiescence", "pvs", "discount", "iterate", "partial",
     "compiled",
-    "check_extension", "null_move", "lmr", "futility", "zero_eval", "endgame",
+    "check_extension", "null_move", "lmr", "futility", "zero_eval", "endgame", "instability",
     "solver", "puct", "transpositions", "reuse", "fast", "wdl", "rave",  # mcts
     "shallow", "lastbranch", "speculative",  # maxn's pruning
 )

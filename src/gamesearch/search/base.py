@@ -7,7 +7,11 @@ the caller's :class:`~gamesearch.search.control.Limit` into that clock, runs the
 once, or — under a time, node, clock or stop budget — at depths 1, 2, 3, ... (iterative
 deepening, AIMA 4e §6.3 and the COMP 3200 lecture's time-limited alpha-beta) and returns
 the deepest *completed* iteration, so a move is always ready and the clock is never overrun
-by more than one check interval. No iteration starts after the soft deadline.
+by more than one check interval. No iteration starts after the soft deadline; under a
+clock, the searcher's :attr:`Searcher.time_rule` moves that deadline after every completed
+iteration by how unstable the search is (best-move changes, a falling score, a stable or
+far-ahead best move, a single legal move: :class:`~gamesearch.search.control.TimeRule`,
+after Stockfish's time manager), never past the hard one.
 
 Before anything else the driver hands the position to the game's
 :meth:`~gamesearch.game.Game.search_start`, so that every front end (the command line, the
@@ -25,7 +29,7 @@ from ..capabilities import Evaluation
 from ..errors import GameError, InvalidLimitError, UnsupportedGameError
 from ..game import CHANCE, Game
 from .common import Callback, Iteration, SearchResult, win_step
-from .control import Clock, Limit, SearchTimeout
+from .control import Clock, Limit, SearchTimeout, Stability, TimeRule
 
 MAX_DEPTH = 200
 
@@ -72,6 +76,9 @@ class Searcher:
     #: The time source of this searcher's clocks (``None``: ``time.perf_counter``); tests
     #: set a fake one to check what a search plans without waiting for it.
     time_source: Callable[[], float] | None = None
+    #: How a clock's soft limit follows the search's instability (``None``: it stays
+    #: where the allocation put it); an algorithm sets it from its options.
+    time_rule: TimeRule | None = None
 
     def __init__(
         self, game: Game[Any, Any], *, discount: bool = True, zero_eval: bool = False,
@@ -110,6 +117,9 @@ class Searcher:
         self.tt_hits = 0
         self.cutoffs = 0
         self.seldepth = 0
+        #: each player's value at the end of its last search (the time rule's "falling
+        #: score" compares the new iterations with it)
+        self.last_values: dict[int, float] = {}
 
     def rules(self) -> Rules:
         """The game functions a value function calls at every node, bound once per
@@ -144,6 +154,17 @@ class Searcher:
         target; nothing recomputes them."""
         return Clock.start(limit, player, self.soft_share, self.time_source)
 
+    def stability(self, state: Any, clock: Clock, player: int) -> Stability | None:
+        """The time rule's tracker for this search, or ``None`` when the soft limit stays
+        (no rule, or a soft limit the caller gave rather than a clock's allocation)."""
+        rule = self.time_rule
+        if rule is None or not clock.managed:
+            return None
+        single = len(self.game.actions(state)) == 1
+        tracker = rule.start(self.last_values.get(player), single)
+        clock.scale_soft(tracker.factor)
+        return tracker
+
     def search(
         self, state: Any, limit: Limit | None = None, callback: Callback | None = None
     ) -> SearchResult:
@@ -173,6 +194,7 @@ class Searcher:
             depths: range | list[int | None] = range(1, (limit.depth or MAX_DEPTH) + 1)
         else:
             depths = [limit.depth]
+        tracker = self.stability(state, clock, player) if iterate else None
         best: Iteration | None = None
         best_depth = 0
         per_depth: list[int] = []
@@ -194,6 +216,8 @@ class Searcher:
             per_depth.append(self.nodes - before)
             best = it
             best_depth = depth if depth is not None else self._depth_of(it)
+            if tracker is not None and isinstance(it.value, (int, float)):
+                clock.scale_soft(tracker.observe(it.value, it.action, it.margin))
             if callback is not None:
                 callback(self._result(state, best, best_depth, per_depth, clock, True))
             if not it.hit_horizon:
@@ -207,6 +231,8 @@ class Searcher:
                 f"{game.name} has no evaluation function, so this search's answer would "
                 "rest on cut-off positions scored 0: search to the end of the game (no "
                 "depth, time or node limit) or ask for zero_eval=1")
+        if isinstance(best.value, (int, float)):
+            self.last_values[player] = float(best.value)
         return self._result(state, best, best_depth, per_depth, clock, completed)
 
     def _depth_of(self, it: Iteration) -> int:

@@ -130,6 +130,10 @@ class Iteration:
     hit_horizon: bool = True
     #: Algorithm-specific figures passed on to ``SearchResult.extra`` (e.g. root values).
     extra: dict[str, Any] = field(default_factory=dict)
+    #: How much better than every other root move the best one was proven (the other
+    #: moves' upper bounds), when the algorithm knows (``None``: unknown); read by the
+    #: time rule (:class:`~gamesearch.search.control.TimeRule`).
+    margin: float | None = None
 
 
 Callback = Callable[[SearchResult], None]

@@ -64,7 +64,15 @@ from its usual source:
 * ``soft_share``: under a plain time limit, no new iteration starts once this fraction of
   the time has passed (the next one would most likely not finish: each takes a few times
   longer than all before it). The time limit itself stays the hard limit; a clock's
-  allocation sets its own soft limit (:mod:`gamesearch.search.control`).
+  allocation sets its own soft limit (:mod:`gamesearch.search.control`);
+* ``instability``: under a clock, that soft limit follows how unstable the search is
+  (best-move changes, a falling score, a stable or far-ahead best move, a single legal
+  move: :class:`~gamesearch.search.control.TimeRule`, after Stockfish's time manager), in
+  the score unit of the game's engine settings; off unless asked for with
+  ``instability=1`` (its SPRT at 5+0.05, 257 games, was +25.7 +/- 36.4 Elo, LLR 0.61: no
+  pass, so not the default; see docs/games/chess.md). The root reports the best move's
+  proven lead (``Iteration.margin``: its value less the largest fail-soft upper bound of
+  the other moves).
 
 * ``compiled``: the game's compiled twin of this search (its ``compiled_search()``
   capability, :class:`~gamesearch.capabilities.CompiledSearch`: chess's Cython engine),
@@ -109,7 +117,7 @@ from ..capabilities import EngineSettings, SafeMoves
 from ..errors import InvalidLimitError, UnsupportedGameError
 from .base import Searcher
 from .common import INF, Iteration, win_threshold
-from .control import Clock, SearchTimeout
+from .control import Clock, SearchTimeout, TimeRule
 from .minimax import pv_list
 from .tt import (
     EXACT,
@@ -180,6 +188,7 @@ class Negamax(Searcher):
         null_move: bool | None = None,
         lmr: bool | None = None,
         soft_share: float | None = None,
+        instability: bool | None = None,
         futility: bool | None = None,
         endgame: bool | None = None,
         zero_eval: bool = False,
@@ -257,6 +266,11 @@ class Negamax(Searcher):
             raise InvalidLimitError(f"soft_share {share!r}: must be a fraction in (0, 1]")
         #: no new iteration after this share of a plain time limit (None: the time limit)
         self.soft_share = share
+        #: under a clock, the soft limit follows the search's instability (off unless asked
+        #: for: its SPRT at 5+0.05 was +26 +/- 36 Elo, not a pass), in the game's score
+        #: unit (its engine settings')
+        on = bool(instability) and self.iterate
+        self.time_rule = TimeRule(score_unit=defaults.score_unit) if on else None
         #: reduced searches and how many of them had to be searched again at full depth
         self.reductions = self.re_searches = 0
         #: history heuristic, stored negated (lower = tried earlier) in a defaultdict so
@@ -404,7 +418,7 @@ class Negamax(Searcher):
                     return bounds
                 alpha, beta = bounds
         moves = self._root_order(kernel, state, moves, tt_move)
-        best, best_move, line, cutoffs = self._root_loop(
+        best, best_move, line, cutoffs, second = self._root_loop(
             kernel, state, moves, alpha, beta, FULL_DEPTH if depth is None else depth)
         kernel.flush(cutoffs)
         horizon = kernel.met_horizon()
@@ -415,7 +429,10 @@ class Negamax(Searcher):
             kept = best - banked(state, game.to_move(state)) if banked is not None else best
             self.table.store(key, d if horizon else UNLIMITED, flag, kept, best_move, None)
         self._partial = None
-        return Iteration(best, best_move, pv_list(line), hit_horizon=horizon)
+        # the best move's proven lead: the others' fail-soft values are upper bounds (a
+        # fail high at the root, or a lone move, proves none)
+        margin = best - second if second > -INF and best < beta else None
+        return Iteration(best, best_move, pv_list(line), hit_horizon=horizon, margin=margin)
 
     def _twin_root(
         self, state: Any, depth: int | None, alpha: float, beta: float, clock: Clock
@@ -480,14 +497,15 @@ class Negamax(Searcher):
 
     def _root_loop(
         self, kernel: _Kernel, state: Any, moves: Any, alpha: float, beta: float, d: int
-    ) -> tuple[float, Any, Any, int]:
+    ) -> tuple[float, Any, Any, int, float]:
         """Search the root's moves (PVS: the first with the full window); remember after
-        each improvement a sound partial result. Returns best value, move, line, cut-offs."""
+        each improvement a sound partial result. Returns best value, move, line, cut-offs
+        and the largest value (an upper bound, fail-soft) of the other moves searched."""
         game = self.game
         negamax, lines = kernel.negamax, kernel.lines
         result, to_move = game.result, game.to_move
         p = to_move(state)
-        best = -INF
+        best = second = -INF
         best_move: Any = None
         line: Any = None
         cutoffs = 0
@@ -503,6 +521,7 @@ class Negamax(Searcher):
                 else:
                     v = _signed(negamax, c, alpha, beta, d - 1, cp, sign)
                 if v > best:
+                    second = best
                     best, best_move = v, a
                     line = (a, lines[1])
                     if v > alpha:
@@ -512,10 +531,12 @@ class Negamax(Searcher):
                     if v >= beta:
                         cutoffs += 1
                         break
+                elif v > second:
+                    second = v
         except SearchTimeout:
             kernel.flush(cutoffs)
             raise
-        return best, best_move, line, cutoffs
+        return best, best_move, line, cutoffs, second
 
     # ----- move ordering -----------------------------------------------------------------
     def _make_order(self) -> Callable[[Any, int, Any, Any, int], list[Any]] | None:

@@ -85,7 +85,8 @@ PERFT_CONVENTIONS = MappingProxyType({
     "perft": "leaves exactly D plies deep; a game over earlier counts 0 (standard chess perft)"})
 
 #: What chess asks of the engine (see :meth:`ChessGame.engine_settings`).
-ENGINE_SETTINGS = EngineSettings(lmr=True, futility_margins=(0.0, 200.0, 400.0), soft_share=0.5)
+ENGINE_SETTINGS = EngineSettings(lmr=True, futility_margins=(0.0, 200.0, 400.0), soft_share=0.5,
+                                 score_unit=100.0)
 
 
 class ChessGame(Game[ChessState, Move]):
