@@ -211,6 +211,24 @@ def test_search_is_the_same_node_for_node() -> None:
     assert len(_depths()) >= 300
 
 
+def test_root_margin_is_the_same() -> None:
+    """The best move's proven lead (``Iteration.margin``, read by the time rule) is the
+    same from the twin's root as from the Python root, on positions where it exists."""
+    from gamesearch.search.control import Clock
+
+    _require_twin()
+    known = 0
+    for s in POSITIONS[:80]:
+        game = ChessGame(COMPILED)
+        if game.is_terminal(s):
+            continue
+        its = [make_searcher(ChessGame(COMPILED), "id", compiled=c).iteration(
+            game.search_start(s), 2, Clock()) for c in (False, True)]
+        assert its[1].margin == its[0].margin, s.board.fen()
+        known += its[0].margin is not None
+    assert known >= 40
+
+
 def test_node_limit_gives_the_same_partial_result() -> None:
     """Under a node limit both stop at the same node, with the same partial iteration."""
     _require_twin()

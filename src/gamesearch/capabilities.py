@@ -309,8 +309,9 @@ class CompiledSearch:
     killers=, history=, null_move=, lmr=, check_extension=)`` makes one searcher's engine,
     which keeps its transposition table, killers and history between searches and offers
     ``search_root(state, depth, alpha, beta, clock, prev_best, first_check) -> (value,
-    move, pv, hit_horizon)`` (one root window; ``clock.check`` is called at the Python
-    search's node counts, from ``first_check = clock.begin(nodes so far)`` on, and its
+    move, pv, hit_horizon, second)`` (one root window; ``second`` is the best fail-soft
+    value of the other root moves; ``clock.check`` is called at the Python search's node
+    counts, from ``first_check = clock.begin(nodes so far)`` on, and its
     ``SearchTimeout`` propagates), ``partial()`` (the root's last improvement
     after a timeout, or ``None``), ``new_search()`` and ``take_stats()`` (nodes, cut-offs,
     table hits, reductions, re-searches, futility and reverse-futility prunes, selective

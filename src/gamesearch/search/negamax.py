@@ -441,7 +441,7 @@ class Negamax(Searcher):
         and partial result (the root's last improvement) after a timeout."""
         twin = self._twin
         try:
-            value, move, pv, horizon = twin.search_root(
+            value, move, pv, horizon, second = twin.search_root(
                 state, FULL_DEPTH if depth is None else depth, alpha, beta, clock,
                 self._prev_best, clock.begin(self.nodes))
         except SearchTimeout:
@@ -453,7 +453,8 @@ class Negamax(Searcher):
             raise
         self._take_twin_stats()
         self._partial = None
-        return Iteration(value, move, pv, hit_horizon=horizon)
+        margin = value - second if second > -INF and value < beta else None
+        return Iteration(value, move, pv, hit_horizon=horizon, margin=margin)
 
     def _take_twin_stats(self) -> None:
         """The kernel's ``flush`` for the compiled twin."""

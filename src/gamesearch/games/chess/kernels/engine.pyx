@@ -1019,13 +1019,15 @@ cdef class Engine:
     def search_root(self, state, int depth, double alpha, double beta, clock, prev_best,
                     long long first_check):
         """``Negamax.search_root`` for ``state`` (a marked root, ``ChessGame.search_start``)
-        to ``depth`` in ``(alpha, beta)``: ``(value, move, pv, hit_horizon)``; the clock is
+        to ``depth`` in ``(alpha, beta)``: ``(value, move, pv, hit_horizon, second)``
+        (``second``: the largest value, a fail-soft upper bound, of the other moves
+        searched, as ``Negamax._root_loop`` gives it; ``-inf`` when none); the clock is
         checked first at ``first_check`` nodes (``clock.begin(nodes so far)``). Raises the
         clock's ``SearchTimeout``; then :meth:`partial` gives the root's last
         improvement."""
         cdef Node* root = &self.nodes[0]
         cdef int n, i, a, prev, j, tt_move = NO_MOVE, flag, d
-        cdef double best = -INF, v, alpha0 = alpha
+        cdef double best = -INF, second = -INF, v, alpha0 = alpha
         cdef int best_move = NO_MOVE
         cdef TTSlot* e
         cdef int* mv = self.root_moves
@@ -1061,6 +1063,7 @@ cdef class Engine:
                 else:
                     v = -self.negamax(-beta, -alpha, depth - 1, 1)
                 if v > best:
+                    second = best
                     best = v
                     best_move = a
                     self.root_best = v
@@ -1076,6 +1079,8 @@ cdef class Engine:
                     if v >= beta:
                         self.cutoffs += 1
                         break
+                elif v > second:
+                    second = v
         finally:
             self.clock = None
         flag = T_LOWER if best >= beta else T_UPPER if best <= alpha0 else T_EXACT
@@ -1084,7 +1089,7 @@ cdef class Engine:
         line = [_move(self.root_line[j]) for j in range(self.root_len)]
         self.root_move = NO_MOVE
         return best, (None if best_move == NO_MOVE else _move(best_move)), line, \
-            bool(self.horizon)
+            bool(self.horizon), second
 
     cdef int _load(self, state) except -1:
         """The root's board and the keys of the game before it (as far as a repetition
