@@ -104,14 +104,10 @@ PURE_PYTHON = Kernels(
 )
 
 
-def _compiled_kernels() -> Kernels | None:
-    """The compiled kernels, initialised with this package's tables, or None when the
-    extension was not built (no C compiler at install time)."""
-    try:
-        from .kernels import compiled
-    except ImportError:
-        return None
-    compiled.init(MOVES, PROMOTIONS)
+def _init_weights(compiled: Any) -> None:
+    """Give the compiled kernels the evaluation's weights, read from the Python modules
+    (:mod:`.evaluation`, :mod:`.pst`): at start-up, and again after
+    :func:`.weights.apply_weights`."""
     e = evaluation
     compiled.init_eval({
         "BISHOP_PAIR": e.BISHOP_PAIR, "DOUBLED_MG": e.DOUBLED_MG, "DOUBLED_EG": e.DOUBLED_EG,
@@ -122,6 +118,27 @@ def _compiled_kernels() -> Kernels | None:
         "LAZY_MARGIN": e.LAZY_MARGIN,
     })
     compiled.init_result(ChessState, Board, ZOBRIST, MG, EG, PHASE, Z_TURN, Z_EP, Z_CASTLING)
+
+
+def init_compiled_weights() -> None:
+    """Initialise the compiled kernels' weights again from the Python modules (nothing to
+    do when the extension was not built)."""
+    try:
+        from .kernels import compiled
+    except ImportError:
+        return
+    _init_weights(compiled)
+
+
+def _compiled_kernels() -> Kernels | None:
+    """The compiled kernels, initialised with this package's tables, or None when the
+    extension was not built (no C compiler at install time)."""
+    try:
+        from .kernels import compiled
+    except ImportError:
+        return None
+    compiled.init(MOVES, PROMOTIONS)
+    _init_weights(compiled)
     state_moves = movegen.cached_moves(compiled.generate_moves)
     compiled.init_status(state_moves, MATE)
     # each kernel has the name of its field in the extension
