@@ -2,7 +2,8 @@
 
     gamesearch tune chess --db GAMES.sqlite [--db ...] --out weights.json
                           [--iterations N] [--l2 X] [--weights FILE|NAME]
-                          [--skip-plies N] [--end-plies N] [--holdout N] [--json]
+                          [--skip-plies N] [--end-plies N] [--holdout N] [--keep-tables]
+                          [--json]
 
 Reads the chess games of arena results files (``gamesearch match``/``tournament --db``),
 replays them, keeps the *quiet* positions and labels each with its game's result for White
@@ -193,12 +194,14 @@ def cmd_tune(args: argparse.Namespace, out: TextIO) -> int:
         raise TuneError("every quiet position is held out: give a larger --holdout (or 0)")
     t1 = time.process_time()
     k = texel.fit_k(fit, w0)
-    result = texel.tune(fit, w0, k, args.iterations, args.l2)
+    fixed = [n for n in texel.PARAMS if "_pst." in n] if args.keep_tables else []
+    result = texel.tune(fit, w0, k, args.iterations, args.l2, fixed)
     t2 = time.process_time()
     w = texel.from_vector(result.weights, start)
     w.extra = {"tuned": {
         "games": sel.games, "positions": len(fit), "held_out": len(held),
         "k": round(k, 8), "wiki_K": round(texel.wiki_k(k), 5), "l2": args.l2,
+        "keep_tables": args.keep_tables,
         "iterations": result.iterations,
         "error_before": round(texel.error(fit, w0, k), 6),
         "error_after": round(texel.error(fit, result.weights, k), 6),
@@ -263,5 +266,8 @@ def add_tune_command(sub: Any) -> None:
     s.add_argument("--holdout", type=argtype("tune_holdout"), default=10,
                    help="every N-th game held out of the fit (default 10; 0: none) "
                    + help_range("tune_holdout"))
+    s.add_argument("--keep-tables", action="store_true",
+                   help="keep the piece-square tables: tune only material, pawn structure, "
+                   "king shield, bishop pair and tempo")
     s.add_argument("--json", action="store_true", help="the summary as one JSON object")
     s.set_defaults(func=cmd_tune)
