@@ -16,8 +16,6 @@ import argparse
 import sys
 import time
 
-import numpy as np
-
 from gamesearch.games.chess import texel
 from gamesearch.games.chess.weights import current_weights
 from gamesearch.interfaces.chess_tune import collect

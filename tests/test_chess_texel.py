@@ -174,6 +174,12 @@ def test_tune_command(tmp_path: Path, restore_weights: None) -> None:
     tuned = W.read_weights(str(path))
     assert tuned.extra["tuned"]["k"] == summary["k"]
     assert tuned != W.current_weights()
+    # --keep-tables: the piece-square tables stay, the other terms move
+    assert main(["tune", "chess", "--db", str(GAMES), "--out", str(path), "--iterations",
+                 "30", "--keep-tables", "--l2", "1e-8"], io.StringIO()) == 0
+    kept, now = W.read_weights(str(path)), W.current_weights()
+    assert kept.mg_pst == now.mg_pst and kept.eg_pst == now.eg_pst
+    assert (kept.mg_value, kept.eg_value, kept.tempo) != (now.mg_value, now.eg_value, now.tempo)
 
 
 def _error_line(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:

@@ -22,10 +22,11 @@ The file format (``gamesearch-chess-weights``, version 1) is JSON::
      "passed_mg": [8], "passed_eg": [8], "doubled": [mg, eg], "isolated": [mg, eg],
      "shield_bonus": n, "open_file_near_king": n, "bishop_pair": [mg, eg], "tempo": n}
 
-All numbers are whole centipawns. Named weights shipped with the package:
-``pesto`` (PeSTO's published tables and the evaluation's hand-set terms, the engine's
-numbers before tuning) and ``tuned`` (Texel-tuned on the engine's own games,
-:mod:`.texel`); see :data:`NAMED`.
+All numbers are whole centipawns; other keys (``"tuned"``: how a file was made) are kept
+as :attr:`Weights.extra`. Named weights shipped with the package (:data:`NAMED`): ``pesto``
+(PeSTO's published tables and the evaluation's hand-set terms: the engine's own numbers,
+:data:`DEFAULT_NAME`) and ``tuned`` (Texel-tuned on 700 of the engine's own games,
+:mod:`.texel`, tables kept; docs/games/chess.md has the data, the fit and the match).
 """
 
 from __future__ import annotations
