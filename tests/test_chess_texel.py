@@ -206,8 +206,6 @@ def test_tune_command_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         capsys, ["tune", "chess", "--db", str(ttt), "--out", out])
     assert "no quiet positions" in _error_line(
         capsys, ["tune", "chess", "--db", str(GAMES), "--out", out, "--skip-plies", "1000"])
-    assert "only chess" in _error_line(
-        capsys, ["tune", "go", "--db", str(GAMES), "--out", out])
     assert "no such directory" in _error_line(
         capsys, ["tune", "chess", "--db", str(GAMES), "--out", str(tmp_path / "no" / "w")])
     assert "not JSON" in _error_line(
@@ -215,3 +213,6 @@ def test_tune_command_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     with pytest.raises(SystemExit):  # argparse: a number out of range
         main(["tune", "chess", "--db", str(GAMES), "--out", out, "--l2", "-1"])
     assert "out of range" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # argparse: a game without a tuner
+        main(["tune", "go", "--db", str(GAMES), "--out", out])
+    assert "invalid choice" in capsys.readouterr().err

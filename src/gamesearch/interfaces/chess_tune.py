@@ -91,6 +91,18 @@ def is_quiet(game: Any, s: Any) -> bool:
         return False
 
 
+def _written_in_chess_notation(spec: str) -> bool:
+    """Whether a stored tournament's game writes FEN and UCI moves (PGN's notation: its
+    ``match_hooks().pgn_notation``, as the arena's ``uci:`` agents ask): chess's games."""
+    from ..games import get_game
+
+    try:
+        hooks = get_game(spec).match_hooks()
+    except GameError:
+        return False
+    return hooks is not None and bool(hooks.pgn_notation)
+
+
 def read_games(paths: list[str]) -> Iterator[tuple[Any, str]]:
     """``(record, db)`` of every chess game in the results files."""
     from ..arena.store import Store
@@ -101,7 +113,7 @@ def read_games(paths: list[str]) -> Iterator[tuple[Any, str]]:
         store = Store.open_readonly(path)
         try:
             chess_ids = [t["id"] for t in store.list_tournaments()
-                         if str(t["game"]).split(":")[0] == "chess"]
+                         if _written_in_chess_notation(str(t["game"]))]
             if not chess_ids:
                 raise TuneError(f"results database {echo(path)} holds no chess games")
             for tid in chess_ids:
@@ -169,8 +181,11 @@ def collect(paths: list[str], skip_plies: int = 8, end_plies: int = 6,
 
 
 def cmd_tune(args: argparse.Namespace, out: TextIO) -> int:
-    if args.game != "chess":
-        raise TuneError(f"tune: only chess has a tuner, not {echo(args.game)}")
+    return TUNERS[args.game](args, out)
+
+
+def tune_chess(args: argparse.Namespace, out: TextIO) -> int:
+    """``gamesearch tune chess``."""
     try:
         import numpy as np
 
@@ -243,10 +258,14 @@ def _largest_changes(delta: Any, names: tuple[str, ...], n: int = 8) -> list[tup
     return [(names[i], float(delta[i])) for i in order]
 
 
+#: the games with a tuner (argparse refuses any other in one line)
+TUNERS = {"chess": tune_chess}
+
+
 def add_tune_command(sub: Any) -> None:
     """Add ``tune`` to the ``gamesearch`` sub-command parsers."""
     s = sub.add_parser("tune", help="Texel-tune the chess evaluation on arena games")
-    s.add_argument("game", help="the game to tune (chess)")
+    s.add_argument("game", choices=sorted(TUNERS), help="the game to tune (chess)")
     s.add_argument("--db", action="append", required=True, metavar="FILE",
                    help="arena results file with chess games (repeatable)")
     s.add_argument("--out", required=True, metavar="FILE", help="the weights file to write")
