@@ -6,6 +6,7 @@
     .venv/bin/python benchmarks/chess_wac.py --verbose               # one line per position
     .venv/bin/python benchmarks/chess_wac.py --option lmr=0          # an engine option off
     .venv/bin/python benchmarks/chess_wac.py --nodes 30000           # fixed nodes: no noise
+    .venv/bin/python benchmarks/chess_wac.py --nodes 30000 --weights tuned  # other weights
 
 ``--sample N`` takes N positions spread evenly over the file (1st, 11th, 21st, ... for 30 of
 300), so a sample's figure is a rough estimate of the whole suite's. Each position gets a
@@ -40,7 +41,13 @@ def main() -> int:
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                     help="an option of the id search (as in a spec: lmr=0, null_move=0, ...)")
+    ap.add_argument("--weights", default=None, metavar="FILE|NAME",
+                    help="the evaluation's weights: a weights file or pesto/tuned")
     args = ap.parse_args()
+    if args.weights:
+        from gamesearch.games.chess.weights import apply_weights, load_weights
+
+        apply_weights(load_weights(args.weights))
     _, options, _ = parse_spec("id:" + ",".join(args.option))
     lines = read_epd(args.file)
     if args.sample and args.sample < len(lines):
@@ -76,7 +83,8 @@ def main() -> int:
     budget = f"{args.nodes} nodes" if args.nodes else f"{args.time:g} s"
     print(f"{Path(args.file).name}: solved {solved}/{len(results)} at {budget} per "
           f"position (mean depth {depth:.1f}, {nodes / elapsed:.0f} nodes/s, "
-          f"{elapsed:.0f} s){' with ' + ', '.join(args.option) if args.option else ''}")
+          f"{elapsed:.0f} s){' with ' + ', '.join(args.option) if args.option else ''}"
+          f"{' weights ' + args.weights if args.weights else ''}")
     if args.key_file:
         print(f"  against {Path(args.key_file).name}: {second}/{len(results)}")
     return 0

@@ -60,6 +60,9 @@ BASES: dict[str, tuple[list[str], dict[str, str | None]]] = {
     "equilibrium": (["kuhn_poker"], {"--algorithm": "cfr+", "--iterations": "10",
                                      "--json": None}),
     "nash": ([], {"--matrix": "[[0,-1,1],[1,0,-1],[-1,1,0]]"}),
+    "tune": (["chess"], {"--db": str(Path(__file__).parent / "data" / "chess"
+                                     / "texel_games.sqlite"),
+                         "--out": "{tmp}/weights.json", "--iterations": "3"}),
 }
 #: Commands not fuzzed here, and why.
 SKIPPED = {
@@ -86,6 +89,7 @@ CAPS: dict[tuple[str, str], float] = {
     ("tournament", "workers"): 4,
     ("play", "time"): 0.1,
     ("equilibrium", "iterations"): 300,
+    ("tune", "iterations"): 10,
 }
 #: Games a command may be pointed at and still finish quickly from its base invocation.
 CHEAP_GAMES = {
@@ -100,6 +104,7 @@ CHEAP_GAMES = {
     "tournament": ["tictactoe", "connect4", "fig6.2"],
     "perft": ["chess", "tictactoe", "othello"],
     "equilibrium": ["kuhn_poker", "leduc_poker", "tictactoe", "ohhell"],
+    "tune": ["chess"],
 }
 POSITIONS = {
     "tictactoe": ["x...o....", ".........", "xoxoxoxox", "xx.oo....", "xxxoo...."],
@@ -386,6 +391,7 @@ test_fuzz_perft = fuzz("perft", 60)
 test_fuzz_epd = fuzz("epd", 60)
 test_fuzz_equilibrium = fuzz("equilibrium", 80)
 test_fuzz_nash = fuzz("nash", 60)
+test_fuzz_tune = fuzz("tune", 30)
 
 
 # ----- through real processes --------------------------------------------------------------

@@ -143,6 +143,11 @@ RANGES: dict[str, Range] = {
     "threads": Range(1, 1024, unit="threads"),
     # equilibrium solvers (gamesearch equilibrium, the cfr agent)
     "cfr_iterations": Range(1, 10**8, unit="iterations"),
+    # gamesearch tune (Texel tuning of the chess evaluation)
+    "tune_iterations": Range(1, 100_000, unit="iterations"),
+    "tune_l2": Range(0, 1, whole=False, unit="per squared centipawn"),
+    "tune_plies": Range(0, 1000, unit="plies"),
+    "tune_holdout": Range(0, 1000, unit="games"),
     # the web app
     "port": Range(1, 65535, unit="TCP port"),
 }

@@ -1,8 +1,9 @@
 """The chess commands of ``gamesearch``: ``uci`` and ``epd`` (wired into the command line
 by :func:`add_chess_commands`; ``perft`` is every game's, in :mod:`.cli`).
 
-    gamesearch uci
+    gamesearch uci [--weights FILE|NAME]
     gamesearch epd FILE --time S [--nodes N] [--json] [--limit N] [--hash MB]
+                   [--weights FILE|NAME]
 
 Like every command, bad input ends with a one-line message and exit status 2.
 """
@@ -22,9 +23,22 @@ class ChessCliError(GameError):
     """Bad input to a chess command."""
 
 
+def _apply_weights(name_or_path: str | None) -> None:
+    """Evaluate with the weights ``--weights`` names (a shipped name or a JSON file)."""
+    if name_or_path is None:
+        return
+    try:
+        from ..games.chess.weights import apply_weights, load_weights
+    except ImportError:
+        raise ChessCliError("--weights needs python-chess: pip install 'gamesearch[chess]'"
+                            ) from None
+    apply_weights(load_weights(name_or_path))
+
+
 def cmd_uci(args: argparse.Namespace, out: TextIO) -> int:
     from .uci_engine import main
 
+    _apply_weights(args.weights)
     return main()
 
 
@@ -60,6 +74,7 @@ def cmd_epd(args: argparse.Namespace, out: TextIO) -> int:
     from .uci_engine import EpdResult, run_epd
 
     lines = _epd_lines(args.file, args.limit)
+    _apply_weights(args.weights)
 
     def show(r: EpdResult) -> None:
         if args.json:
@@ -89,9 +104,14 @@ def cmd_epd(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+WEIGHTS_HELP = ("the evaluation's weights: a weights file (gamesearch tune chess --out) or "
+                "a shipped name, pesto or tuned (default: the engine's own)")
+
+
 def add_chess_commands(sub: Any) -> None:
     """Add ``uci`` and ``epd`` to the ``gamesearch`` sub-command parsers."""
     s = sub.add_parser("uci", help="run the chess engine on the UCI protocol (stdin/stdout)")
+    s.add_argument("--weights", metavar="FILE|NAME", default=None, help=WEIGHTS_HELP)
     s.set_defaults(func=cmd_uci)
 
     s = sub.add_parser("epd", help="run a chess test suite (EPD with bm/am) and score it")
@@ -105,4 +125,5 @@ def add_chess_commands(sub: Any) -> None:
     s.add_argument("--hash", type=argtype("hash"), default=64,
                    help="table size in MiB (default 64) " + help_range("hash"))
     s.add_argument("--json", action="store_true", help="one JSON object per position")
+    s.add_argument("--weights", metavar="FILE|NAME", default=None, help=WEIGHTS_HELP)
     s.set_defaults(func=cmd_epd)

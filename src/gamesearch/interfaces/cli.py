@@ -30,6 +30,7 @@ from . import gnubg_match
 from .analysis import analyze, default_algorithm, format_pv, solve_hidden, solve_record
 from .arena_cli import add_arena_commands
 from .chess_cli import add_chess_commands
+from .chess_tune import add_tune_command
 from .egdb_cli import add_egdb_commands
 from .equilibrium_cli import add_equilibrium_command
 from .gtp import add_gtp_command
@@ -680,6 +681,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_arena_commands(sub)
     add_chess_commands(sub)
+    add_tune_command(sub)
     add_egdb_commands(sub)
     add_equilibrium_command(sub)
     add_gtp_command(sub)

@@ -122,8 +122,28 @@ def _init_tables(module: Any) -> None:
     """Hand a compiled module (the kernels, the engine) this package's interned moves,
     evaluation weights, key and score tables."""
     module.init(MOVES, PROMOTIONS)
+    _init_weights(module)
+
+
+def _init_weights(module: Any) -> None:
+    """Give a compiled module the evaluation's weights, read from the Python modules
+    (:mod:`.evaluation`, :mod:`.pst`): at start-up, and again after
+    :func:`.weights.apply_weights`."""
     module.init_eval(_eval_weights())
     module.init_result(ChessState, Board, ZOBRIST, MG, EG, PHASE, Z_TURN, Z_EP, Z_CASTLING)
+
+
+def init_compiled_weights() -> None:
+    """Initialise the compiled modules' weights again from the Python modules: the kernels
+    and the compiled search, each of which holds its own copy of the tables (nothing to do
+    for one that was not built)."""
+    if COMPILED is not None:
+        from .kernels import compiled
+
+        _init_weights(compiled)
+    if ENGINE is not None:
+        _init_weights(ENGINE)
+        ENGINE.init_engine()
 
 
 def _compiled_kernels() -> Kernels | None:
