@@ -225,9 +225,10 @@ class Nim(Game[NimState, NimAction]):
     # themselves (a win, discounted by its distance).
 
     # engine_settings() -> EngineSettings: engine policy the game asks for by default
-    # (lmr: late-move reductions, futility_margins, soft_share of a time limit), a typed
-    # value: a wrong name or type is an error naming the known ones. Chess asks for all
-    # three; Nim for none (the engine's defaults).
+    # (lmr: late-move reductions, futility_margins, soft_share of a time limit,
+    # score_unit: the size of "a pawn" for the time rule's falling-score and far-ahead
+    # tests), a typed value: a wrong name or type is an error naming the known ones. Chess
+    # asks for all four; Nim for none (the engine's defaults).
 
     # playouts() -> Playouts: what MCTS asks: priors (PUCT's prior of each action) and
     # compiled (a compiled uniformly random playout; Connect Four's and Othello's; Go's
