@@ -249,6 +249,12 @@ class EngineSettings:
 
     * ``lmr`` -- late-move reductions (they change fixed-depth values, so they are off
       unless a game turns them on);
+    * ``lmr_table`` -- with ``lmr``: the reduction from a table by depth and move number
+      (log x log), one ply less for a move with a good history score, instead of the
+      fixed one or two plies;
+    * ``lmp`` -- late-move (move-count) pruning of quiet moves near the horizon;
+    * ``iir`` -- internal iterative reductions: a node of enough depth without a table move
+      is searched one ply shallower;
     * ``futility_margins`` -- by remaining depth 1, 2, ..., in utility units: futility and
       reverse-futility pruning (empty: none);
     * ``soft_share`` -- under a plain time limit, no new iteration after this share of it
@@ -260,15 +266,22 @@ class EngineSettings:
     lmr: bool
     futility_margins: tuple[float, ...]
     soft_share: float | None
+    lmr_table: bool
+    lmp: bool
+    iir: bool
 
     def __init__(self, *, lmr: bool = False, futility_margins: Sequence[float] = (),
-                 soft_share: float | None = None, **unknown: Any) -> None:
+                 soft_share: float | None = None, lmr_table: bool = False,
+                 lmp: bool = False, iir: bool = False, **unknown: Any) -> None:
         known = ", ".join(f.name for f in fields(EngineSettings))
         if unknown:
             raise InvalidLimitError(f"unknown engine setting(s) {', '.join(map(repr, unknown))}"
                                     f"; known: {known}")
-        if not isinstance(lmr, bool):
-            raise InvalidLimitError(f"engine setting lmr={lmr!r}: must be True or False")
+        for flag, value in (("lmr", lmr), ("lmr_table", lmr_table), ("lmp", lmp),
+                            ("iir", iir)):
+            if not isinstance(value, bool):
+                raise InvalidLimitError(f"engine setting {flag}={value!r}: must be True or "
+                                        "False")
         if isinstance(futility_margins, str | bytes) or not all(
                 isinstance(m, int | float) and not isinstance(m, bool) and m >= 0
                 for m in futility_margins):
@@ -281,6 +294,9 @@ class EngineSettings:
         object.__setattr__(self, "lmr", lmr)
         object.__setattr__(self, "futility_margins", tuple(float(m) for m in futility_margins))
         object.__setattr__(self, "soft_share", None if soft_share is None else float(soft_share))
+        object.__setattr__(self, "lmr_table", lmr_table)
+        object.__setattr__(self, "lmp", lmp)
+        object.__setattr__(self, "iir", iir)
 
     @classmethod
     def from_mapping(cls, settings: Mapping[str, Any]) -> EngineSettings:
@@ -296,7 +312,7 @@ class CompiledSearch:
     ``games/chess/kernels/engine.pyx``).
 
     ``engine(tt_size=, step=, threshold=, maxu=, margins=, pvs=, killers=, history=,
-    null_move=, lmr=, check_extension=)`` makes one searcher's engine, which keeps its
+    null_move=, lmr=, check_extension=, lmr_reductions=, lmp=, iir=)`` makes one searcher's engine, which keeps its
     transposition table, killers and history between searches and offers
     ``search_root(state, depth, alpha, beta, clock, prev_best, first_check) -> (value,
     move, pv, hit_horizon)`` (one root window; ``clock.check`` is called at the Python
@@ -304,7 +320,7 @@ class CompiledSearch:
     ``SearchTimeout`` propagates), ``partial()`` (the root's last improvement
     after a timeout, or ``None``), ``new_search()`` and ``take_stats()`` (nodes, cut-offs,
     table hits, reductions, re-searches, futility and reverse-futility prunes, selective
-    depth since the last call). The engine uses it for the options it implements
+    depth, late-move prunes since the last call). The engine uses it for the options it implements
     (:data:`COMPILED_SEARCH_OPTIONS` names what it does not)."""
 
     engine: Callable[..., Any]

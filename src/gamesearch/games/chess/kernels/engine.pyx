@@ -66,6 +66,9 @@ cdef enum:
     T_UPPER = 2
     LMR_FULL = 3           # search.negamax.LMR_FULL_MOVES
     LMR_DEEP = 8           # search.negamax.LMR_DEEP_MOVES
+    LMP_DEPTH = 3          # search.negamax.LMP_DEPTH
+    IIR_DEPTH = 4          # search.negamax.IIR_DEPTH
+    LMR_N = 64             # search.negamax.LMR_TABLE_SIZE
 
 cdef int UNLIMITED_D = 1 << 30   # search.tt.UNLIMITED
 cdef double INF = INFINITY
@@ -575,6 +578,8 @@ cdef class Engine:
     cdef double margins[8]
     cdef int futility_depth
     cdef bint pvs, use_killers, use_history, use_null, use_lmr, use_check_ext, prunes
+    cdef bint use_lmr_table, use_lmp, use_iir
+    cdef int lmr_r[LMR_N * LMR_N]      # the reduction table (``lmr_reductions()``)
     cdef int killers[MAXPLY][2]
     cdef long long history[2][CODES]
     cdef bint history_used[2]
@@ -594,7 +599,7 @@ cdef class Engine:
     cdef long long next_check
     cdef bint horizon
     cdef readonly long long n_nodes, cutoffs, tt_hits, reductions, re_searches
-    cdef readonly long long futility_prunes, reverse_futility_prunes
+    cdef readonly long long futility_prunes, reverse_futility_prunes, late_move_prunes
     cdef readonly int seldepth
     cdef int root_moves[MAX_MOVES]
     cdef int root_line[MAXPLY + 1]
@@ -603,7 +608,8 @@ cdef class Engine:
 
     def __cinit__(self, Py_ssize_t tt_size, EvalCache cache, double step, double threshold,
                   double maxu, margins, bint pvs=True, bint killers=True, bint history=True,
-                  bint null_move=True, bint lmr=True, bint check_extension=True):
+                  bint null_move=True, bint lmr=True, bint check_extension=True,
+                  lmr_reductions=(), bint lmp=False, bint iir=False):
         cdef int i
         self.table = Table(tt_size)
         self.cache = cache
@@ -622,7 +628,15 @@ cdef class Engine:
         self.use_null = null_move
         self.use_lmr = lmr
         self.use_check_ext = check_extension
-        self.prunes = null_move or self.futility_depth > 0 or lmr
+        lmr_reductions = tuple(lmr_reductions)
+        if lmr_reductions and len(lmr_reductions) != LMR_N * LMR_N:
+            raise ValueError(f"the reduction table has {LMR_N} x {LMR_N} entries")
+        self.use_lmr_table = lmr and len(lmr_reductions) > 0
+        for i in range(len(lmr_reductions)):
+            self.lmr_r[i] = lmr_reductions[i]
+        self.use_lmp = lmp
+        self.use_iir = iir
+        self.prunes = null_move or self.futility_depth > 0 or lmr or lmp
         self.moves = <int*>malloc(MAXPLY * MAX_MOVES * sizeof(int))
         self.pv = <int*>malloc(MAXPLY * MAXPLY * sizeof(int))
         if self.moves == NULL or self.pv == NULL:
@@ -640,14 +654,16 @@ cdef class Engine:
 
     cdef void _zero_stats(self) noexcept:
         self.n_nodes = self.cutoffs = self.tt_hits = self.reductions = self.re_searches = 0
-        self.futility_prunes = self.reverse_futility_prunes = 0
+        self.futility_prunes = self.reverse_futility_prunes = self.late_move_prunes = 0
         self.seldepth = 0
 
     def take_stats(self):
         """``(nodes, cutoffs, tt_hits, reductions, re_searches, futility_prunes,
-        reverse_futility_prunes, seldepth)`` since the last call (the kernel's ``flush``)."""
+        reverse_futility_prunes, seldepth, late_move_prunes)`` since the last call (the
+        kernel's ``flush``)."""
         out = (self.n_nodes, self.cutoffs, self.tt_hits, self.reductions, self.re_searches,
-               self.futility_prunes, self.reverse_futility_prunes, self.seldepth)
+               self.futility_prunes, self.reverse_futility_prunes, self.seldepth,
+               self.late_move_prunes)
         self._zero_stats()
         return out
 
@@ -857,11 +873,11 @@ cdef class Engine:
         (made by the caller) searched ``d`` plies deep."""
         cdef Node* s = &self.nodes[ply]
         cdef Node* c
-        cdef int st, n, i, a, searched, r, p = 1 - s.pos.turn
+        cdef int st, n, i, a, searched, r, lmp_count, p = 1 - s.pos.turn
         cdef int tt_move = NO_MOVE, best_move = NO_MOVE, seen_depth = 0, depth_stored, flag
         cdef bint check = False, checked, bounded = False, seen = False, zero_window
         cdef bint futile = False, first = True, lmr_node, outer_horizon, prune, quiet
-        cdef bint cut, exact_to_end
+        cdef bint cut, exact_to_end, late_pruned = False
         cdef double v, best, alpha_orig, fut_value = -INF, q, m, low, high, margin
         cdef TTSlot* e
         cdef int* mv
@@ -904,6 +920,8 @@ cdef class Engine:
                     else:
                         self.pvlen[ply] = 0
                     return v
+        if self.use_iir and tt_move == NO_MOVE and d >= IIR_DEPTH and not checked:
+            d -= 1
         zero_window = self.prunes and nextafter(alpha, INF) >= beta
         if (self.use_null and d >= 3 and not checked and not self.nulled[ply] and zero_window
                 and -self.threshold < beta < self.threshold
@@ -939,6 +957,11 @@ cdef class Engine:
         self.horizon = False
         best = -INF
         lmr_node = self.use_lmr and d >= 3 and not checked and zero_window
+        if (self.use_lmp and d <= LMP_DEPTH and not checked and zero_window
+                and -self.threshold < alpha and beta < self.threshold):
+            lmp_count = 3 + d * d
+        else:
+            lmp_count = MAXPLY * MAXPLY
         searched = 0
         c = &self.nodes[ply + 1]
         for i in range(n):
@@ -946,7 +969,7 @@ cdef class Engine:
             make(s, c, a)
             self.push_child(ply + 1, False)
             searched += 1
-            prune = futile and not first
+            prune = (futile or searched > lmp_count) and not first
             if prune or (lmr_node and searched > LMR_FULL and a != tt_move
                          and not (self.use_killers and (a == self.killers[ply][0]
                                                          or a == self.killers[ply][1]))):
@@ -957,20 +980,33 @@ cdef class Engine:
                     quiet = c.checkers == 0
                 if quiet:
                     if prune:
-                        self.futility_prunes += 1
+                        if futile:
+                            self.futility_prunes += 1
+                        else:
+                            self.late_move_prunes += 1
+                            late_pruned = True
                         self.count_node()
                         continue
-                    r = 2 if searched > LMR_DEEP and d >= 6 else 1
-                    self.reductions += 1
-                    v = -self.negamax(-nextafter(alpha, INF), -alpha, d - 1 - r, ply + 1)
-                    if v <= alpha:
-                        first = False
-                        if v > best:
-                            best = v
-                            best_move = a
-                            self.set_line(ply, a)
-                        continue
-                    self.re_searches += 1
+                    if not self.use_lmr_table:
+                        r = 2 if searched > LMR_DEEP and d >= 6 else 1
+                    else:
+                        r = self.lmr_r[(d if d < LMR_N else LMR_N - 1) * LMR_N
+                                       + (searched if searched < LMR_N else LMR_N - 1)]
+                        if self.use_history and -self.history[p][a] > d * d:
+                            r -= 1
+                        if r > d - 2:
+                            r = d - 2
+                    if r > 0:
+                        self.reductions += 1
+                        v = -self.negamax(-nextafter(alpha, INF), -alpha, d - 1 - r, ply + 1)
+                        if v <= alpha:
+                            first = False
+                            if v > best:
+                                best = v
+                                best_move = a
+                                self.set_line(ply, a)
+                            continue
+                        self.re_searches += 1
             if self.pvs and not first:
                 v = -self.negamax(-nextafter(alpha, INF), -alpha, d - 1, ply + 1)
                 if alpha < v < beta:
@@ -995,8 +1031,8 @@ cdef class Engine:
                     break
         if futile and best < fut_value:
             best = fut_value
-        exact_to_end = not self.horizon and not futile and not bounded
-        self.horizon = self.horizon or outer_horizon or futile or bounded
+        exact_to_end = not self.horizon and not futile and not bounded and not late_pruned
+        self.horizon = self.horizon or outer_horizon or futile or bounded or late_pruned
         flag = T_LOWER if best >= beta else T_UPPER if best <= alpha_orig else T_EXACT
         self.table.store(s.key, UNLIMITED_D if exact_to_end else d, flag,
                          to_table(best, ply, self.threshold, self.step), best_move, seen,
