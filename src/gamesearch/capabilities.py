@@ -312,8 +312,9 @@ class CompiledSearch:
     ``games/chess/kernels/engine.pyx``).
 
     ``engine(tt_size=, step=, threshold=, maxu=, margins=, pvs=, killers=, history=,
-    null_move=, lmr=, check_extension=, lmr_reductions=, lmp=, iir=)`` makes one searcher's engine, which keeps its
-    transposition table, killers and history between searches and offers
+    null_move=, lmr=, check_extension=, lmr_reductions=, lmp=, iir=)`` makes one
+    searcher's engine, which keeps its transposition table, killers and history between
+    searches and offers
     ``search_root(state, depth, alpha, beta, clock, prev_best, first_check) -> (value,
     move, pv, hit_horizon)`` (one root window; ``clock.check`` is called at the Python
     search's node counts, from ``first_check = clock.begin(nodes so far)`` on, and its
