@@ -181,7 +181,7 @@ def _search(state: ChessState, compiled: bool, limit: Limit) -> tuple[Any, ...]:
              tuple(r.nodes_per_depth), r.tt_hits, r.cutoffs, r.seldepth,
              searcher.reductions, searcher.re_searches, searcher.futility_prunes,
              searcher.reverse_futility_prunes, searcher.late_move_prunes,
-             r.extra.get("partial"))
+             searcher.exchange_prunes, r.extra.get("partial"))
     return tuple(iterations), stats
 
 
@@ -278,8 +278,8 @@ def test_options_are_the_same(options: dict[str, Any]) -> None:
 
 
 # ----- search knowledge: each rule in both searches ----------------------------------------
-KNOWLEDGE = [{"lmr_table": True}, {"lmp": True}, {"iir": True},
-             {"lmr_table": True, "lmp": True, "iir": True}]
+KNOWLEDGE = [{"lmr_table": True}, {"lmp": True}, {"iir": True}, {"see_pruning": True},
+             {"lmr_table": True, "lmp": True, "iir": True, "see_pruning": True}]
 
 
 @pytest.mark.parametrize("options", KNOWLEDGE)
@@ -303,13 +303,15 @@ def test_knowledge_is_the_same(options: dict[str, Any]) -> None:
             results.append((r.value, r.action, tuple(r.pv), r.nodes,
                             tuple(r.nodes_per_depth), r.tt_hits, r.cutoffs, r.seldepth,
                             searcher.reductions, searcher.re_searches,
-                            searcher.futility_prunes, searcher.late_move_prunes))
+                            searcher.futility_prunes, searcher.late_move_prunes,
+                            searcher.exchange_prunes))
         assert results[0] == results[1], (options, s.board.fen(), results)
         game = ChessGame(COMPILED)
         base = make_searcher(game, "id", **off)
         r0 = base.search(game.search_start(s), Limit(depth=5))
         changed += r0.nodes != results[1][3]
-        acted += results[1][-1] > 0 if "lmp" in options else 1
+        acted += (results[1][-2] > 0 if "lmp" in options
+                  else results[1][-1] > 0 if "see_pruning" in options else 1)
     assert changed >= 5 and acted >= 20, (changed, acted)
 
 

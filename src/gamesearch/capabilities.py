@@ -126,12 +126,17 @@ class Tactics(Generic[S, A]):
       the node's ``noisy_actions``);
     * ``in_check(state)`` -- the player to move must answer a threat at once: quiescence
       then tries every reply instead of standing pat, and the engine extends the search by
-      one ply (``None``: the game has no such state).
+      one ply (``None``: the game has no such state);
+    * ``exchange(state, action)`` -- the static exchange value of ``action`` for the
+      player to move, in utility units: what it wins (a capture) or loses (a piece left
+      where it can be taken) when both sides keep exchanging on its target (chess: SEE);
+      the engine's static exchange pruning uses it (``None``: none).
     """
 
     noisy_actions: Callable[[S], Iterable[A]]
     is_noisy: Callable[[S, A], bool] | None = None
     in_check: Callable[[S], bool] | None = None
+    exchange: Callable[[S, A], float] | None = None
 
 
 @dataclass(frozen=True)
@@ -255,6 +260,10 @@ class EngineSettings:
     * ``lmp`` -- late-move (move-count) pruning of quiet moves near the horizon;
     * ``iir`` -- internal iterative reductions: a node of enough depth without a table move
       is searched one ply shallower;
+    * ``exchange_margins`` -- ``(quiet, noisy)`` in utility units, or empty (off): static
+      exchange pruning near the horizon skips a quiet move whose exchange value is below
+      ``-quiet * depth`` and a capture below ``-noisy * depth**2`` (needs the tactics'
+      ``exchange``), used by default when ``see_pruning`` is set;
     * ``futility_margins`` -- by remaining depth 1, 2, ..., in utility units: futility and
       reverse-futility pruning (empty: none);
     * ``soft_share`` -- under a plain time limit, no new iteration after this share of it
@@ -269,16 +278,20 @@ class EngineSettings:
     lmr_table: bool
     lmp: bool
     iir: bool
+    exchange_margins: tuple[float, ...]
+    see_pruning: bool
 
     def __init__(self, *, lmr: bool = False, futility_margins: Sequence[float] = (),
                  soft_share: float | None = None, lmr_table: bool = False,
-                 lmp: bool = False, iir: bool = False, **unknown: Any) -> None:
+                 lmp: bool = False, iir: bool = False,
+                 exchange_margins: Sequence[float] = (), see_pruning: bool = False,
+                 **unknown: Any) -> None:
         known = ", ".join(f.name for f in fields(EngineSettings))
         if unknown:
             raise InvalidLimitError(f"unknown engine setting(s) {', '.join(map(repr, unknown))}"
                                     f"; known: {known}")
         for flag, value in (("lmr", lmr), ("lmr_table", lmr_table), ("lmp", lmp),
-                            ("iir", iir)):
+                            ("iir", iir), ("see_pruning", see_pruning)):
             if not isinstance(value, bool):
                 raise InvalidLimitError(f"engine setting {flag}={value!r}: must be True or "
                                         "False")
@@ -287,6 +300,11 @@ class EngineSettings:
                 for m in futility_margins):
             raise InvalidLimitError(f"engine setting futility_margins={futility_margins!r}: "
                                     "must be a sequence of numbers >= 0")
+        if isinstance(exchange_margins, str | bytes) or len(exchange_margins) not in (
+                0, 2) or not all(isinstance(m, int | float) and not isinstance(m, bool)
+                                 and m >= 0 for m in exchange_margins):
+            raise InvalidLimitError(f"engine setting exchange_margins={exchange_margins!r}: "
+                                    "must be empty or two numbers >= 0 (quiet, noisy)")
         if soft_share is not None and (isinstance(soft_share, bool) or not isinstance(
                 soft_share, int | float) or not 0 < soft_share <= 1):
             raise InvalidLimitError(f"engine setting soft_share={soft_share!r}: must be a "
@@ -297,6 +315,9 @@ class EngineSettings:
         object.__setattr__(self, "lmr_table", lmr_table)
         object.__setattr__(self, "lmp", lmp)
         object.__setattr__(self, "iir", iir)
+        object.__setattr__(self, "exchange_margins",
+                           tuple(float(m) for m in exchange_margins))
+        object.__setattr__(self, "see_pruning", see_pruning)
 
     @classmethod
     def from_mapping(cls, settings: Mapping[str, Any]) -> EngineSettings:
@@ -312,7 +333,8 @@ class CompiledSearch:
     ``games/chess/kernels/engine.pyx``).
 
     ``engine(tt_size=, step=, threshold=, maxu=, margins=, pvs=, killers=, history=,
-    null_move=, lmr=, check_extension=, lmr_reductions=, lmp=, iir=)`` makes one
+    null_move=, lmr=, check_extension=, lmr_reductions=, lmp=, iir=,
+    exchange_margins=)`` makes one
     searcher's engine, which keeps its transposition table, killers and history between
     searches and offers
     ``search_root(state, depth, alpha, beta, clock, prev_best, first_check) -> (value,
@@ -321,8 +343,8 @@ class CompiledSearch:
     ``SearchTimeout`` propagates), ``partial()`` (the root's last improvement
     after a timeout, or ``None``), ``new_search()`` and ``take_stats()`` (nodes, cut-offs,
     table hits, reductions, re-searches, futility and reverse-futility prunes, selective
-    depth, late-move prunes since the last call). The engine uses it for the options it implements
-    (:data:`COMPILED_SEARCH_OPTIONS` names what it does not)."""
+    depth, late-move prunes, exchange prunes since the last call). The engine uses it for
+    the options it implements (:data:`COMPILED_SEARCH_OPTIONS` names what it does not)."""
 
     engine: Callable[..., Any]
 

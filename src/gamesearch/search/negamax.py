@@ -60,6 +60,14 @@ from its usual source:
   depth >= :data:`IIR_DEPTH`, not in check, whose table probe gave no move is searched one
   ply shallower (its move order would be poor, and the next iteration finds a table move).
   Departure: in every node, PV or not (the table is the only source of a best move);
+* ``see_pruning``: static exchange pruning (Ethereal's and Stockfish's SEE pruning in the
+  main search; the Chess Programming Wiki, "Static Exchange Evaluation"), with the
+  ``exchange_margins`` ``(quiet, noisy)`` of the game's engine settings and the tactics'
+  ``exchange``: in a zero-window node at depth <= :data:`SEE_DEPTH`, not in check and not
+  near a mate score, a move after the first whose exchange value is below
+  ``-quiet * d`` (a quiet move: one that hangs material) or ``-noisy * d * d`` (a capture,
+  a promotion or a move giving check) is not searched; the node's value then depends on
+  the depth, as with ``lmp``;
 * ``futility``: futility pruning (Heinz 1998, "Extended Futility Pruning") and its mirror
   image, reverse futility pruning (the Chess Programming Wiki, "Reverse Futility Pruning"),
   with the ``futility_margins`` of the game's engine settings (by remaining depth): in a
@@ -147,6 +155,8 @@ LMR_FULL_MOVES = 3
 LMR_DEEP_MOVES = 8
 #: late-move pruning: at remaining depth <= this, the quiet moves after the first 3 + d*d
 LMP_DEPTH = 3
+#: static exchange pruning: at remaining depth <= this
+SEE_DEPTH = 5
 #: internal iterative reductions: from this remaining depth on
 IIR_DEPTH = 4
 #: the late-move reduction table's size by depth and by move number (larger: the last row
@@ -215,6 +225,7 @@ class Negamax(Searcher):
         lmr_table: bool | None = None,
         lmp: bool | None = None,
         iir: bool | None = None,
+        see_pruning: bool | None = None,
         soft_share: float | None = None,
         futility: bool | None = None,
         endgame: bool | None = None,
@@ -282,6 +293,18 @@ class Negamax(Searcher):
         #: iterates), internal iterative reductions (likewise)
         self.lmp = defaults.lmp and self.iterate and not self.safe if lmp is None else lmp
         self.iir = defaults.iir and self.iterate and not self.safe if iir is None else iir
+        #: static exchange pruning: the margins (quiet, noisy), or None (off)
+        exchange = tactics.exchange if tactics is not None else None
+        see_margins = defaults.exchange_margins
+        if see_pruning and not (see_margins and exchange is not None):
+            raise UnsupportedGameError(
+                f"static exchange pruning needs the game's exchange_margins and its tactics' "
+                f"exchange; {game.name} lacks them")
+        self.see_pruning: tuple[float, ...] | None = (
+            see_margins if see_margins and exchange is not None and (
+                see_pruning or (see_pruning is None and defaults.see_pruning
+                                and self.iterate and not self.safe))
+            else None)
         #: futility margins by remaining depth, or None (off): the game's, when it has them
         #: and the search iterates, unless turned off (see the module docstring)
         margins = defaults.futility_margins
@@ -294,8 +317,8 @@ class Negamax(Searcher):
                                                          and not self.safe)) else None)
         #: quiet moves left unsearched by futility pruning, nodes ended by its reverse
         self.futility_prunes = self.reverse_futility_prunes = 0
-        #: quiet moves left unsearched by late-move pruning
-        self.late_move_prunes = 0
+        #: quiet moves left unsearched by late-move pruning, moves by exchange pruning
+        self.late_move_prunes = self.exchange_prunes = 0
         share = defaults.soft_share if soft_share is None else soft_share
         if share is not None and not (0 < share <= 1):
             raise InvalidLimitError(f"soft_share {share!r}: must be a fraction in (0, 1]")
@@ -356,7 +379,7 @@ class Negamax(Searcher):
             history=self.history_on, null_move=self.null_move,
             lmr=self.lmr, check_extension=bool(self.check_extension and has_check),
             lmr_reductions=lmr_reductions() if self.lmr_table else (), lmp=self.lmp,
-            iir=self.iir)
+            iir=self.iir, exchange_margins=self.see_pruning or ())
 
     @property
     def compiled(self) -> bool:
@@ -374,7 +397,7 @@ class Negamax(Searcher):
         self._partial = None
         self.reductions = self.re_searches = 0
         self.futility_prunes = self.reverse_futility_prunes = 0
-        self.late_move_prunes = 0
+        self.late_move_prunes = self.exchange_prunes = 0
         self.endgame_hits = 0
         if self._twin is not None:
             self._twin.new_search()  # (its own killers and history: the same rules)
@@ -487,7 +510,8 @@ class Negamax(Searcher):
     def _take_twin_stats(self) -> None:
         """The kernel's ``flush`` for the compiled twin."""
         (nodes, cutoffs, tt_hits, reductions, re_searches, futility_prunes,
-         reverse_futility_prunes, seldepth, late_move_prunes) = self._twin.take_stats()
+         reverse_futility_prunes, seldepth, late_move_prunes,
+         exchange_prunes) = self._twin.take_stats()
         self.nodes += nodes
         self.cutoffs += cutoffs
         self.tt_hits += tt_hits
@@ -497,6 +521,7 @@ class Negamax(Searcher):
         self.reverse_futility_prunes += reverse_futility_prunes
         self.seldepth = max(self.seldepth, seldepth)
         self.late_move_prunes += late_move_prunes
+        self.exchange_prunes += exchange_prunes
 
     def _safe_root(self, state: Any, moves: Any) -> Iteration | Any:
         """Pons's pruning at the root: a win at once ends the search; otherwise only the
@@ -665,12 +690,16 @@ class Negamax(Searcher):
         use_lmr = self.lmr
         margins = self.futility
         futility_depth = len(margins) if margins else 0  # prune while d < this
-        futility_prunes = reverse_futility_prunes = late_move_prunes = 0
+        futility_prunes = reverse_futility_prunes = late_move_prunes = exchange_prunes = 0
         reductions = re_searches = 0
+        see_margins = self.see_pruning
+        exchange = tactics.exchange if tactics and see_margins else None
+        see_quiet, see_noisy = see_margins if see_margins else (0.0, 0.0)
         lmr_r = lmr_reductions() if use_lmr and self.lmr_table else None
         use_lmp = self.lmp
         use_iir = self.iir and use_tt
-        prunes = use_null or futility_depth > 0 or use_lmr or use_lmp  # zero-window rules
+        prunes = (use_null or futility_depth > 0 or use_lmr or use_lmp
+                  or exchange is not None)  # the rules that act in zero-window nodes
         probe = self._endgame.probe if self._endgame is not None else None
         endgame_hits = 0
 
@@ -706,6 +735,7 @@ class Negamax(Searcher):
             """Hand this search's statistics to the searcher (once: counters restart)."""
             nonlocal nodes, cutoffs, tt_hits, reductions, re_searches
             nonlocal futility_prunes, reverse_futility_prunes, endgame_hits, late_move_prunes
+            nonlocal exchange_prunes
             self.nodes += nodes
             self.endgame_hits += endgame_hits
             endgame_hits = 0
@@ -716,9 +746,10 @@ class Negamax(Searcher):
             self.futility_prunes += futility_prunes
             self.reverse_futility_prunes += reverse_futility_prunes
             self.late_move_prunes += late_move_prunes
+            self.exchange_prunes += exchange_prunes
             self.seldepth = max(self.seldepth, seldepth)
             nodes = cutoffs = tt_hits = reductions = re_searches = 0
-            futility_prunes = reverse_futility_prunes = late_move_prunes = 0
+            futility_prunes = reverse_futility_prunes = late_move_prunes = exchange_prunes = 0
 
         def quiesce(s: Any, alpha: float, beta: float, ply: int, p: int) -> float:
             """Stand pat on EVAL, then try only the noisy actions (captures and the like).
@@ -873,7 +904,7 @@ class Negamax(Searcher):
               root copies its line after each completed move, see ``_root_loop``).
             """
             nonlocal nodes, next_check, horizon, cutoffs, tt_hits, reductions, re_searches
-            nonlocal futility_prunes, late_move_prunes
+            nonlocal futility_prunes, late_move_prunes, exchange_prunes
             nodes += 1
             if nodes >= next_check:
                 next_check = clock.check(nodes)
@@ -1014,6 +1045,9 @@ class Negamax(Searcher):
             lmp_count = (3 + d * d if use_lmp and d <= LMP_DEPTH and not checked
                          and zero_window and -threshold < alpha and beta < threshold
                          else MAX_PLIES * MAX_PLIES)
+            # Static exchange pruning: moves that lose material, near the horizon.
+            see_node = (exchange is not None and d <= SEE_DEPTH and not checked
+                        and zero_window and -threshold < alpha and beta < threshold)
             late_pruned = False
             noisy: Any = None
             searched = 0
@@ -1024,11 +1058,20 @@ class Negamax(Searcher):
                 # A quiet move may be pruned (futility, move count) or searched shallower
                 # first (LMR).
                 prune = (futile or searched > lmp_count) and not first
-                if cp != p and (prune or (
-                    lmr_node and searched > LMR_FULL_MOVES and a != tt_move
-                    and not (use_killers and (a == killers[ply][0] or a == killers[ply][1]))
-                )):
+                see_test = see_node and not first
+                late = (lmr_node and searched > LMR_FULL_MOVES and a != tt_move and not (
+                    use_killers and (a == killers[ply][0] or a == killers[ply][1])))
+                if cp != p and (prune or see_test or late):
                     quiet, noisy = reducible(s, a, c, noisy)
+                    if see_test and exchange(s, a) < (  # type: ignore[misc]
+                            -see_quiet * d if quiet else -see_noisy * d * d):
+                        # It loses material: not searched (its position was generated).
+                        exchange_prunes += 1
+                        late_pruned = True
+                        nodes += 1
+                        if nodes >= next_check:
+                            next_check = clock.check(nodes)
+                        continue
                     if quiet:
                         if prune:
                             # It cannot lift this node to alpha (futility), or is too late
@@ -1043,7 +1086,9 @@ class Negamax(Searcher):
                             if nodes >= next_check:
                                 next_check = clock.check(nodes)
                             continue
-                        if lmr_r is None:
+                        if not late:
+                            r = 0  # (here only for the exchange test)
+                        elif lmr_r is None:
                             r = 2 if searched > LMR_DEEP_MOVES and d >= 6 else 1
                         else:
                             r = lmr_r[(d if d < LMR_TABLE_SIZE else LMR_TABLE_SIZE - 1)

@@ -68,6 +68,7 @@ cdef enum:
     LMR_DEEP = 8           # search.negamax.LMR_DEEP_MOVES
     LMP_DEPTH = 3          # search.negamax.LMP_DEPTH
     IIR_DEPTH = 4          # search.negamax.IIR_DEPTH
+    SEE_DEPTH = 5          # search.negamax.SEE_DEPTH
     LMR_N = 64             # search.negamax.LMR_TABLE_SIZE
 
 cdef int UNLIMITED_D = 1 << 30   # search.tt.UNLIMITED
@@ -296,6 +297,16 @@ cdef int _noisy(Node* s, int* out) noexcept nogil:
         out[n] = promos.code[i]
         n += 1
     return n
+
+
+cdef inline double _exchange(Pos* p, int code) noexcept nogil:
+    """``ChessGame.exchange``: SEE, less the pawn ``_see`` counts on an empty target
+    square (not en passant)."""
+    cdef int frm = (code & 4095) >> 6, to = code & 63
+    cdef int v = _see(p, _white(p), frm, to, code >> 12)
+    if not (p.occ & bit(to)) and not (to == p.ep and (p.pawns & bit(frm))):
+        v -= SEE_VALUE[PAWN]
+    return v
 
 
 cdef inline bint _is_noisy(Pos* p, int code) noexcept nogil:
@@ -578,7 +589,8 @@ cdef class Engine:
     cdef double margins[8]
     cdef int futility_depth
     cdef bint pvs, use_killers, use_history, use_null, use_lmr, use_check_ext, prunes
-    cdef bint use_lmr_table, use_lmp, use_iir
+    cdef bint use_lmr_table, use_lmp, use_iir, use_see
+    cdef double see_quiet, see_noisy     # exchange_margins
     cdef int lmr_r[LMR_N * LMR_N]      # the reduction table (``lmr_reductions()``)
     cdef int killers[MAXPLY][2]
     cdef long long history[2][CODES]
@@ -600,6 +612,7 @@ cdef class Engine:
     cdef bint horizon
     cdef readonly long long n_nodes, cutoffs, tt_hits, reductions, re_searches
     cdef readonly long long futility_prunes, reverse_futility_prunes, late_move_prunes
+    cdef readonly long long exchange_prunes
     cdef readonly int seldepth
     cdef int root_moves[MAX_MOVES]
     cdef int root_line[MAXPLY + 1]
@@ -609,7 +622,7 @@ cdef class Engine:
     def __cinit__(self, Py_ssize_t tt_size, EvalCache cache, double step, double threshold,
                   double maxu, margins, bint pvs=True, bint killers=True, bint history=True,
                   bint null_move=True, bint lmr=True, bint check_extension=True,
-                  lmr_reductions=(), bint lmp=False, bint iir=False):
+                  lmr_reductions=(), bint lmp=False, bint iir=False, exchange_margins=()):
         cdef int i
         self.table = Table(tt_size)
         self.cache = cache
@@ -636,7 +649,13 @@ cdef class Engine:
             self.lmr_r[i] = lmr_reductions[i]
         self.use_lmp = lmp
         self.use_iir = iir
-        self.prunes = null_move or self.futility_depth > 0 or lmr or lmp
+        exchange_margins = tuple(exchange_margins)
+        if exchange_margins and len(exchange_margins) != 2:
+            raise ValueError("exchange_margins: (quiet, noisy)")
+        self.use_see = len(exchange_margins) == 2
+        self.see_quiet = exchange_margins[0] if self.use_see else 0.0
+        self.see_noisy = exchange_margins[1] if self.use_see else 0.0
+        self.prunes = null_move or self.futility_depth > 0 or lmr or lmp or self.use_see
         self.moves = <int*>malloc(MAXPLY * MAX_MOVES * sizeof(int))
         self.pv = <int*>malloc(MAXPLY * MAXPLY * sizeof(int))
         if self.moves == NULL or self.pv == NULL:
@@ -655,15 +674,16 @@ cdef class Engine:
     cdef void _zero_stats(self) noexcept:
         self.n_nodes = self.cutoffs = self.tt_hits = self.reductions = self.re_searches = 0
         self.futility_prunes = self.reverse_futility_prunes = self.late_move_prunes = 0
+        self.exchange_prunes = 0
         self.seldepth = 0
 
     def take_stats(self):
         """``(nodes, cutoffs, tt_hits, reductions, re_searches, futility_prunes,
-        reverse_futility_prunes, seldepth, late_move_prunes)`` since the last call (the
-        kernel's ``flush``)."""
+        reverse_futility_prunes, seldepth, late_move_prunes, exchange_prunes)`` since the
+        last call (the kernel's ``flush``)."""
         out = (self.n_nodes, self.cutoffs, self.tt_hits, self.reductions, self.re_searches,
                self.futility_prunes, self.reverse_futility_prunes, self.seldepth,
-               self.late_move_prunes)
+               self.late_move_prunes, self.exchange_prunes)
         self._zero_stats()
         return out
 
@@ -877,7 +897,7 @@ cdef class Engine:
         cdef int tt_move = NO_MOVE, best_move = NO_MOVE, seen_depth = 0, depth_stored, flag
         cdef bint check = False, checked, bounded = False, seen = False, zero_window
         cdef bint futile = False, first = True, lmr_node, outer_horizon, prune, quiet
-        cdef bint cut, exact_to_end, late_pruned = False
+        cdef bint cut, exact_to_end, late_pruned = False, see_node, see_test, late
         cdef double v, best, alpha_orig, fut_value = -INF, q, m, low, high, margin
         cdef TTSlot* e
         cdef int* mv
@@ -962,6 +982,8 @@ cdef class Engine:
             lmp_count = 3 + d * d
         else:
             lmp_count = MAXPLY * MAXPLY
+        see_node = (self.use_see and d <= SEE_DEPTH and not checked and zero_window
+                    and -self.threshold < alpha and beta < self.threshold)
         searched = 0
         c = &self.nodes[ply + 1]
         for i in range(n):
@@ -970,14 +992,22 @@ cdef class Engine:
             self.push_child(ply + 1, False)
             searched += 1
             prune = (futile or searched > lmp_count) and not first
-            if prune or (lmr_node and searched > LMR_FULL and a != tt_move
-                         and not (self.use_killers and (a == self.killers[ply][0]
-                                                         or a == self.killers[ply][1]))):
+            see_test = see_node and not first
+            late = (lmr_node and searched > LMR_FULL and a != tt_move
+                    and not (self.use_killers and (a == self.killers[ply][0]
+                                                   or a == self.killers[ply][1])))
+            if prune or see_test or late:
                 if _is_noisy(&s.pos, a):
                     quiet = False
                 else:
                     _cp(c)  # (the child's own search reuses it)
                     quiet = c.checkers == 0
+                if see_test and _exchange(&s.pos, a) < (
+                        -self.see_quiet * d if quiet else -self.see_noisy * d * d):
+                    self.exchange_prunes += 1
+                    late_pruned = True
+                    self.count_node()
+                    continue
                 if quiet:
                     if prune:
                         if futile:
@@ -987,7 +1017,9 @@ cdef class Engine:
                             late_pruned = True
                         self.count_node()
                         continue
-                    if not self.use_lmr_table:
+                    if not late:
+                        r = 0
+                    elif not self.use_lmr_table:
                         r = 2 if searched > LMR_DEEP and d >= 6 else 1
                     else:
                         r = self.lmr_r[(d if d < LMR_N else LMR_N - 1) * LMR_N
