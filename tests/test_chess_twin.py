@@ -359,3 +359,22 @@ def test_late_move_pruning_prunes_the_late_quiet_moves_only() -> None:
         want = expected if lmp and depth == 1 else 0
         assert searcher.late_move_prunes == want, (depth, lmp, searcher.late_move_prunes)
     assert expected > 15
+
+
+@pytest.mark.parametrize("kernels", [PURE_PYTHON, COMPILED])
+def test_exchange_values(kernels: Any) -> None:
+    """``ChessGame.exchange`` (static exchange pruning's values, the twin's ``_exchange``
+    through the searches above): a quiet move to a safe square 0, one that hangs a knight
+    to a pawn -320, a pawn push that hangs the pawn -100, a capture of an undefended knight
+    +320, en passant +100, a king step 0."""
+    game = ChessGame(kernels)
+    t = game.tactics()
+    assert t is not None and t.exchange is not None
+
+    def x(fen: str, uci: str) -> float:
+        s = game.parse_state(fen)
+        return t.exchange(s, intern_move(chess.Move.from_uci(uci)))  # type: ignore[misc]
+    w = "4k3/8/3p4/2pn4/p3Pp2/8/3N4/4K3 w - - 0 1"
+    assert [x(w, m) for m in ("d2c4", "d2b3", "e4e5", "e4d5")] == [0, -320, -100, 320]
+    b = "4k3/8/8/8/4Pp2/8/8/4K3 b - e3 0 1"
+    assert [x(b, m) for m in ("f4e3", "e8e7")] == [100, 0]
