@@ -335,7 +335,7 @@ def test_lmr_table() -> None:
 def test_late_move_pruning_prunes_the_late_quiet_moves_only() -> None:
     """At depth 1 in a zero window that every move fails low, late-move pruning skips
     exactly the quiet moves (no capture, promotion or check) after the first 3 + d*d = 4
-    moves searched, and no other; at depth 4 (beyond LMP_DEPTH) none."""
+    moves searched, and no other; in a full window (a PV node), or off, none."""
     from math import nextafter
 
     from gamesearch.search.common import INF
@@ -349,15 +349,17 @@ def test_late_move_pruning_prunes_the_late_quiet_moves_only() -> None:
              and not tactics.in_check(game.result(s, m))}
     assert len(quiet) > 20 and len(quiet) < len(moves)
     alpha = 5000.0  # far above the position's value: no move reaches it, none cuts off
-    for depth, lmp in ((1, True), (4, True), (1, False)):
+    for zero_window, lmp in ((True, True), (False, True), (True, False)):
         searcher = make_searcher(game, "id", compiled=False, lmp=lmp, lmr=False,
                                  futility=False, null_move=False, ordering=False)
         kernel = searcher._kernel(Clock())
-        kernel.negamax(s, alpha, nextafter(alpha, INF), depth, 1, game.to_move(s))
+        beta = nextafter(alpha, INF) if zero_window else INF
+        kernel.negamax(s, alpha, beta, 1, 1, game.to_move(s))
         kernel.flush(0)
         expected = sum(1 for i, m in enumerate(moves) if i >= 4 and m in quiet)
-        want = expected if lmp and depth == 1 else 0
-        assert searcher.late_move_prunes == want, (depth, lmp, searcher.late_move_prunes)
+        want = expected if lmp and zero_window else 0
+        assert searcher.late_move_prunes == want, (zero_window, lmp,
+                                                   searcher.late_move_prunes)
     assert expected > 15
 
 

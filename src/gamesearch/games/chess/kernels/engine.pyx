@@ -30,8 +30,11 @@ gives the same integers, the same moves in the same order, the same node counts)
   and the kernel's ``negamax``, ``quiesce``, ``null_move_cutoff``, ``futility_bound`` and
   ``ordered``: PVS, the transposition table with bounds and the mate-distance adjustment,
   the table move, killers and history (kept between searches, halved by ``new_search``),
-  null move, futility and reverse futility, late-move reductions, the check extension,
-  quiescence with lazy evaluation, the same node counting and statistics. The table is an
+  null move, futility and reverse futility, late-move reductions (fixed, or from the
+  ``lmr_reductions()`` table with the history adjustment), late-move pruning, static
+  exchange pruning (``_exchange`` is ``ChessGame.exchange``), internal iterative
+  reductions, the check extension, quiescence with lazy evaluation, the same node counting
+  and statistics. The table is an
   open-addressing table keyed by the whole 64-bit key, emptied when a new key finds it
   holding ``size`` entries: it behaves as ``search.tt.TranspositionTable`` (a dict) does.
 
