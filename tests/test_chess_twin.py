@@ -380,3 +380,17 @@ def test_exchange_values(kernels: Any) -> None:
     assert [x(w, m) for m in ("d2c4", "d2b3", "e4e5", "e4d5")] == [0, -320, -100, 320]
     b = "4k3/8/8/8/4Pp2/8/8/4K3 b - e3 0 1"
     assert [x(b, m) for m in ("f4e3", "e8e7")] == [100, 0]
+
+
+def test_knowledge_defaults() -> None:
+    """Chess's engine settings turn on what its measurement kept (static exchange
+    pruning) and leave the rest to be asked for; a game without exchange margins refuses
+    ``see_pruning=1`` with a clear error."""
+    from gamesearch.games import get_game
+    s = make_searcher(ChessGame(), "id")
+    assert s.see_pruning == (64.0, 20.0)
+    assert make_searcher(ChessGame(), "id", see_pruning=False).see_pruning is None
+    assert make_searcher(ChessGame(), "negamax").see_pruning is None  # (no iterations)
+    assert make_searcher(ChessGame(), "id", lmp=True, iir=True, lmr_table=True).lmp
+    with pytest.raises(UnsupportedGameError, match="exchange"):
+        make_searcher(get_game("connect4"), "id", see_pruning=True)

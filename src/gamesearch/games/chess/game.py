@@ -88,7 +88,7 @@ PERFT_CONVENTIONS = MappingProxyType({
 SEE_PAWN = SEE_VALUE[1]
 #: What chess asks of the engine (see :meth:`ChessGame.engine_settings`).
 ENGINE_SETTINGS = EngineSettings(lmr=True, futility_margins=(0.0, 200.0, 400.0), soft_share=0.5,
-                                 exchange_margins=(64.0, 20.0))
+                                 exchange_margins=(64.0, 20.0), see_pruning=True)
 
 
 class ChessGame(Game[ChessState, Move]):
@@ -253,8 +253,11 @@ class ChessGame(Game[ChessState, Move]):
         """Engine policy for chess: late-move reductions in the ``id`` engine (captures,
         promotions and checks are never reduced: ``is_noisy`` and ``in_check``); futility
         margins by remaining depth (centipawns): at depth 1 a quiet move must gain over two
-        pawns to matter, at depth 2 four; under a time limit, no new iteration after half
-        of it."""
+        pawns to matter, at depth 2 four; static exchange pruning at depth <= 5 of quiet
+        moves losing over 64 cp a ply of depth and of captures losing over 20 cp times the
+        depth squared (kept after an SPRT, docs/games/chess.md); under a time limit, no new
+        iteration after half of it. (The table of late-move reductions, late-move pruning
+        and internal iterative reductions stay off: measured, not kept.)"""
         return ENGINE_SETTINGS
 
     # ----- null move (for the engine's null-move pruning) ----------------------------
