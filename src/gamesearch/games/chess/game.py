@@ -257,7 +257,8 @@ class ChessGame(Game[ChessState, Move]):
         moves losing over 64 cp a ply of depth and of captures losing over 20 cp times the
         depth squared (kept after an SPRT, docs/games/chess.md); under a time limit, no new
         iteration after half of it. (The table of late-move reductions, late-move pruning
-        and internal iterative reductions stay off: measured, not kept.)"""
+        and internal iterative reductions stay off: measured, not kept; the same
+        document.)"""
         return ENGINE_SETTINGS
 
     # ----- null move (for the engine's null-move pruning) ----------------------------
