@@ -180,7 +180,8 @@ def _search(state: ChessState, compiled: bool, limit: Limit) -> tuple[Any, ...]:
     stats = (r.value, r.action, tuple(r.pv), r.nodes, r.depth, r.completed,
              tuple(r.nodes_per_depth), r.tt_hits, r.cutoffs, r.seldepth,
              searcher.reductions, searcher.re_searches, searcher.futility_prunes,
-             searcher.reverse_futility_prunes, r.extra.get("partial"))
+             searcher.reverse_futility_prunes, searcher.late_move_prunes,
+             searcher.exchange_prunes, r.extra.get("partial"))
     return tuple(iterations), stats
 
 
@@ -292,3 +293,122 @@ def test_options_are_the_same(options: dict[str, Any]) -> None:
             searcher.search(game.search_start(s), Limit(depth=4),
                             lambda r, add=add: add((r.value, r.action, tuple(r.pv), r.nodes)))
         assert out[0] == out[1], (options, s.board.fen())
+
+
+# ----- search knowledge: each rule in both searches ----------------------------------------
+KNOWLEDGE = [{"lmr_table": True}, {"lmp": True}, {"iir": True}, {"see_pruning": True},
+             {"lmr_table": True, "lmp": True, "iir": True, "see_pruning": True}]
+
+
+@pytest.mark.parametrize("options", KNOWLEDGE)
+def test_knowledge_is_the_same(options: dict[str, Any]) -> None:
+    """Late-move reductions from the table, late-move pruning and internal iterative
+    reductions, each on (and all three): the twin gives the Python search's iterations and
+    statistics on every 8th position at depth 5, the rule acting (its statistic, or the node
+    count, differs from the search without it)."""
+    _require_twin()
+    off = {name: False for name in options}
+    changed = acted = 0
+    for i in range(0, len(POSITIONS), 8):
+        s = POSITIONS[i]
+        if ChessGame().is_terminal(s):
+            continue
+        results = []
+        for compiled in (False, True):
+            game = ChessGame(COMPILED)
+            searcher = make_searcher(game, "id", compiled=compiled, **options)
+            r = searcher.search(game.search_start(s), Limit(depth=5))
+            results.append((r.value, r.action, tuple(r.pv), r.nodes,
+                            tuple(r.nodes_per_depth), r.tt_hits, r.cutoffs, r.seldepth,
+                            searcher.reductions, searcher.re_searches,
+                            searcher.futility_prunes, searcher.late_move_prunes,
+                            searcher.exchange_prunes))
+        assert results[0] == results[1], (options, s.board.fen(), results)
+        game = ChessGame(COMPILED)
+        base = make_searcher(game, "id", **off)
+        r0 = base.search(game.search_start(s), Limit(depth=5))
+        changed += r0.nodes != results[1][3]
+        acted += (results[1][-2] > 0 if "lmp" in options
+                  else results[1][-1] > 0 if "see_pruning" in options else 1)
+    assert changed >= 5 and acted >= 20, (changed, acted)
+
+
+def test_lmr_table() -> None:
+    """The reduction table: floor(0.75 + ln(d) ln(n) / 2.25); none in row or column 0."""
+    from gamesearch.search.negamax import LMR_TABLE_SIZE, lmr_reductions
+    t = lmr_reductions()
+    n = LMR_TABLE_SIZE
+
+    def r(d: int, m: int) -> int:
+        return t[d * n + m]
+    assert len(t) == n * n
+    assert r(0, 10) == r(10, 0) == 0 and r(1, 40) == r(40, 1) == 0
+    # (by hand: ln 2 ln 3 / 2.25 = 0.34, + 0.75 -> 1; ln 4 ln 8 / 2.25 = 1.28 -> 2; ...)
+    assert [r(2, 2), r(2, 3), r(3, 8), r(3, 20), r(4, 8), r(6, 6), r(8, 4), r(20, 40)] == [
+        0, 1, 1, 2, 2, 2, 2, 5]
+    assert all(r(d, m) <= r(d + 1, m) and r(d, m) <= r(d, m + 1)
+               for d in range(1, n - 1) for m in range(1, n - 1))
+
+
+def test_late_move_pruning_prunes_the_late_quiet_moves_only() -> None:
+    """At depth 1 in a zero window that every move fails low, late-move pruning skips
+    exactly the quiet moves (no capture, promotion or check) after the first 3 + d*d = 4
+    moves searched, and no other; in a full window (a PV node), or off, none."""
+    from math import nextafter
+
+    from gamesearch.search.common import INF
+    from gamesearch.search.control import Clock
+    game = ChessGame(PURE_PYTHON)
+    tactics = game.tactics()
+    assert tactics is not None and tactics.is_noisy and tactics.in_check
+    s = game.parse_state("1k6/1p6/8/8/8/8/6R1/1Q4K1 w - - 0 1")
+    moves = list(game.actions(s))
+    quiet = {m for m in moves if not tactics.is_noisy(s, m)
+             and not tactics.in_check(game.result(s, m))}
+    assert len(quiet) > 20 and len(quiet) < len(moves)
+    alpha = 5000.0  # far above the position's value: no move reaches it, none cuts off
+    for zero_window, lmp in ((True, True), (False, True), (True, False)):
+        searcher = make_searcher(game, "id", compiled=False, lmp=lmp, lmr=False,
+                                 futility=False, null_move=False, ordering=False)
+        kernel = searcher._kernel(Clock())
+        beta = nextafter(alpha, INF) if zero_window else INF
+        kernel.negamax(s, alpha, beta, 1, 1, game.to_move(s))
+        kernel.flush(0)
+        expected = sum(1 for i, m in enumerate(moves) if i >= 4 and m in quiet)
+        want = expected if lmp and zero_window else 0
+        assert searcher.late_move_prunes == want, (zero_window, lmp,
+                                                   searcher.late_move_prunes)
+    assert expected > 15
+
+
+@pytest.mark.parametrize("kernels", [PURE_PYTHON, COMPILED])
+def test_exchange_values(kernels: Any) -> None:
+    """``ChessGame.exchange`` (static exchange pruning's values, the twin's ``_exchange``
+    through the searches above): a quiet move to a safe square 0, one that hangs a knight
+    to a pawn -320, a pawn push that hangs the pawn -100, a capture of an undefended knight
+    +320, en passant +100, a king step 0."""
+    game = ChessGame(kernels)
+    t = game.tactics()
+    assert t is not None and t.exchange is not None
+
+    def x(fen: str, uci: str) -> float:
+        s = game.parse_state(fen)
+        return t.exchange(s, intern_move(chess.Move.from_uci(uci)))  # type: ignore[misc]
+    w = "4k3/8/3p4/2pn4/p3Pp2/8/3N4/4K3 w - - 0 1"
+    assert [x(w, m) for m in ("d2c4", "d2b3", "e4e5", "e4d5")] == [0, -320, -100, 320]
+    b = "4k3/8/8/8/4Pp2/8/8/4K3 b - e3 0 1"
+    assert [x(b, m) for m in ("f4e3", "e8e7")] == [100, 0]
+
+
+def test_knowledge_defaults() -> None:
+    """Chess's engine settings turn on what its measurement kept (static exchange
+    pruning) and leave the rest to be asked for; a game without exchange margins refuses
+    ``see_pruning=1`` with a clear error."""
+    from gamesearch.games import get_game
+    s = make_searcher(ChessGame(), "id")
+    assert s.see_pruning == (64.0, 20.0)
+    assert make_searcher(ChessGame(), "id", see_pruning=False).see_pruning is None
+    assert make_searcher(ChessGame(), "negamax").see_pruning is None  # (no iterations)
+    assert make_searcher(ChessGame(), "id", lmp=True, iir=True, lmr_table=True).lmp
+    with pytest.raises(UnsupportedGameError, match="exchange"):
+        make_searcher(get_game("connect4"), "id", see_pruning=True)

@@ -126,12 +126,17 @@ class Tactics(Generic[S, A]):
       the node's ``noisy_actions``);
     * ``in_check(state)`` -- the player to move must answer a threat at once: quiescence
       then tries every reply instead of standing pat, and the engine extends the search by
-      one ply (``None``: the game has no such state).
+      one ply (``None``: the game has no such state);
+    * ``exchange(state, action)`` -- the static exchange value of ``action`` for the
+      player to move, in utility units: what it wins (a capture) or loses (a piece left
+      where it can be taken) when both sides keep exchanging on its target (chess: SEE);
+      the engine's static exchange pruning uses it (``None``: none).
     """
 
     noisy_actions: Callable[[S], Iterable[A]]
     is_noisy: Callable[[S, A], bool] | None = None
     in_check: Callable[[S], bool] | None = None
+    exchange: Callable[[S, A], float] | None = None
 
 
 @dataclass(frozen=True)
@@ -249,6 +254,16 @@ class EngineSettings:
 
     * ``lmr`` -- late-move reductions (they change fixed-depth values, so they are off
       unless a game turns them on);
+    * ``lmr_table`` -- with ``lmr``: the reduction from a table by depth and move number
+      (log x log), one ply less for a move with a good history score, instead of the
+      fixed one or two plies;
+    * ``lmp`` -- late-move (move-count) pruning of quiet moves near the horizon;
+    * ``iir`` -- internal iterative reductions: a node of enough depth without a table move
+      is searched one ply shallower;
+    * ``exchange_margins`` -- ``(quiet, noisy)`` in utility units, or empty (off): static
+      exchange pruning near the horizon skips a quiet move whose exchange value is below
+      ``-quiet * depth`` and a capture below ``-noisy * depth**2`` (needs the tactics'
+      ``exchange``), used by default when ``see_pruning`` is set;
     * ``futility_margins`` -- by remaining depth 1, 2, ..., in utility units: futility and
       reverse-futility pruning (empty: none);
     * ``soft_share`` -- under a plain time limit, no new iteration after this share of it
@@ -264,21 +279,36 @@ class EngineSettings:
     futility_margins: tuple[float, ...]
     soft_share: float | None
     score_unit: float | None
+    lmr_table: bool
+    lmp: bool
+    iir: bool
+    exchange_margins: tuple[float, ...]
+    see_pruning: bool
 
     def __init__(self, *, lmr: bool = False, futility_margins: Sequence[float] = (),
                  soft_share: float | None = None, score_unit: float | None = None,
+                 lmr_table: bool = False, lmp: bool = False, iir: bool = False,
+                 exchange_margins: Sequence[float] = (), see_pruning: bool = False,
                  **unknown: Any) -> None:
         known = ", ".join(f.name for f in fields(EngineSettings))
         if unknown:
             raise InvalidLimitError(f"unknown engine setting(s) {', '.join(map(repr, unknown))}"
                                     f"; known: {known}")
-        if not isinstance(lmr, bool):
-            raise InvalidLimitError(f"engine setting lmr={lmr!r}: must be True or False")
+        for flag, value in (("lmr", lmr), ("lmr_table", lmr_table), ("lmp", lmp),
+                            ("iir", iir), ("see_pruning", see_pruning)):
+            if not isinstance(value, bool):
+                raise InvalidLimitError(f"engine setting {flag}={value!r}: must be True or "
+                                        "False")
         if isinstance(futility_margins, str | bytes) or not all(
                 isinstance(m, int | float) and not isinstance(m, bool) and m >= 0
                 for m in futility_margins):
             raise InvalidLimitError(f"engine setting futility_margins={futility_margins!r}: "
                                     "must be a sequence of numbers >= 0")
+        if isinstance(exchange_margins, str | bytes) or len(exchange_margins) not in (
+                0, 2) or not all(isinstance(m, int | float) and not isinstance(m, bool)
+                                 and m >= 0 for m in exchange_margins):
+            raise InvalidLimitError(f"engine setting exchange_margins={exchange_margins!r}: "
+                                    "must be empty or two numbers >= 0 (quiet, noisy)")
         if soft_share is not None and (isinstance(soft_share, bool) or not isinstance(
                 soft_share, int | float) or not 0 < soft_share <= 1):
             raise InvalidLimitError(f"engine setting soft_share={soft_share!r}: must be a "
@@ -291,6 +321,12 @@ class EngineSettings:
                                     "positive number or None")
         object.__setattr__(self, "soft_share", None if soft_share is None else float(soft_share))
         object.__setattr__(self, "score_unit", None if score_unit is None else float(score_unit))
+        object.__setattr__(self, "lmr_table", lmr_table)
+        object.__setattr__(self, "lmp", lmp)
+        object.__setattr__(self, "iir", iir)
+        object.__setattr__(self, "exchange_margins",
+                           tuple(float(m) for m in exchange_margins))
+        object.__setattr__(self, "see_pruning", see_pruning)
 
     @classmethod
     def from_mapping(cls, settings: Mapping[str, Any]) -> EngineSettings:
@@ -306,8 +342,9 @@ class CompiledSearch:
     ``games/chess/kernels/engine.pyx``).
 
     ``engine(tt_size=, step=, threshold=, maxu=, margins=, lmr_full=, lmr_deep=, pvs=,
-    killers=, history=, null_move=, lmr=, check_extension=)`` makes one searcher's engine,
-    which keeps its transposition table, killers and history between searches and offers
+    killers=, history=, null_move=, lmr=, check_extension=, lmr_reductions=, lmp=, iir=,
+    exchange_margins=)`` makes one searcher's engine, which keeps its transposition table,
+    killers and history between searches and offers
     ``search_root(state, depth, alpha, beta, clock, prev_best, first_check) -> (value,
     move, pv, hit_horizon, second)`` (one root window; ``second`` is the best fail-soft
     value of the other root moves; ``clock.check`` is called at the Python search's node
@@ -315,9 +352,10 @@ class CompiledSearch:
     ``SearchTimeout`` propagates), ``partial()`` (the root's last improvement
     after a timeout, or ``None``), ``new_search()`` and ``take_stats()`` (nodes, cut-offs,
     table hits, reductions, re-searches, futility and reverse-futility prunes, selective
-    depth since the last call). The engine uses it only when every option in use is one
-    the twin implements (not: no table, ``tt_move=0``, Pons's safe moves, value bounds, an
-    endgame database, distance bounds, a named evaluation, no quiescence)."""
+    depth, late-move prunes, exchange prunes since the last call). The engine uses it only
+    when every option in use is one the twin implements (not: no table, ``tt_move=0``,
+    Pons's safe moves, value bounds, an endgame database, distance bounds, a named
+    evaluation, no quiescence)."""
 
     engine: Callable[..., Any]
 

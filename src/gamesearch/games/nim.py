@@ -213,8 +213,10 @@ class Nim(Game[NimState, NimAction]):
 
     # tactics() -> Tactics: the moves the engine must not stop at: noisy_actions (what
     # quiescence search still tries at the horizon: chess's captures), is_noisy (a cheap
-    # test of one move) and in_check (a threat to answer at once: check extension). Nim
-    # has no exchanges to finish: its evaluation is as good after any move.
+    # test of one move), in_check (a threat to answer at once: check extension) and
+    # exchange (what a move wins or loses in the exchange it starts, for static exchange
+    # pruning: chess's SEE). Nim has no exchanges to finish: its evaluation is as good
+    # after any move.
 
     # null_move() -> NullMove: a pass (its result and whether it is allowed) for null-move
     # pruning; chess has one. Nim has no pass.
@@ -227,8 +229,10 @@ class Nim(Game[NimState, NimAction]):
     # engine_settings() -> EngineSettings: engine policy the game asks for by default
     # (lmr: late-move reductions, futility_margins, soft_share of a time limit,
     # score_unit: the size of "a pawn" for the time rule's falling-score and far-ahead
-    # tests), a typed value: a wrong name or type is an error naming the known ones. Chess
-    # asks for all four; Nim for none (the engine's defaults).
+    # tests; lmr_table, lmp, iir: table-driven reductions, late-move pruning, internal
+    # iterative reductions; exchange_margins and see_pruning: static exchange pruning),
+    # a typed value: a wrong name or type is an error naming the known ones. Chess asks
+    # for what its measurements kept; Nim for none (the engine's defaults).
 
     # playouts() -> Playouts: what MCTS asks: priors (PUCT's prior of each action) and
     # compiled (a compiled uniformly random playout; Connect Four's and Othello's; Go's

@@ -81,7 +81,8 @@ ALGORITHMS: dict[str, AlgorithmInfo] = {
 BOOL_OPTIONS = (
     "ordering", "killers", "history", "quiescence", "pvs", "discount", "iterate", "partial",
     "compiled",
-    "check_extension", "null_move", "lmr", "futility", "zero_eval", "endgame", "instability",
+    "check_extension", "null_move", "lmr", "lmr_table", "lmp", "iir", "see_pruning",
+    "futility", "zero_eval", "endgame", "instability",
     "solver", "puct", "transpositions", "reuse", "fast", "wdl", "rave",  # mcts
     "shallow", "lastbranch", "speculative",  # maxn's pruning
 )

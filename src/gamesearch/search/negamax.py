@@ -39,10 +39,35 @@ from its usual source:
   :data:`LMR_DEEP_MOVES` at depth >= 6), and again at full depth when the reduced search
   beats alpha. Never reduced: the table move, the killers, noisy moves (the tactics'
   ``is_noisy``, else its ``noisy_actions``) and moves that give check. Departures: only
-  where the opponent moves next (a player moving twice keeps its full depth); no reduction
-  table by depth x move number, no history-based adjustment. Off unless asked for or the
-  game's engine settings turn them on (chess's do): reductions change the value of a
-  fixed-depth search, so the tests that compare with minimax run without them;
+  where the opponent moves next (a player moving twice keeps its full depth). Off unless
+  asked for or the game's engine settings turn them on (chess's do): reductions change the
+  value of a fixed-depth search, so the tests that compare with minimax run without them;
+* ``lmr_table``: with ``lmr``, the reduction of the n-th move at depth d from a table,
+  ``floor(0.75 + ln(d) ln(n) / 2.25)`` (Ethereal's formula; Stockfish's table has the same
+  log x log shape), one ply less when the move's history score exceeds ``d*d`` (it has
+  cut off before: at least one cut-off's worth at this depth), at most ``d - 2`` (the
+  reduced search keeps a ply); a reduction of 0 searches the move at full depth. Departures:
+  no "improving" term, and the reductions stay where ``lmr`` allows them (zero-window
+  nodes, not the table move or the killers);
+* ``lmp``: late-move (move-count) pruning (the Chess Programming Wiki, "Futility Pruning"
+  / "Late Move Pruning"; Stockfish's ``moveCount >= futility_move_count``): in a
+  zero-window node at depth <= :data:`LMP_DEPTH`, not in check and not near a mate
+  score, the quiet moves (as for ``lmr``: not noisy, giving no check) after the first
+  ``3 + d*d`` are not searched; the node's value is then that of the moves searched, and
+  depends on the depth (stored as such). Departure: no "improving" halving;
+* ``iir``: internal iterative reductions (Ed Schroeder's idea, as in Ethereal and
+  Stockfish: the Chess Programming Wiki, "Internal Iterative Reductions"): a node at
+  depth >= :data:`IIR_DEPTH`, not in check, whose table probe gave no move is searched one
+  ply shallower (its move order would be poor, and the next iteration finds a table move).
+  Departure: in every node, PV or not (the table is the only source of a best move);
+* ``see_pruning``: static exchange pruning (Ethereal's and Stockfish's SEE pruning in the
+  main search; the Chess Programming Wiki, "Static Exchange Evaluation"), with the
+  ``exchange_margins`` ``(quiet, noisy)`` of the game's engine settings and the tactics'
+  ``exchange``: in a zero-window node at depth <= :data:`SEE_DEPTH`, not in check and not
+  near a mate score, a move after the first whose exchange value is below
+  ``-quiet * d`` (a quiet move: one that hangs material) or ``-noisy * d * d`` (a capture,
+  a promotion or a move giving check) is not searched; the node's value then depends on
+  the depth, as with ``lmp``;
 * ``futility``: futility pruning (Heinz 1998, "Extended Futility Pruning") and its mirror
   image, reverse futility pruning (the Chess Programming Wiki, "Reverse Futility Pruning"),
   with the ``futility_margins`` of the game's engine settings (by remaining depth): in a
@@ -110,7 +135,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from math import nextafter
+from math import log, nextafter
 from typing import Any, ClassVar
 
 from ..capabilities import EngineSettings, SafeMoves
@@ -136,12 +161,30 @@ FULL_DEPTH = 1 << 29  # "no depth limit": larger than any real depth, below UNLI
 LMR_FULL_MOVES = 3
 #: from this move on (and at depth >= 6) the reduction is two plies
 LMR_DEEP_MOVES = 8
+#: late-move pruning: at remaining depth <= this, the quiet moves after the first 3 + d*d
+LMP_DEPTH = 3
+#: static exchange pruning: at remaining depth <= this
+SEE_DEPTH = 5
+#: internal iterative reductions: from this remaining depth on
+IIR_DEPTH = 4
+#: the late-move reduction table's size by depth and by move number (larger: the last row
+#: or column)
+LMR_TABLE_SIZE = 64
 #: plies the per-ply arrays (lines, killers, null-move marks) provide for
 MAX_PLIES = 1024
 #: the distance (plies) given to a database win or loss whose distance the database lacks
 UNKNOWN_DISTANCE = 200
 #: the engine's own defaults, for a game that asks for no settings
 NO_SETTINGS = EngineSettings()
+
+
+def lmr_reductions() -> tuple[int, ...]:
+    """The late-move reduction table (``lmr_table``), flat by depth x move number (both
+    0 .. :data:`LMR_TABLE_SIZE` - 1; 0 in row or column 0): ``floor(0.75 + ln(d) ln(n) /
+    2.25)``. The compiled twin gets this same table."""
+    n = LMR_TABLE_SIZE
+    return tuple(int(0.75 + log(d) * log(m) / 2.25) if d and m else 0
+                 for d in range(n) for m in range(n))
 
 #: What a root search may be told by a caller before its moves are searched (the exact
 #: solver's window bounds): ``(state, moves, alpha, beta, key) -> Iteration`` to end the
@@ -187,6 +230,10 @@ class Negamax(Searcher):
         check_extension: bool | None = None,
         null_move: bool | None = None,
         lmr: bool | None = None,
+        lmr_table: bool | None = None,
+        lmp: bool | None = None,
+        iir: bool | None = None,
+        see_pruning: bool | None = None,
         soft_share: float | None = None,
         instability: bool | None = None,
         futility: bool | None = None,
@@ -249,6 +296,24 @@ class Negamax(Searcher):
         #: late-move reductions (None: when the game asks for them and the search iterates)
         self.lmr = (defaults.lmr and self.iterate
                     and not self.safe if lmr is None else lmr)
+        #: the reductions of ``lmr`` from the table by depth x move number
+        self.lmr_table = defaults.lmr_table if lmr_table is None else lmr_table
+        #: late-move (move-count) pruning (None: when the game asks for it and the search
+        #: iterates), internal iterative reductions (likewise)
+        self.lmp = defaults.lmp and self.iterate and not self.safe if lmp is None else lmp
+        self.iir = defaults.iir and self.iterate and not self.safe if iir is None else iir
+        #: static exchange pruning: the margins (quiet, noisy), or None (off)
+        exchange = tactics.exchange if tactics is not None else None
+        see_margins = defaults.exchange_margins
+        if see_pruning and not (see_margins and exchange is not None):
+            raise UnsupportedGameError(
+                f"static exchange pruning needs the game's exchange_margins and its tactics' "
+                f"exchange; {game.name} lacks them")
+        self.see_pruning: tuple[float, ...] | None = (
+            see_margins if see_margins and exchange is not None and (
+                see_pruning or (see_pruning is None and defaults.see_pruning
+                                and self.iterate and not self.safe))
+            else None)
         #: futility margins by remaining depth, or None (off): the game's, when it has them
         #: and the search iterates, unless turned off (see the module docstring)
         margins = defaults.futility_margins
@@ -261,6 +326,8 @@ class Negamax(Searcher):
                                                          and not self.safe)) else None)
         #: quiet moves left unsearched by futility pruning, nodes ended by its reverse
         self.futility_prunes = self.reverse_futility_prunes = 0
+        #: quiet moves left unsearched by late-move pruning, moves by exchange pruning
+        self.late_move_prunes = self.exchange_prunes = 0
         share = defaults.soft_share if soft_share is None else soft_share
         if share is not None and not (0 < share <= 1):
             raise InvalidLimitError(f"soft_share {share!r}: must be a fraction in (0, 1]")
@@ -325,7 +392,9 @@ class Negamax(Searcher):
             margins=self.futility or (), lmr_full=LMR_FULL_MOVES, lmr_deep=LMR_DEEP_MOVES,
             pvs=self.pvs, killers=self.killers_on,
             history=self.history_on, null_move=self.null_move,
-            lmr=self.lmr, check_extension=bool(self.check_extension and has_check))
+            lmr=self.lmr, check_extension=bool(self.check_extension and has_check),
+            lmr_reductions=lmr_reductions() if self.lmr_table else (), lmp=self.lmp,
+            iir=self.iir, exchange_margins=self.see_pruning or ())
 
     @property
     def compiled(self) -> bool:
@@ -343,6 +412,7 @@ class Negamax(Searcher):
         self._partial = None
         self.reductions = self.re_searches = 0
         self.futility_prunes = self.reverse_futility_prunes = 0
+        self.late_move_prunes = self.exchange_prunes = 0
         self.endgame_hits = 0
         if self._twin is not None:
             self._twin.new_search()  # (its own killers and history: the same rules)
@@ -459,7 +529,8 @@ class Negamax(Searcher):
     def _take_twin_stats(self) -> None:
         """The kernel's ``flush`` for the compiled twin."""
         (nodes, cutoffs, tt_hits, reductions, re_searches, futility_prunes,
-         reverse_futility_prunes, seldepth) = self._twin.take_stats()
+         reverse_futility_prunes, seldepth, late_move_prunes,
+         exchange_prunes) = self._twin.take_stats()
         self.nodes += nodes
         self.cutoffs += cutoffs
         self.tt_hits += tt_hits
@@ -468,6 +539,8 @@ class Negamax(Searcher):
         self.futility_prunes += futility_prunes
         self.reverse_futility_prunes += reverse_futility_prunes
         self.seldepth = max(self.seldepth, seldepth)
+        self.late_move_prunes += late_move_prunes
+        self.exchange_prunes += exchange_prunes
 
     def _safe_root(self, state: Any, moves: Any) -> Iteration | Any:
         """Pons's pruning at the root: a win at once ends the search; otherwise only the
@@ -640,9 +713,16 @@ class Negamax(Searcher):
         use_lmr = self.lmr
         margins = self.futility
         futility_depth = len(margins) if margins else 0  # prune while d < this
-        futility_prunes = reverse_futility_prunes = 0
+        futility_prunes = reverse_futility_prunes = late_move_prunes = exchange_prunes = 0
         reductions = re_searches = 0
-        prunes = use_null or futility_depth > 0 or use_lmr  # rules for zero-window nodes
+        see_margins = self.see_pruning
+        exchange = tactics.exchange if tactics and see_margins else None
+        see_quiet, see_noisy = see_margins if see_margins else (0.0, 0.0)
+        lmr_r = lmr_reductions() if use_lmr and self.lmr_table else None
+        use_lmp = self.lmp
+        use_iir = self.iir and use_tt
+        prunes = (use_null or futility_depth > 0 or use_lmr or use_lmp
+                  or exchange is not None)  # the rules that act in zero-window nodes
         probe = self._endgame.probe if self._endgame is not None else None
         endgame_hits = 0
 
@@ -677,7 +757,8 @@ class Negamax(Searcher):
         def flush(more_cutoffs: int) -> None:
             """Hand this search's statistics to the searcher (once: counters restart)."""
             nonlocal nodes, cutoffs, tt_hits, reductions, re_searches
-            nonlocal futility_prunes, reverse_futility_prunes, endgame_hits
+            nonlocal futility_prunes, reverse_futility_prunes, endgame_hits, late_move_prunes
+            nonlocal exchange_prunes
             self.nodes += nodes
             self.endgame_hits += endgame_hits
             endgame_hits = 0
@@ -687,9 +768,11 @@ class Negamax(Searcher):
             self.re_searches += re_searches
             self.futility_prunes += futility_prunes
             self.reverse_futility_prunes += reverse_futility_prunes
+            self.late_move_prunes += late_move_prunes
+            self.exchange_prunes += exchange_prunes
             self.seldepth = max(self.seldepth, seldepth)
             nodes = cutoffs = tt_hits = reductions = re_searches = 0
-            futility_prunes = reverse_futility_prunes = 0
+            futility_prunes = reverse_futility_prunes = late_move_prunes = exchange_prunes = 0
 
         def quiesce(s: Any, alpha: float, beta: float, ply: int, p: int) -> float:
             """Stand pat on EVAL, then try only the noisy actions (captures and the like).
@@ -844,7 +927,7 @@ class Negamax(Searcher):
               root copies its line after each completed move, see ``_root_loop``).
             """
             nonlocal nodes, next_check, horizon, cutoffs, tt_hits, reductions, re_searches
-            nonlocal futility_prunes
+            nonlocal futility_prunes, late_move_prunes, exchange_prunes
             nodes += 1
             if nodes >= next_check:
                 next_check = clock.check(nodes)
@@ -930,6 +1013,8 @@ class Negamax(Searcher):
                                 horizon = True
                             lines[ply] = (tt_move, None) if tt_move is not None else None
                             return v
+            if use_iir and tt_move is None and d >= IIR_DEPTH and not checked:
+                d -= 1  # internal iterative reduction: no table move to search first
             if use_safe:  # (after the table, as in Pons's solver)
                 hi = maxu - (ply + 3) * step
                 if beta > hi:
@@ -979,39 +1064,75 @@ class Negamax(Searcher):
             first = True
             # Late-move reductions: only in zero-window nodes at depth >= 3, not in check.
             lmr_node = use_lmr and d >= 3 and not checked and zero_window
+            # Late-move pruning: the quiet moves after the first lmp_count, near the horizon.
+            lmp_count = (3 + d * d if use_lmp and d <= LMP_DEPTH and not checked
+                         and zero_window and -threshold < alpha and beta < threshold
+                         else MAX_PLIES * MAX_PLIES)
+            # Static exchange pruning: moves that lose material, near the horizon.
+            see_node = (exchange is not None and d <= SEE_DEPTH and not checked
+                        and zero_window and -threshold < alpha and beta < threshold)
+            late_pruned = False
             noisy: Any = None
             searched = 0
             for a in moves:
                 c = result(s, a)
                 cp = to_move(c)
                 searched += 1
-                # A quiet move may be pruned (futility) or searched shallower first (LMR).
-                prune = futile and not first
-                if cp != p and (prune or (
-                    lmr_node and searched > LMR_FULL_MOVES and a != tt_move
-                    and not (use_killers and (a == killers[ply][0] or a == killers[ply][1]))
-                )):
+                # A quiet move may be pruned (futility, move count) or searched shallower
+                # first (LMR).
+                prune = (futile or searched > lmp_count) and not first
+                see_test = see_node and not first
+                late = (lmr_node and searched > LMR_FULL_MOVES and a != tt_move and not (
+                    use_killers and (a == killers[ply][0] or a == killers[ply][1])))
+                if cp != p and (prune or see_test or late):
                     quiet, noisy = reducible(s, a, c, noisy)
+                    if see_test and exchange(s, a) < (  # type: ignore[misc]
+                            -see_quiet * d if quiet else -see_noisy * d * d):
+                        # It loses material: not searched (its position was generated).
+                        exchange_prunes += 1
+                        late_pruned = True
+                        nodes += 1
+                        if nodes >= next_check:
+                            next_check = clock.check(nodes)
+                        continue
                     if quiet:
                         if prune:
-                            # It cannot lift this node to alpha. Its position was generated
-                            # (to test for check), so it counts as a node.
-                            futility_prunes += 1
+                            # It cannot lift this node to alpha (futility), or is too late
+                            # in the order to matter (move count). Its position was
+                            # generated (to test for check), so it counts as a node.
+                            if futile:
+                                futility_prunes += 1
+                            else:
+                                late_move_prunes += 1
+                                late_pruned = True
                             nodes += 1
                             if nodes >= next_check:
                                 next_check = clock.check(nodes)
                             continue
-                        r = 2 if searched > LMR_DEEP_MOVES and d >= 6 else 1
-                        reductions += 1
-                        v = -negamax(c, -nextafter(alpha, INF), -alpha, d - 1 - r, ply + 1, cp)
-                        if v <= alpha:
-                            first = False
-                            if v > best:  # (v <= alpha < beta: no cut-off, no line kept)
-                                best = v
-                                best_move = a
-                                lines[ply] = (a, lines[ply + 1])
-                            continue
-                        re_searches += 1
+                        if not late:
+                            r = 0  # (here only for the exchange test)
+                        elif lmr_r is None:
+                            r = 2 if searched > LMR_DEEP_MOVES and d >= 6 else 1
+                        else:
+                            r = lmr_r[(d if d < LMR_TABLE_SIZE else LMR_TABLE_SIZE - 1)
+                                      * LMR_TABLE_SIZE + (searched if searched < LMR_TABLE_SIZE
+                                                          else LMR_TABLE_SIZE - 1)]
+                            if use_history and -history[p].get(a, 0) > d * d:
+                                r -= 1  # a move that has cut off before: reduced less
+                            if r > d - 2:
+                                r = d - 2
+                        if r > 0:
+                            reductions += 1
+                            v = -negamax(c, -nextafter(alpha, INF), -alpha, d - 1 - r, ply + 1,
+                                         cp)
+                            if v <= alpha:
+                                first = False
+                                if v > best:  # (v <= alpha < beta: no cut-off, no line)
+                                    best = v
+                                    best_move = a
+                                    lines[ply] = (a, lines[ply + 1])
+                                continue
+                            re_searches += 1
                 if cp == p:  # the same player moves again: no negation
                     if pvs and not first:
                         v = negamax(c, alpha, nextafter(alpha, INF), d - 1, ply + 1, cp)
@@ -1046,8 +1167,8 @@ class Negamax(Searcher):
             if futile and best < fut_value:
                 best = fut_value  # what the unsearched quiet moves might still reach
             # A value that rests on a depth-limited bound is no longer exact to the end.
-            exact_to_end = not horizon and not futile and not bounded
-            horizon = horizon or outer_horizon or futile or bounded
+            exact_to_end = not horizon and not futile and not bounded and not late_pruned
+            horizon = horizon or outer_horizon or futile or bounded or late_pruned
             if tstore is not None and k is not None:  # (a key of None: not kept)
                 # Fail-soft bounds; a subtree that never met the horizon holds for any depth.
                 flag = LOWER if best >= beta else UPPER if best <= alpha_orig else EXACT

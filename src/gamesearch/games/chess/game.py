@@ -41,6 +41,7 @@ from .backend import COMPILED, ENGINE, Kernels, default_kernels, kernels_named
 from .board import MATE, MATED, ChessState, intern_move
 from .evaluation import EVAL_CACHE_SIZE
 from .movegen import generate_moves
+from .see import SEE_VALUE
 from .status import insufficient_material, repeated
 
 STARTPOS = chess.STARTING_FEN
@@ -84,9 +85,11 @@ _STATUS_PROBLEMS = (
 PERFT_CONVENTIONS = MappingProxyType({
     "perft": "leaves exactly D plies deep; a game over earlier counts 0 (standard chess perft)"})
 
+SEE_PAWN = SEE_VALUE[1]
 #: What chess asks of the engine (see :meth:`ChessGame.engine_settings`).
 ENGINE_SETTINGS = EngineSettings(lmr=True, futility_margins=(0.0, 200.0, 400.0), soft_share=0.5,
-                                 score_unit=100.0)
+                                 score_unit=100.0, exchange_margins=(64.0, 20.0),
+                                 see_pruning=True)
 
 
 class ChessGame(Game[ChessState, Move]):
@@ -231,7 +234,7 @@ class ChessGame(Game[ChessState, Move]):
     def tactics(self) -> Tactics[ChessState, Move]:
         """Captures and promotions for quiescence (one at a time: the static exchange is
         computed only when reached), which moves are captures or promotions, check."""
-        return Tactics(self.iter_noisy_actions, self.is_noisy, self.in_check)
+        return Tactics(self.iter_noisy_actions, self.is_noisy, self.in_check, self.exchange)
 
     def compiled_search(self) -> CompiledSearch | None:
         """The compiled twin of the ``id`` search (``kernels/engine.pyx``) when it is built
@@ -251,8 +254,12 @@ class ChessGame(Game[ChessState, Move]):
         """Engine policy for chess: late-move reductions in the ``id`` engine (captures,
         promotions and checks are never reduced: ``is_noisy`` and ``in_check``); futility
         margins by remaining depth (centipawns): at depth 1 a quiet move must gain over two
-        pawns to matter, at depth 2 four; under a time limit, no new iteration after half
-        of it."""
+        pawns to matter, at depth 2 four; static exchange pruning at depth <= 5 of quiet
+        moves losing over 64 cp a ply of depth and of captures losing over 20 cp times the
+        depth squared (kept after an SPRT, docs/games/chess.md); under a time limit, no new
+        iteration after half of it. (The table of late-move reductions, late-move pruning
+        and internal iterative reductions stay off: measured, not kept; the same
+        document.)"""
         return ENGINE_SETTINGS
 
     # ----- null move (for the engine's null-move pruning) ----------------------------
@@ -309,6 +316,17 @@ class ChessGame(Game[ChessState, Move]):
         every evasion when in check. (``iter_noisy_actions`` gives them one at a time:
         the engine's quiescence uses that.)"""
         return list(self.iter_noisy_actions(state))
+
+    def exchange(self, state: ChessState, action: Move) -> float:
+        """The static exchange value of ``action`` (centipawns; the kernels' ``see``): a
+        move to an empty square (not en passant) is valued as what it then loses."""
+        b = state.board
+        v = self.kernels.see(b, action)
+        to = action.to_square
+        if not b.occupied & BB_SQUARES[to] and not (
+                to == b.ep_square and b.pawns & BB_SQUARES[action.from_square]):
+            v -= SEE_PAWN  # (``see`` counts a pawn won on the empty square, as if en passant)
+        return float(v)
 
     def is_noisy(self, state: ChessState, action: Move) -> bool:
         """A capture (en passant included) or a promotion: never reduced or pruned as quiet

@@ -30,8 +30,11 @@ gives the same integers, the same moves in the same order, the same node counts)
   and the kernel's ``negamax``, ``quiesce``, ``null_move_cutoff``, ``futility_bound`` and
   ``ordered``: PVS, the transposition table with bounds and the mate-distance adjustment,
   the table move, killers and history (kept between searches, halved by ``new_search``),
-  null move, futility and reverse futility, late-move reductions, the check extension,
-  quiescence with lazy evaluation, the same node counting and statistics. The table is an
+  null move, futility and reverse futility, late-move reductions (fixed, or from the
+  ``lmr_reductions()`` table with the history adjustment), late-move pruning, static
+  exchange pruning (``_exchange`` is ``ChessGame.exchange``), internal iterative
+  reductions, the check extension, quiescence with lazy evaluation, the same node counting
+  and statistics. The table is an
   open-addressing table keyed by the whole 64-bit key, emptied when a new key finds it
   holding ``size`` entries: it behaves as ``search.tt.TranspositionTable`` (a dict) does.
 
@@ -70,6 +73,10 @@ cdef enum:
     T_EXACT = 0
     T_LOWER = 1
     T_UPPER = 2
+    LMP_DEPTH = 3          # search.negamax.LMP_DEPTH
+    IIR_DEPTH = 4          # search.negamax.IIR_DEPTH
+    SEE_DEPTH = 5          # search.negamax.SEE_DEPTH
+    LMR_N = 64             # search.negamax.LMR_TABLE_SIZE
 
 cdef int UNLIMITED_D = 1 << 30   # a table depth: searched to the end (search.tt.UNLIMITED)
 cdef double INF = INFINITY
@@ -297,6 +304,16 @@ cdef int _noisy(Node* s, int* out) noexcept nogil:
         out[n] = promos.code[i]
         n += 1
     return n
+
+
+cdef inline double _exchange(Pos* p, int code) noexcept nogil:
+    """``ChessGame.exchange``: SEE, less the pawn ``_see`` counts on an empty target
+    square (not en passant)."""
+    cdef int frm = (code & 4095) >> 6, to = code & 63
+    cdef int v = _see(p, _white(p), frm, to, code >> 12)
+    if not (p.occ & bit(to)) and not (to == p.ep and (p.pawns & bit(frm))):
+        v -= SEE_VALUE[PAWN]
+    return v
 
 
 cdef inline bint _is_noisy(Pos* p, int code) noexcept nogil:
@@ -580,6 +597,9 @@ cdef class Engine:
     cdef double margins[8]
     cdef int futility_depth, lmr_full, lmr_deep
     cdef bint pvs, use_killers, use_history, use_null, use_lmr, use_check_ext, prunes
+    cdef bint use_lmr_table, use_lmp, use_iir, use_see
+    cdef double see_quiet, see_noisy     # exchange_margins
+    cdef int lmr_r[LMR_N * LMR_N]      # the reduction table (``lmr_reductions()``)
     cdef int killers[MAXPLY][2]
     cdef long long history[2][CODES]
     cdef bint history_used[2]
@@ -599,7 +619,8 @@ cdef class Engine:
     cdef long long next_check
     cdef bint horizon
     cdef readonly long long n_nodes, cutoffs, tt_hits, reductions, re_searches
-    cdef readonly long long futility_prunes, reverse_futility_prunes
+    cdef readonly long long futility_prunes, reverse_futility_prunes, late_move_prunes
+    cdef readonly long long exchange_prunes
     cdef readonly int seldepth
     cdef int root_moves[MAX_MOVES]
     cdef int root_line[MAXPLY + 1]
@@ -609,7 +630,8 @@ cdef class Engine:
     def __cinit__(self, Py_ssize_t tt_size, EvalCache cache, double step, double threshold,
                   double maxu, margins, int lmr_full=3, int lmr_deep=8, bint pvs=True,
                   bint killers=True, bint history=True, bint null_move=True, bint lmr=True,
-                  bint check_extension=True):
+                  bint check_extension=True, lmr_reductions=(), bint lmp=False,
+                  bint iir=False, exchange_margins=()):
         cdef int i
         self.table = Table(tt_size)
         self.cache = cache
@@ -630,7 +652,21 @@ cdef class Engine:
         self.use_null = null_move
         self.use_lmr = lmr
         self.use_check_ext = check_extension
-        self.prunes = null_move or self.futility_depth > 0 or lmr
+        lmr_reductions = tuple(lmr_reductions)
+        if lmr_reductions and len(lmr_reductions) != LMR_N * LMR_N:
+            raise ValueError(f"the reduction table has {LMR_N} x {LMR_N} entries")
+        self.use_lmr_table = lmr and len(lmr_reductions) > 0
+        for i in range(len(lmr_reductions)):
+            self.lmr_r[i] = lmr_reductions[i]
+        self.use_lmp = lmp
+        self.use_iir = iir
+        exchange_margins = tuple(exchange_margins)
+        if exchange_margins and len(exchange_margins) != 2:
+            raise ValueError("exchange_margins: (quiet, noisy)")
+        self.use_see = len(exchange_margins) == 2
+        self.see_quiet = exchange_margins[0] if self.use_see else 0.0
+        self.see_noisy = exchange_margins[1] if self.use_see else 0.0
+        self.prunes = null_move or self.futility_depth > 0 or lmr or lmp or self.use_see
         self.moves = <int*>malloc(MAXPLY * MAX_MOVES * sizeof(int))
         self.pv = <int*>malloc(MAXPLY * MAXPLY * sizeof(int))
         if self.moves == NULL or self.pv == NULL:
@@ -648,14 +684,17 @@ cdef class Engine:
 
     cdef void _zero_stats(self) noexcept:
         self.n_nodes = self.cutoffs = self.tt_hits = self.reductions = self.re_searches = 0
-        self.futility_prunes = self.reverse_futility_prunes = 0
+        self.futility_prunes = self.reverse_futility_prunes = self.late_move_prunes = 0
+        self.exchange_prunes = 0
         self.seldepth = 0
 
     def take_stats(self):
         """``(nodes, cutoffs, tt_hits, reductions, re_searches, futility_prunes,
-        reverse_futility_prunes, seldepth)`` since the last call (the kernel's ``flush``)."""
+        reverse_futility_prunes, seldepth, late_move_prunes, exchange_prunes)`` since the
+        last call (the kernel's ``flush``)."""
         out = (self.n_nodes, self.cutoffs, self.tt_hits, self.reductions, self.re_searches,
-               self.futility_prunes, self.reverse_futility_prunes, self.seldepth)
+               self.futility_prunes, self.reverse_futility_prunes, self.seldepth,
+               self.late_move_prunes, self.exchange_prunes)
         self._zero_stats()
         return out
 
@@ -865,11 +904,11 @@ cdef class Engine:
         (made by the caller) searched ``d`` plies deep."""
         cdef Node* s = &self.nodes[ply]
         cdef Node* c
-        cdef int st, n, i, a, searched, r, p = 1 - s.pos.turn
+        cdef int st, n, i, a, searched, r, lmp_count, p = 1 - s.pos.turn
         cdef int tt_move = NO_MOVE, best_move = NO_MOVE, seen_depth = 0, depth_stored, flag
         cdef bint check = False, checked, bounded = False, seen = False, zero_window
         cdef bint futile = False, first = True, lmr_node, outer_horizon, prune, quiet
-        cdef bint cut, exact_to_end
+        cdef bint cut, exact_to_end, late_pruned = False, see_node, see_test, late
         cdef double v, best, alpha_orig, fut_value = -INF, q, m, low, high, margin
         cdef TTSlot* e
         cdef int* mv
@@ -912,6 +951,8 @@ cdef class Engine:
                     else:
                         self.pvlen[ply] = 0
                     return v
+        if self.use_iir and tt_move == NO_MOVE and d >= IIR_DEPTH and not checked:
+            d -= 1
         zero_window = self.prunes and nextafter(alpha, INF) >= beta
         if (self.use_null and d >= 3 and not checked and not self.nulled[ply] and zero_window
                 and -self.threshold < beta < self.threshold
@@ -947,6 +988,13 @@ cdef class Engine:
         self.horizon = False
         best = -INF
         lmr_node = self.use_lmr and d >= 3 and not checked and zero_window
+        if (self.use_lmp and d <= LMP_DEPTH and not checked and zero_window
+                and -self.threshold < alpha and beta < self.threshold):
+            lmp_count = 3 + d * d
+        else:
+            lmp_count = MAXPLY * MAXPLY
+        see_node = (self.use_see and d <= SEE_DEPTH and not checked and zero_window
+                    and -self.threshold < alpha and beta < self.threshold)
         searched = 0
         c = &self.nodes[ply + 1]
         for i in range(n):
@@ -954,31 +1002,54 @@ cdef class Engine:
             make(s, c, a)
             self.push_child(ply + 1, False)
             searched += 1
-            prune = futile and not first
-            if prune or (lmr_node and searched > self.lmr_full and a != tt_move
-                         and not (self.use_killers and (a == self.killers[ply][0]
-                                                         or a == self.killers[ply][1]))):
+            prune = (futile or searched > lmp_count) and not first
+            see_test = see_node and not first
+            late = (lmr_node and searched > self.lmr_full and a != tt_move
+                    and not (self.use_killers and (a == self.killers[ply][0]
+                                                   or a == self.killers[ply][1])))
+            if prune or see_test or late:
                 if _is_noisy(&s.pos, a):
                     quiet = False
                 else:
                     _cp(c)  # (the child's own search reuses it)
                     quiet = c.checkers == 0
+                if see_test and _exchange(&s.pos, a) < (
+                        -self.see_quiet * d if quiet else -self.see_noisy * d * d):
+                    self.exchange_prunes += 1
+                    late_pruned = True
+                    self.count_node()
+                    continue
                 if quiet:
                     if prune:
-                        self.futility_prunes += 1
+                        if futile:
+                            self.futility_prunes += 1
+                        else:
+                            self.late_move_prunes += 1
+                            late_pruned = True
                         self.count_node()
                         continue
-                    r = 2 if searched > self.lmr_deep and d >= 6 else 1
-                    self.reductions += 1
-                    v = -self.negamax(-nextafter(alpha, INF), -alpha, d - 1 - r, ply + 1)
-                    if v <= alpha:
-                        first = False
-                        if v > best:
-                            best = v
-                            best_move = a
-                            self.set_line(ply, a)
-                        continue
-                    self.re_searches += 1
+                    if not late:
+                        r = 0
+                    elif not self.use_lmr_table:
+                        r = 2 if searched > self.lmr_deep and d >= 6 else 1
+                    else:
+                        r = self.lmr_r[(d if d < LMR_N else LMR_N - 1) * LMR_N
+                                       + (searched if searched < LMR_N else LMR_N - 1)]
+                        if self.use_history and -self.history[p][a] > d * d:
+                            r -= 1
+                        if r > d - 2:
+                            r = d - 2
+                    if r > 0:
+                        self.reductions += 1
+                        v = -self.negamax(-nextafter(alpha, INF), -alpha, d - 1 - r, ply + 1)
+                        if v <= alpha:
+                            first = False
+                            if v > best:
+                                best = v
+                                best_move = a
+                                self.set_line(ply, a)
+                            continue
+                        self.re_searches += 1
             if self.pvs and not first:
                 v = -self.negamax(-nextafter(alpha, INF), -alpha, d - 1, ply + 1)
                 if alpha < v < beta:
@@ -1003,8 +1074,8 @@ cdef class Engine:
                     break
         if futile and best < fut_value:
             best = fut_value
-        exact_to_end = not self.horizon and not futile and not bounded
-        self.horizon = self.horizon or outer_horizon or futile or bounded
+        exact_to_end = not self.horizon and not futile and not bounded and not late_pruned
+        self.horizon = self.horizon or outer_horizon or futile or bounded or late_pruned
         flag = T_LOWER if best >= beta else T_UPPER if best <= alpha_orig else T_EXACT
         self.table.store(s.key, UNLIMITED_D if exact_to_end else d, flag,
                          to_table(best, ply, self.threshold, self.step), best_move, seen,
