@@ -112,6 +112,12 @@ cdef inline void _cp(Node* s) noexcept nogil:
         s.cp_known = True
 
 
+cdef inline bint _gives_check(Node* c) noexcept nogil:
+    """Whether the move into ``c`` gives check (the side to move in ``c`` is checked)."""
+    _cp(c)
+    return c.checkers != 0
+
+
 cdef inline u64 _ep_z(Pos* p) noexcept nogil:
     """``board.ep_z``: the en-passant part of the key."""
     if p.ep >= 0 and PAWN_ATT[1 - p.turn][p.ep] & p.pawns & p.us:
@@ -1014,7 +1020,8 @@ cdef class Engine:
                     _cp(c)  # (the child's own search reuses it)
                     quiet = c.checkers == 0
                 if see_test and _exchange(&s.pos, a) < (
-                        -self.see_quiet * d if quiet else -self.see_noisy * d * d):
+                        -self.see_quiet * d if quiet else -self.see_noisy * d * d) and (
+                        quiet or not _gives_check(c)):
                     self.exchange_prunes += 1
                     late_pruned = True
                     self.count_node()
