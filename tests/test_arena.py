@@ -421,3 +421,20 @@ def test_argparse_rejects_bad_numbers(capsys: pytest.CaptureFixture[str]) -> Non
             main(argv, io.StringIO())
         assert exc.value.code == 2
     capsys.readouterr()
+
+
+def test_repeated_games_are_counted_and_reported() -> None:
+    """Deterministic agents from one position replay the same two games over and over: the
+    report says so (a repeat is no new sample for the Elo margin or the SPRT)."""
+    args = ("match", "tictactoe", "ab2=alphabeta:depth=2", "ab1=alphabeta:depth=1",
+            "--games", "6", "--quiet")
+    code, text = run_cli(*args)
+    assert code == 0
+    assert "warning: 4 of 6 games repeat an earlier game move for move" in text
+    code, text = run_cli(*args, "--json")
+    assert code == 0 and json.loads(text)["repeated_games"] == 4
+    # distinct openings, each played once with either colour: nothing repeats
+    code, text = run_cli(*args, "--random-plies", "2", "--json")
+    assert code == 0 and json.loads(text)["repeated_games"] == 0
+    code, text = run_cli(*args, "--random-plies", "2")
+    assert code == 0 and "repeat" not in text

@@ -177,6 +177,32 @@ def pair_score(records: Sequence[GameRecord], a: int, b: int) -> Score:
     return total
 
 
+def repeated_games(records: Sequence[GameRecord]) -> int:
+    """How many games repeat an earlier one move for move, from the same position with the
+    same agents in the same seats (deterministic agents, e.g. at a fixed node count, and
+    fewer openings than games). A repeat is not a new sample: the Elo margin and the SPRT,
+    which count it as one, overstate what the match shows."""
+    seen: set[tuple[Any, ...]] = set()
+    repeats = 0
+    for r in records:
+        key = (tuple(r.seats), r.start_position, tuple(r.moves))
+        if key in seen:
+            repeats += 1
+        else:
+            seen.add(key)
+    return repeats
+
+
+def repeats_warning(records: Sequence[GameRecord]) -> str | None:
+    """The report's line about repeated games, or ``None`` when every game is new."""
+    repeats = repeated_games(records)
+    if not repeats:
+        return None
+    return (f"warning: {repeats} of {len(records)} games repeat an earlier game move for move "
+            f"(deterministic agents, too few openings): the Elo margin and the SPRT count "
+            f"them as new games; give more openings (--random-plies N, --openings FILE)")
+
+
 def _num(x: float, fmt: str) -> str:
     return "n/a" if math.isnan(x) else format(x, fmt)
 

@@ -22,6 +22,8 @@ from ..arena.report import (
     check_pgn_notation,
     render_pairs,
     render_standings,
+    repeated_games,
+    repeats_warning,
     write_jsonl,
     write_pgn,
     write_picture,
@@ -174,6 +176,7 @@ def _summary(result: TournamentResult) -> dict[str, Any]:
             for s in result.standings
         ],
         "terminations": {},
+        "repeated_games": repeated_games(result.records),
     }
     for r in result.records:
         data["terminations"][r.termination] = data["terminations"].get(r.termination, 0) + 1
@@ -231,6 +234,9 @@ def _print(result: TournamentResult, args: argparse.Namespace, out: TextIO) -> N
         terms[r.termination] = terms.get(r.termination, 0) + 1
     out.write("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(terms.items()))
               + "\n")
+    warning = repeats_warning(result.records)
+    if warning is not None:
+        out.write(warning + "\n")
 
 
 def _print_standings(result: TournamentResult, out: TextIO) -> None:
