@@ -36,6 +36,7 @@ from gamesearch.interfaces.chess_cli import add_chess_commands  # noqa: E402
 from gamesearch.interfaces.uci_engine import (  # noqa: E402
     ChessEngine,
     UCIEngine,
+    hash_entries,
     read_epd,
     run_epd,
     uci_score,
@@ -596,6 +597,26 @@ def test_uci_handshake_and_bad_input_in_process() -> None:
 def test_uci_no_legal_move_answers_0000() -> None:
     out = converse("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "go depth 3")
     assert out[-1] == "bestmove 0000"
+
+
+@pytest.mark.skipif(GAME.compiled_search() is None, reason="the compiled twin is not built")
+def test_uci_hash_is_the_tables_memory() -> None:
+    """``Hash`` MiB size the table of the search that runs: the compiled twin's table (slots
+    of 32 bytes) fills at most that memory and more than half of it; the Python search's
+    dict is sized at ~200 bytes an entry."""
+    for mb in (1, 16, 64):
+        engine = ChessEngine(mb)
+        assert engine.searcher.compiled
+        twin_table = engine.searcher._twin.table
+        assert (mb << 20) // 2 < twin_table.nbytes <= mb << 20, (mb, twin_table.nbytes)
+        assert engine.searcher.table is not None
+        assert engine.searcher.table.size == twin_table.size > hash_entries(mb)
+    plain = ChessEngine(16, compiled=False)
+    assert not plain.searcher.compiled
+    assert plain.searcher.table is not None and plain.searcher.table.size == hash_entries(16)
+    engine = ChessEngine(1)
+    engine.set_hash(64)
+    assert engine.searcher._twin.table.nbytes == 64 << 20
 
 
 def test_uci_info_lines() -> None:

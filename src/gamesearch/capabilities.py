@@ -355,9 +355,14 @@ class CompiledSearch:
     depth, late-move prunes, exchange prunes since the last call). The engine uses it only
     when every option in use is one the twin implements (not: no table, ``tt_move=0``,
     Pons's safe moves, value bounds, an endgame database, distance bounds, a named
-    evaluation, no quiescence)."""
+    evaluation, no quiescence).
+
+    ``table_entries(nbytes)``: how many transposition-table entries the twin's table holds
+    in ``nbytes`` bytes (its entries are far smaller than the Python dict's; UCI's ``Hash``
+    in MiB is converted with it), or ``None`` when its tables are not sized by memory."""
 
     engine: Callable[..., Any]
+    table_entries: Callable[[int], int] | None = None
 
 
 # ----- Monte Carlo tree search -------------------------------------------------------------

@@ -246,7 +246,8 @@ class Nim(Game[NimState, NimAction]):
 
     # compiled_search() -> CompiledSearch: a compiled twin of the engine's whole search
     # (its engine(...) makes one searcher's; chess's Cython one), node for node the Python
-    # loop's. Nim's searches are small: the Python loop serves.
+    # loop's, and table_entries(nbytes) sizes its table by memory (UCI's Hash). Nim's
+    # searches are small: the Python loop serves.
 
     # fast_solver() -> FastSolver: a compiled exact solver whose solve(state, ...) answers
     # what the Python solver answers, much faster (Connect Four's and Othello's, numba).

@@ -73,7 +73,9 @@ MAX_OVERHEAD_MS = 5000
 
 
 def hash_entries(megabytes: int) -> int:
-    return max(1024, megabytes * (1 << 20) // ENTRY_BYTES)
+    """Entries of the Python search's table (a dict) in ``megabytes`` MiB: a power of two,
+    as tables are sized (rounded down, so that it stays within the memory; at least 1,024)."""
+    return 1 << max(10, (megabytes * (1 << 20) // ENTRY_BYTES).bit_length() - 1)
 
 
 def movetime_seconds(milliseconds: int, overhead: float = MOVE_OVERHEAD) -> float:
@@ -112,6 +114,14 @@ class ChessEngine:
             self.game, "id", tt=hash_entries(self.hash_mb), **self.options
         )
         assert isinstance(searcher, Negamax)
+        offer = self.game.compiled_search()
+        if searcher.compiled and offer is not None and offer.table_entries is not None:
+            # The compiled twin searches: its table's entries are ~6x smaller than the
+            # dict's, so Hash MiB hold that many more of them.
+            entries = offer.table_entries(self.hash_mb << 20)
+            if entries != hash_entries(self.hash_mb):
+                searcher = make_searcher(self.game, "id", tt=entries, **self.options)
+                assert isinstance(searcher, Negamax)
         return searcher
 
     def set_hash(self, megabytes: int) -> None:

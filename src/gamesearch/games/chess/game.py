@@ -245,7 +245,8 @@ class ChessGame(Game[ChessState, Move]):
             return None
         if self._twin_cache is None:
             self._twin_cache = ENGINE.EvalCache(EVAL_CACHE_SIZE)
-        return CompiledSearch(partial(ENGINE.Engine, cache=self._twin_cache))
+        return CompiledSearch(partial(ENGINE.Engine, cache=self._twin_cache),
+                              table_entries=ENGINE.table_entries)
 
     def null_move(self) -> NullMove[ChessState]:
         return NullMove(self.null_result, self.null_move_allowed)

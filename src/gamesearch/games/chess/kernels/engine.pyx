@@ -487,6 +487,16 @@ cdef struct TTSlot:
     signed char used
 
 
+cdef Py_ssize_t _table_slots(Py_ssize_t size) noexcept:
+    """The slots of a :class:`Table` of ``size`` entries: a power of two, a load of at most
+    2/3, with room for the entries that nodes store after the table was emptied under them
+    (at most one per ply on the stack) beyond ``size``."""
+    cdef Py_ssize_t cap = 1
+    while cap < size + size // 2 + 2 * MAXPLY:
+        cap <<= 1
+    return cap
+
+
 cdef class Table:
     """``search.tt.TranspositionTable``: ``(depth, flag, value, move)`` by whole key, at
     most ``size`` keys, emptied when a new key comes to a full table."""
@@ -496,11 +506,7 @@ cdef class Table:
     cdef readonly long resets
 
     def __cinit__(self, Py_ssize_t size):
-        cdef u64 cap = 1
-        # a load of at most 2/3, with room for the entries that nodes store after the
-        # table was emptied under them (at most one per ply on the stack) beyond ``size``
-        while cap < <u64>(size + size // 2 + 2 * MAXPLY):
-            cap <<= 1
+        cdef u64 cap = _table_slots(size)
         self.slots = <TTSlot*>calloc(cap, sizeof(TTSlot))
         if self.slots == NULL:
             raise MemoryError
@@ -524,6 +530,11 @@ cdef class Table:
 
     def fill(self):
         return self.count / self.size
+
+    @property
+    def nbytes(self):
+        """The memory of the table's slots, in bytes."""
+        return (self.mask + 1) * sizeof(TTSlot)
 
     cdef inline TTSlot* find(self, u64 key) noexcept nogil:
         cdef u64 i = (key ^ (key >> 31)) & self.mask
@@ -558,6 +569,16 @@ cdef class Table:
         e.flag = flag
         e.value = value
         e.move = move
+
+
+def table_entries(Py_ssize_t nbytes):
+    """The largest table size (a power of two, as ``search.tt`` sizes are; at least 1,024)
+    whose :class:`Table` fits in ``nbytes`` bytes. UCI's ``Hash`` is a size in bytes:
+    this is its number of entries."""
+    cdef Py_ssize_t size = 1024
+    while _table_slots(2 * size) * <Py_ssize_t>sizeof(TTSlot) <= nbytes:
+        size *= 2
+    return size
 
 
 cdef inline double to_table(double v, int ply, double threshold, double step) noexcept nogil:
