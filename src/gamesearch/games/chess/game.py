@@ -259,9 +259,8 @@ class ChessGame(Game[ChessState, Move]):
         of it. The exchange margins of static exchange pruning are given (at depth <= 5,
         quiet moves losing over 64 cp a ply of depth, captures losing over 20 cp times the
         depth squared; never a move that gives check) but the rule stays off: its SPRTs
-        on distinct openings found no gain to keep (about 0 Elo at 20k nodes a move,
-        +48 ± 64 in 88 games at 100k; docs/games/chess.md); ``id:see_pruning=1`` turns
-        it on. The
+        on distinct openings have not passed (+8 ± 15 Elo at 20k nodes a move, +27 ± 23
+        in 664 games at 100k; docs/games/chess.md); ``id:see_pruning=1`` turns it on. The
         table of late-move reductions, late-move pruning and internal iterative
         reductions stay off too: measured, not kept (the same document)."""
         return ENGINE_SETTINGS
