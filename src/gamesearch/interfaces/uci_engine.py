@@ -110,18 +110,19 @@ class ChessEngine:
         self.searcher: Negamax = self._make_searcher()
 
     def _make_searcher(self) -> Negamax:
-        searcher = make_searcher(
-            self.game, "id", tt=hash_entries(self.hash_mb), **self.options
-        )
-        assert isinstance(searcher, Negamax)
+        # Sized for the compiled twin when the game offers one (its entries are ~6x
+        # smaller than the dict's, so Hash MiB hold that many more); built again for the
+        # dict only when the options leave the twin out.
         offer = self.game.compiled_search()
-        if searcher.compiled and offer is not None and offer.table_entries is not None:
-            # The compiled twin searches: its table's entries are ~6x smaller than the
-            # dict's, so Hash MiB hold that many more of them.
-            entries = offer.table_entries(self.hash_mb << 20)
-            if entries != hash_entries(self.hash_mb):
-                searcher = make_searcher(self.game, "id", tt=entries, **self.options)
-                assert isinstance(searcher, Negamax)
+        twin_entries = (offer.table_entries(self.hash_mb << 20)
+                        if offer is not None and offer.table_entries is not None else None)
+        searcher = make_searcher(self.game, "id", tt=twin_entries or hash_entries(self.hash_mb),
+                                 **self.options)
+        assert isinstance(searcher, Negamax)
+        if twin_entries is not None and not searcher.compiled:
+            searcher = make_searcher(self.game, "id", tt=hash_entries(self.hash_mb),
+                                     **self.options)
+            assert isinstance(searcher, Negamax)
         return searcher
 
     def set_hash(self, megabytes: int) -> None:
