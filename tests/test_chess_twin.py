@@ -401,13 +401,13 @@ def test_exchange_values(kernels: Any) -> None:
 
 
 def test_knowledge_defaults() -> None:
-    """Chess's engine settings give the exchange margins but leave static exchange
-    pruning off until its measurement is finished (its SPRT stopped short of its bound and
-    it costs WAC positions at a fixed node budget), like the other three rules: each is
-    asked for by name; a game without exchange margins refuses ``see_pruning=1`` with a
-    clear error."""
+    """Chess's engine settings turn static exchange pruning on (its SPRT passed) with its
+    margins, and ``see_pruning=0`` turns it off; the other three rules stay off, each asked
+    for by name; a game without exchange margins refuses ``see_pruning=1`` with a clear
+    error."""
     from gamesearch.games import get_game
-    assert make_searcher(ChessGame(), "id").see_pruning is None
+    assert make_searcher(ChessGame(), "id").see_pruning == (64.0, 20.0)
+    assert make_searcher(ChessGame(), "id", see_pruning=False).see_pruning is None
     assert make_searcher(ChessGame(), "id", see_pruning=True).see_pruning == (64.0, 20.0)
     assert make_searcher(ChessGame(), "negamax").see_pruning is None  # (no iterations)
     assert make_searcher(ChessGame(), "id", lmp=True, iir=True, lmr_table=True).lmp
