@@ -297,7 +297,9 @@ def test_options_are_the_same(options: dict[str, Any]) -> None:
 
 # ----- search knowledge: each rule in both searches ----------------------------------------
 KNOWLEDGE = [{"lmr_table": True}, {"lmp": True}, {"iir": True}, {"see_pruning": True},
-             {"lmr_table": True, "lmp": True, "iir": True, "see_pruning": True}]
+             {"noisy_first": True},
+             {"lmr_table": True, "lmp": True, "iir": True, "see_pruning": True,
+              "noisy_first": True}]
 
 
 @pytest.mark.parametrize("options", KNOWLEDGE)

@@ -260,6 +260,9 @@ class EngineSettings:
     * ``lmp`` -- late-move (move-count) pruning of quiet moves near the horizon;
     * ``iir`` -- internal iterative reductions: a node of enough depth without a table move
       is searched one ply shallower;
+    * ``noisy_first`` -- the move order puts the noisy moves (captures, promotions) after
+      the table move and before the killers, and sorts only the quiet moves by history;
+      only quiet moves become killers or gain history;
     * ``exchange_margins`` -- ``(quiet, noisy)`` in utility units, or empty (off): static
       exchange pruning near the horizon skips a quiet move whose exchange value is below
       ``-quiet * depth`` and a capture below ``-noisy * depth**2`` (needs the tactics'
@@ -284,18 +287,20 @@ class EngineSettings:
     iir: bool
     exchange_margins: tuple[float, ...]
     see_pruning: bool
+    noisy_first: bool
 
     def __init__(self, *, lmr: bool = False, futility_margins: Sequence[float] = (),
                  soft_share: float | None = None, score_unit: float | None = None,
                  lmr_table: bool = False, lmp: bool = False, iir: bool = False,
                  exchange_margins: Sequence[float] = (), see_pruning: bool = False,
-                 **unknown: Any) -> None:
+                 noisy_first: bool = False, **unknown: Any) -> None:
         known = ", ".join(f.name for f in fields(EngineSettings))
         if unknown:
             raise InvalidLimitError(f"unknown engine setting(s) {', '.join(map(repr, unknown))}"
                                     f"; known: {known}")
         for flag, value in (("lmr", lmr), ("lmr_table", lmr_table), ("lmp", lmp),
-                            ("iir", iir), ("see_pruning", see_pruning)):
+                            ("iir", iir), ("see_pruning", see_pruning),
+                            ("noisy_first", noisy_first)):
             if not isinstance(value, bool):
                 raise InvalidLimitError(f"engine setting {flag}={value!r}: must be True or "
                                         "False")
@@ -327,6 +332,7 @@ class EngineSettings:
         object.__setattr__(self, "exchange_margins",
                            tuple(float(m) for m in exchange_margins))
         object.__setattr__(self, "see_pruning", see_pruning)
+        object.__setattr__(self, "noisy_first", noisy_first)
 
     @classmethod
     def from_mapping(cls, settings: Mapping[str, Any]) -> EngineSettings:
@@ -343,8 +349,8 @@ class CompiledSearch:
 
     ``engine(tt_size=, step=, threshold=, maxu=, margins=, lmr_full=, lmr_deep=, pvs=,
     killers=, history=, null_move=, lmr=, check_extension=, lmr_reductions=, lmp=, iir=,
-    exchange_margins=)`` makes one searcher's engine, which keeps its transposition table,
-    killers and history between searches and offers
+    exchange_margins=, noisy_first=)`` makes one searcher's engine, which keeps its
+    transposition table, killers and history between searches and offers
     ``search_root(state, depth, alpha, beta, clock, prev_best, first_check) -> (value,
     move, pv, hit_horizon, second)`` (one root window; ``second`` is the best fail-soft
     value of the other root moves; ``clock.check`` is called at the Python search's node

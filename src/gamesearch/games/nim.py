@@ -230,7 +230,8 @@ class Nim(Game[NimState, NimAction]):
     # (lmr: late-move reductions, futility_margins, soft_share of a time limit,
     # score_unit: the size of "a pawn" for the time rule's falling-score and far-ahead
     # tests; lmr_table, lmp, iir: table-driven reductions, late-move pruning, internal
-    # iterative reductions; exchange_margins and see_pruning: static exchange pruning),
+    # iterative reductions; exchange_margins and see_pruning: static exchange pruning;
+    # noisy_first: captures before killers, history for quiet moves only),
     # a typed value: a wrong name or type is an error naming the known ones. Chess asks
     # for what its measurements kept; Nim for none (the engine's defaults).
 

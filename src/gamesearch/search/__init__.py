@@ -82,6 +82,7 @@ BOOL_OPTIONS = (
     "ordering", "killers", "history", "quiescence", "pvs", "discount", "iterate", "partial",
     "compiled",
     "check_extension", "null_move", "lmr", "lmr_table", "lmp", "iir", "see_pruning",
+    "noisy_first",
     "futility", "zero_eval", "endgame", "instability",
     "solver", "puct", "transpositions", "reuse", "fast", "wdl", "rave",  # mcts
     "shallow", "lastbranch", "speculative",  # maxn's pruning

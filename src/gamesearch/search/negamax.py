@@ -60,6 +60,12 @@ from its usual source:
   depth >= :data:`IIR_DEPTH`, not in check, whose table probe gave no move is searched one
   ply shallower (its move order would be poor, and the next iteration finds a table move).
   Departure: in every node, PV or not (the table is the only source of a best move);
+* ``noisy_first``: the usual chess move order (the Chess Programming Wiki, "Move
+  Ordering"): the table move, then the noisy moves (the tactics' ``is_noisy``) in the
+  game's order (chess: MVV-LVA), then the killers, then the quiet moves by their history;
+  only a quiet move that cuts off becomes a killer or gains history. Without it (the
+  library's first order) the history sorts every move and the killers go before the
+  captures, and a capture that cuts off is a killer too;
 * ``see_pruning``: static exchange pruning (Ethereal's and Stockfish's SEE pruning in the
   main search; the Chess Programming Wiki, "Static Exchange Evaluation"), with the
   ``exchange_margins`` ``(quiet, noisy)`` of the game's engine settings and the tactics'
@@ -236,6 +242,7 @@ class Negamax(Searcher):
         lmp: bool | None = None,
         iir: bool | None = None,
         see_pruning: bool | None = None,
+        noisy_first: bool | None = None,
         soft_share: float | None = None,
         instability: bool | None = None,
         futility: bool | None = None,
@@ -300,32 +307,13 @@ class Negamax(Searcher):
                     and not self.safe if lmr is None else lmr)
         #: the reductions of ``lmr`` from the table by depth x move number
         self.lmr_table = defaults.lmr_table if lmr_table is None else lmr_table
-        #: late-move (move-count) pruning (None: when the game asks for it and the search
-        #: iterates), internal iterative reductions (likewise)
-        self.lmp = defaults.lmp and self.iterate and not self.safe if lmp is None else lmp
-        self.iir = defaults.iir and self.iterate and not self.safe if iir is None else iir
-        #: static exchange pruning: the margins (quiet, noisy), or None (off)
-        exchange = tactics.exchange if tactics is not None else None
-        see_margins = defaults.exchange_margins
-        if see_pruning and not (see_margins and exchange is not None):
-            raise UnsupportedGameError(
-                f"static exchange pruning needs the game's exchange_margins and its tactics' "
-                f"exchange; {game.name} lacks them")
-        self.see_pruning: tuple[float, ...] | None = (
-            see_margins if see_margins and exchange is not None and (
-                see_pruning or (see_pruning is None and defaults.see_pruning
-                                and self.iterate and not self.safe))
-            else None)
-        #: futility margins by remaining depth, or None (off): the game's, when it has them
-        #: and the search iterates, unless turned off (see the module docstring)
-        margins = defaults.futility_margins
-        if futility and not margins:
-            raise UnsupportedGameError(
-                f"futility pruning needs the game's futility margins; {game.name} has none "
-                "(a game gives them in its engine_settings(), e.g. chess)")
-        self.futility: tuple[float, ...] | None = (
-            tuple(margins) if margins and (futility or (futility is None and self.iterate
-                                                         and not self.safe)) else None)
+        # the game's setting where an option is None, in an iterated search without Pons's
+        # pruning; else the option
+        asked = self.iterate and not self.safe
+        #: late-move (move-count) pruning, internal iterative reductions
+        self.lmp = defaults.lmp and asked if lmp is None else lmp
+        self.iir = defaults.iir and asked if iir is None else iir
+        self._pruning_rules(game, defaults, asked, see_pruning, noisy_first, futility)
         #: quiet moves left unsearched by futility pruning, nodes ended by its reverse
         self.futility_prunes = self.reverse_futility_prunes = 0
         #: quiet moves left unsearched by late-move pruning, moves by exchange pruning
@@ -396,7 +384,44 @@ class Negamax(Searcher):
             history=self.history_on, null_move=self.null_move,
             lmr=self.lmr, check_extension=bool(self.check_extension and has_check),
             lmr_reductions=lmr_reductions() if self.lmr_table else (), lmp=self.lmp,
-            iir=self.iir, exchange_margins=self.see_pruning or ())
+            iir=self.iir, exchange_margins=self.see_pruning or (),
+            noisy_first=self.noisy_first)
+
+    def _pruning_rules(self, game: Any, defaults: EngineSettings, asked: bool,
+                       see_pruning: bool | None, noisy_first: bool | None,
+                       futility: bool | None) -> None:
+        """Static exchange pruning, the noisy-first order and futility pruning as the
+        options and the game's settings ask (``asked``: the game's settings apply), each
+        refused with a clear error when the game lacks what it needs."""
+        tactics = self._tactics
+        #: static exchange pruning: the margins (quiet, noisy), or None (off)
+        exchange = tactics.exchange if tactics is not None else None
+        see_margins = defaults.exchange_margins
+        if see_pruning and not (see_margins and exchange is not None):
+            raise UnsupportedGameError(
+                f"static exchange pruning needs the game's exchange_margins and its tactics' "
+                f"exchange; {game.name} lacks them")
+        self.see_pruning: tuple[float, ...] | None = (
+            see_margins if see_margins and exchange is not None and (
+                see_pruning or (see_pruning is None and defaults.see_pruning and asked))
+            else None)
+        #: captures before killers, history for quiet moves only
+        has_noisy = tactics is not None and tactics.is_noisy is not None
+        if noisy_first and not has_noisy:
+            raise UnsupportedGameError(f"noisy_first needs the game's tactics' is_noisy; "
+                                       f"{game.name} has none")
+        self.noisy_first = has_noisy and (
+            defaults.noisy_first and asked if noisy_first is None else noisy_first)
+        #: futility margins by remaining depth, or None (off): the game's, when it has them
+        #: and the search iterates, unless turned off (see the module docstring)
+        margins = defaults.futility_margins
+        if futility and not margins:
+            raise UnsupportedGameError(
+                f"futility pruning needs the game's futility margins; {game.name} has none "
+                "(a game gives them in its engine_settings(), e.g. chess)")
+        self.futility: tuple[float, ...] | None = (
+            tuple(margins) if margins and (futility or (futility is None and asked))
+            else None)
 
     @property
     def compiled(self) -> bool:
@@ -629,23 +654,37 @@ class Negamax(Searcher):
         if use_killers and not self._killers:
             self._killers = [[None, None] for _ in range(MAX_PLIES)]
         killers, history = self._killers, self.history
+        tactics = self._tactics
+        is_noisy = tactics.is_noisy if self.noisy_first and tactics is not None else None
 
         def ordered(s: Any, p: int, moves: Any, tt_move: Any, ply: int) -> list[Any]:
             if order_hook is not None:
                 moves = order_hook(s, moves)
             out: list[Any] = list(moves)
-            if use_history:
+            loud = 0  # noisy_first: how many noisy moves lead the order
+            if is_noisy is not None:
+                noisy = [a for a in out if is_noisy(s, a)]
+                quiet = [a for a in out if not is_noisy(s, a)]
+                if use_history and history[p]:
+                    quiet.sort(key=history[p].__getitem__)  # stable
+                out = noisy + quiet
+                loud = len(noisy)
+            elif use_history:
                 h = history[p]
                 if h:
                     out.sort(key=h.__getitem__)  # stable: ties keep the game's order
             n = 0
             if use_tt_move and tt_move is not None and tt_move in out:
+                if out.index(tt_move) < loud:
+                    loud -= 1
                 out.remove(tt_move)
                 out.insert(0, tt_move)
                 n = 1
+            n += loud  # (noisy_first: the killers come after the noisy moves)
             if use_killers:
                 for k in killers[ply]:
-                    if k is not None and k != tt_move and k in out:
+                    if k is not None and k != tt_move and k in out and (
+                            is_noisy is None or not is_noisy(s, k)):
                         out.remove(k)
                         out.insert(n, k)
                         n += 1
@@ -723,6 +762,7 @@ class Negamax(Searcher):
         lmr_r = lmr_reductions() if use_lmr and self.lmr_table else None
         use_lmp = self.lmp
         use_iir = self.iir and use_tt
+        quiet_cuts = self.noisy_first and is_noisy is not None
         prunes = (use_null or futility_depth > 0 or use_lmr or use_lmp
                   or exchange is not None)  # the rules that act in zero-window nodes
         probe = self._endgame.probe if self._endgame is not None else None
@@ -1161,6 +1201,8 @@ class Negamax(Searcher):
                         alpha = v
                     if v >= beta:
                         cutoffs += 1
+                        if quiet_cuts and is_noisy(s, a):  # type: ignore[misc]
+                            break  # (noisy_first: a noisy move is neither killer nor history)
                         if use_killers:
                             ks = killers[ply]
                             if ks[0] != a:

@@ -41,7 +41,8 @@ class Engine:
         killers: bool = True,
         history: bool = True, null_move: bool = True, lmr: bool = True,
         check_extension: bool = True, lmr_reductions: Sequence[int] = (), lmp: bool = False,
-        iir: bool = False,
+        iir: bool = False, exchange_margins: Sequence[float] = (),
+        noisy_first: bool = False,
     ) -> None: ...
     def take_stats(self) -> tuple[int, int, int, int, int, int, int, int, int]: ...
     def new_search(self) -> None: ...

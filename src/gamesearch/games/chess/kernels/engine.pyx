@@ -624,7 +624,7 @@ cdef class Engine:
     cdef double margins[8]
     cdef int futility_depth, lmr_full, lmr_deep
     cdef bint pvs, use_killers, use_history, use_null, use_lmr, use_check_ext, prunes
-    cdef bint use_lmr_table, use_lmp, use_iir, use_see
+    cdef bint use_lmr_table, use_lmp, use_iir, use_see, noisy_first
     cdef double see_quiet, see_noisy     # exchange_margins
     cdef int lmr_r[LMR_N * LMR_N]      # the reduction table (``lmr_reductions()``)
     cdef int killers[MAXPLY][2]
@@ -658,7 +658,7 @@ cdef class Engine:
                   double maxu, margins, int lmr_full=3, int lmr_deep=8, bint pvs=True,
                   bint killers=True, bint history=True, bint null_move=True, bint lmr=True,
                   bint check_extension=True, lmr_reductions=(), bint lmp=False,
-                  bint iir=False, exchange_margins=()):
+                  bint iir=False, exchange_margins=(), bint noisy_first=False):
         cdef int i
         self.table = Table(tt_size)
         self.cache = cache
@@ -687,6 +687,7 @@ cdef class Engine:
             self.lmr_r[i] = lmr_reductions[i]
         self.use_lmp = lmp
         self.use_iir = iir
+        self.noisy_first = noisy_first
         exchange_margins = tuple(exchange_margins)
         if exchange_margins and len(exchange_margins) != 2:
             raise ValueError("exchange_margins: (quiet, noisy)")
@@ -812,32 +813,49 @@ cdef class Engine:
 
     cdef int order(self, int ply, int p, int* mv, int n, int tt_move) noexcept nogil:
         """``Negamax._make_order``'s ``ordered``: the game's order (already the generation
-        order), the history (stable), then the table move and the killers in front."""
-        cdef int i, j, k, m, front = 0, ki
+        order), the history (stable), then the table move and the killers in front; with
+        ``noisy_first`` the noisy moves first (stable), the history on the quiet ones only,
+        and the killers after the noisy moves."""
+        cdef int i, j, k, m, front = 0, ki, loud = 0, nq = 0
         cdef long long* h
         cdef long long hv
+        cdef int quiet[MAX_MOVES]
+        cdef Pos* pos = &self.nodes[ply].pos
+        if self.noisy_first:
+            for i in range(n):  # stable partition: the noisy moves, then the quiet ones
+                if _is_noisy(pos, mv[i]):
+                    mv[loud] = mv[i]
+                    loud += 1
+                else:
+                    quiet[nq] = mv[i]
+                    nq += 1
+            for i in range(nq):
+                mv[loud + i] = quiet[i]
         if self.use_history and self.history_used[p]:
             h = self.history[p]
-            for i in range(1, n):  # stable insertion sort, lowest (best) first
+            for i in range(loud + 1, n):  # stable insertion sort, lowest (best) first
                 m = mv[i]
                 hv = h[m]
                 j = i - 1
-                while j >= 0 and h[mv[j]] > hv:
+                while j >= loud and h[mv[j]] > hv:
                     mv[j + 1] = mv[j]
                     j -= 1
                 mv[j + 1] = m
         if tt_move != NO_MOVE:
             for i in range(n):
                 if mv[i] == tt_move:
+                    if i < loud:
+                        loud -= 1
                     for j in range(i, 0, -1):
                         mv[j] = mv[j - 1]
                     mv[0] = tt_move
                     front = 1
                     break
+        front += loud  # (noisy_first: the killers come after the noisy moves)
         if self.use_killers:
             for ki in range(2):
                 k = self.killers[ply][ki]
-                if k == NO_MOVE or k == tt_move:
+                if k == NO_MOVE or k == tt_move or (self.noisy_first and _is_noisy(pos, k)):
                     continue
                 for i in range(n):
                     if mv[i] == k:
@@ -1093,6 +1111,8 @@ cdef class Engine:
                     alpha = v
                 if v >= beta:
                     self.cutoffs += 1
+                    if self.noisy_first and _is_noisy(&s.pos, a):
+                        break  # (noisy_first: a noisy move is neither killer nor history)
                     if self.use_killers and self.killers[ply][0] != a:
                         self.killers[ply][1] = self.killers[ply][0]
                         self.killers[ply][0] = a
