@@ -403,15 +403,21 @@ def test_exchange_values(kernels: Any) -> None:
 
 
 def test_knowledge_defaults() -> None:
-    """Chess's engine settings turn static exchange pruning on (its SPRT passed) with its
-    margins, and ``see_pruning=0`` turns it off; the other three rules stay off, each asked
-    for by name; a game without exchange margins refuses ``see_pruning=1`` with a clear
-    error."""
+    """Chess's engine settings turn static exchange pruning (with its margins) and the
+    noisy-first order on (their SPRTs passed), and ``see_pruning=0``, ``noisy_first=0``
+    turn them off; the other three rules stay off, each asked for by name; a game without
+    exchange margins refuses ``see_pruning=1``, one without ``is_noisy``
+    ``noisy_first=1``, with a clear error."""
     from gamesearch.games import get_game
     assert make_searcher(ChessGame(), "id").see_pruning == (64.0, 20.0)
+    assert make_searcher(ChessGame(), "id").noisy_first
+    assert not make_searcher(ChessGame(), "id", noisy_first=False).noisy_first
+    assert not make_searcher(ChessGame(), "negamax").noisy_first  # (no iterations)
     assert make_searcher(ChessGame(), "id", see_pruning=False).see_pruning is None
     assert make_searcher(ChessGame(), "id", see_pruning=True).see_pruning == (64.0, 20.0)
     assert make_searcher(ChessGame(), "negamax").see_pruning is None  # (no iterations)
     assert make_searcher(ChessGame(), "id", lmp=True, iir=True, lmr_table=True).lmp
     with pytest.raises(UnsupportedGameError, match="exchange"):
         make_searcher(get_game("connect4"), "id", see_pruning=True)
+    with pytest.raises(UnsupportedGameError, match="is_noisy"):
+        make_searcher(get_game("connect4"), "id", noisy_first=True)
