@@ -117,10 +117,12 @@ from its usual source:
   ``evaluation``, no quiescence); ``compiled=True`` with such an option, or for a game
   without one, is an error; ``compiled=False`` keeps the Python loop.
 
-Engine policy is not rules: the defaults of ``lmr``, the futility margins and ``soft_share``
+Engine policy is not rules: the defaults of ``lmr``, the futility margins, ``soft_share``
+and the rules above (``lmr_table``, ``lmp``, ``iir``, ``see_pruning``, ``noisy_first``)
 come from the game's :meth:`~gamesearch.game.Game.engine_settings`, a typed
-:class:`~gamesearch.capabilities.EngineSettings` (chess asks for all three); options given
-to the searcher override them.
+:class:`~gamesearch.capabilities.EngineSettings` (chess asks for ``lmr``, its margins,
+``soft_share``, ``see_pruning`` and ``noisy_first``); options given to the searcher
+override them.
 
 How the code is laid out: :meth:`Negamax.iteration` does the iteration's bookkeeping
 (aspiration window, previous best move); :meth:`Negamax.search_root` searches one window at
