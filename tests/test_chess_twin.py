@@ -304,8 +304,9 @@ KNOWLEDGE = [{"lmr_table": True}, {"lmp": True}, {"iir": True}, {"see_pruning": 
 
 @pytest.mark.parametrize("options", KNOWLEDGE)
 def test_knowledge_is_the_same(options: dict[str, Any]) -> None:
-    """Late-move reductions from the table, late-move pruning and internal iterative
-    reductions, each on (and all three): the twin gives the Python search's iterations and
+    """Late-move reductions from the table, late-move pruning, internal iterative
+    reductions, static exchange pruning and the noisy-first order, each on (and all
+    together): the twin gives the Python search's iterations and
     statistics on every 8th position at depth 5, the rule acting (its statistic, or the node
     count, differs from the search without it)."""
     _require_twin()

@@ -304,14 +304,13 @@ class Negamax(Searcher):
         self.null_move = (self._null_hooks is not None and self.iterate
                           if null_move is None else null_move)
         defaults = game.engine_settings() or NO_SETTINGS
-        #: late-move reductions (None: when the game asks for them and the search iterates)
-        self.lmr = (defaults.lmr and self.iterate
-                    and not self.safe if lmr is None else lmr)
-        #: the reductions of ``lmr`` from the table by depth x move number
-        self.lmr_table = defaults.lmr_table if lmr_table is None else lmr_table
         # the game's setting where an option is None, in an iterated search without Pons's
         # pruning; else the option
         asked = self.iterate and not self.safe
+        #: late-move reductions
+        self.lmr = defaults.lmr and asked if lmr is None else lmr
+        #: the reductions of ``lmr`` from the table by depth x move number
+        self.lmr_table = defaults.lmr_table if lmr_table is None else lmr_table
         #: late-move (move-count) pruning, internal iterative reductions
         self.lmp = defaults.lmp and asked if lmp is None else lmp
         self.iir = defaults.iir and asked if iir is None else iir
@@ -665,8 +664,10 @@ class Negamax(Searcher):
             out: list[Any] = list(moves)
             loud = 0  # noisy_first: how many noisy moves lead the order
             if is_noisy is not None:
-                noisy = [a for a in out if is_noisy(s, a)]
-                quiet = [a for a in out if not is_noisy(s, a)]
+                noisy: list[Any] = []
+                quiet: list[Any] = []
+                for a in out:  # a stable partition, one is_noisy call a move
+                    (noisy if is_noisy(s, a) else quiet).append(a)
                 if use_history and history[p]:
                     quiet.sort(key=history[p].__getitem__)  # stable
                 out = noisy + quiet
@@ -764,7 +765,7 @@ class Negamax(Searcher):
         lmr_r = lmr_reductions() if use_lmr and self.lmr_table else None
         use_lmp = self.lmp
         use_iir = self.iir and use_tt
-        quiet_cuts = self.noisy_first and is_noisy is not None
+        quiet_cuts = self.noisy_first  # (only with the tactics' is_noisy)
         prunes = (use_null or futility_depth > 0 or use_lmr or use_lmp
                   or exchange is not None)  # the rules that act in zero-window nodes
         probe = self._endgame.probe if self._endgame is not None else None
